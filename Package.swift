@@ -1,0 +1,64 @@
+// swift-tools-version:6.0
+// animc: a compiler for `.anim`, a declarative Core Animation language.
+// The targets mirror the pipeline: syntax -> checker -> IR -> runtime -> backends -> driver.
+// A target depends only on the stages before it, and the package has no dependencies.
+import PackageDescription
+
+let readme: [String] = ["README.md"]
+
+let package = Package(
+    name: "animc",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "animc", targets: ["animc"]),
+        .library(name: "AnimcRuntime", targets: ["AnimcRuntime", "AnimcTimeline"]),
+        .library(name: "AnimcDriver", targets: ["AnimcDriver"]),
+    ],
+    dependencies: [],
+    targets: [
+        // Stage 0: sources, ranges, JSON, numbers. No Foundation.
+        .target(name: "AnimcBase", exclude: readme),
+        // One diagnostic model for every stage, and its renderers.
+        .target(name: "AnimcDiagnostics", dependencies: ["AnimcBase"], exclude: readme),
+        // Stage 1: bytes -> tokens -> syntax tree (+ diagnostics). Never fails.
+        .target(name: "AnimcSyntax", dependencies: ["AnimcBase", "AnimcDiagnostics"], exclude: readme),
+        // The typed, fully resolved IR and the property table. Knows nothing of syntax.
+        .target(name: "AnimcIR", dependencies: ["AnimcBase"], exclude: readme),
+        // Stage 2: syntax tree -> IR (+ diagnostics): names, units, folding, expansion, CA rules.
+        .target(name: "AnimcChecker", dependencies: ["AnimcBase", "AnimcDiagnostics", "AnimcSyntax", "AnimcIR"], exclude: readme),
+        // Stage 3: Core Animation's timing and interpolation model over the IR. Embeddable.
+        .target(name: "AnimcRuntime", dependencies: ["AnimcIR"], exclude: readme),
+        // Backends: the portable timeline JSON (writer and loader) and baked per-frame JSON.
+        .target(name: "AnimcTimeline", dependencies: ["AnimcBase", "AnimcIR"], exclude: readme),
+        .target(name: "AnimcBake", dependencies: ["AnimcBase", "AnimcIR", "AnimcRuntime"], exclude: readme),
+        // The driver: file system, pipeline, commands. The only stage that does I/O.
+        .target(
+            name: "AnimcDriver",
+            dependencies: ["AnimcBase", "AnimcDiagnostics", "AnimcSyntax", "AnimcIR", "AnimcChecker",
+                           "AnimcRuntime", "AnimcTimeline", "AnimcBake"],
+            exclude: readme),
+        .executableTarget(name: "animc", dependencies: ["AnimcDriver"], exclude: readme),
+        .executableTarget(
+            name: "animc-bench",
+            dependencies: ["AnimcDriver", "AnimcRuntime", "AnimcIR", "AnimcBake", "AnimcTimeline", "AnimcBase"],
+            path: "Benchmarks/animc-bench", exclude: readme),
+
+        // Test support: golden files, fixture discovery, seeded mutations.
+        .target(name: "AnimcTestSupport", dependencies: ["AnimcBase"], path: "Tests/AnimcTestSupport"),
+        .testTarget(name: "AnimcSyntaxTests",
+                    dependencies: ["AnimcSyntax", "AnimcDiagnostics", "AnimcBase", "AnimcTestSupport"],
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "AnimcCheckerTests",
+                    dependencies: ["AnimcChecker", "AnimcSyntax", "AnimcIR", "AnimcDiagnostics", "AnimcBase",
+                                   "AnimcDriver", "AnimcTestSupport"],
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "AnimcRuntimeTests",
+                    dependencies: ["AnimcRuntime", "AnimcIR", "AnimcBase", "AnimcTestSupport"]),
+        .testTarget(name: "AnimcBackendTests",
+                    dependencies: ["AnimcTimeline", "AnimcBake", "AnimcRuntime", "AnimcIR", "AnimcBase",
+                                   "AnimcDriver", "AnimcTestSupport"]),
+        .testTarget(name: "AnimcDriverTests",
+                    dependencies: ["AnimcDriver", "AnimcRuntime", "AnimcIR", "AnimcBase", "AnimcTestSupport"],
+                    exclude: ["Fixtures"]),
+    ]
+)

@@ -1,0 +1,159 @@
+import AnimcBase
+
+/// How serious a finding is. `error` stops compilation; `warning` does not, unless
+/// the user asks for `--werror`.
+public enum Severity: String, Sendable, Hashable, Comparable {
+    case error
+    case warning
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool {
+        lhs == .warning && rhs == .error
+    }
+}
+
+/// A stable diagnostic code such as `E0201`. Codes are never reused: a retired code
+/// stays retired so CI baselines and suppressions keep their meaning.
+///
+/// Ranges: E01xx lexical, E02xx syntax, E03xx names, types, units and evaluation,
+/// E04xx animation and timing rules, W05xx Core Animation pitfalls (warnings),
+/// E06xx/W06xx build and output, W07xx suppressions.
+public struct DiagnosticCode: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
+    public let rawValue: String
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+    public var description: String { rawValue }
+    public static func < (lhs: DiagnosticCode, rhs: DiagnosticCode) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A source range with an optional short text shown beside its underline.
+public struct Label: Hashable, Sendable {
+    public var range: SourceRange
+    public var message: String?
+    public init(_ range: SourceRange, _ message: String? = nil) {
+        self.range = range
+        self.message = message
+    }
+}
+
+/// Extra context printed after the snippet as `= note: ...`.
+public struct Note: Hashable, Sendable {
+    public var message: String
+    public var range: SourceRange?
+    public init(_ message: String, at range: SourceRange? = nil) {
+        self.message = message
+        self.range = range
+    }
+}
+
+/// Replace the bytes of `range` with `replacement` (an empty range inserts).
+public struct TextEdit: Hashable, Sendable {
+    public var range: SourceRange
+    public var replacement: String
+    public init(range: SourceRange, replacement: String) {
+        self.range = range
+        self.replacement = replacement
+    }
+}
+
+/// A mechanical fix: applying all of its edits yields source that no longer has
+/// the problem. Edits never overlap.
+public struct FixIt: Hashable, Sendable {
+    public var message: String
+    public var edits: [TextEdit]
+    public init(_ message: String, edits: [TextEdit]) {
+        precondition(!edits.isEmpty, "a fix-it needs at least one edit")
+        self.message = message
+        self.edits = edits
+    }
+
+    public static func replace(_ range: SourceRange, with text: String, _ message: String) -> FixIt {
+        FixIt(message, edits: [TextEdit(range: range, replacement: text)])
+    }
+
+    public static func insert(_ text: String, at offset: UInt32, _ message: String) -> FixIt {
+        FixIt(message, edits: [TextEdit(range: .empty(at: offset), replacement: text)])
+    }
+}
+
+/// One finding: what is wrong, where, and how to fix it.
+public struct Diagnostic: Hashable, Sendable {
+    public var code: DiagnosticCode
+    public var severity: Severity
+    /// One line, lower case, no trailing period; names the thing it is about.
+    public var message: String
+    /// The caret line: where the problem is.
+    public var primary: Label
+    /// Other places that explain the problem ("first defined here").
+    public var secondary: [Label]
+    public var notes: [Note]
+    /// A suggestion in words ("did you mean 'opacity'?").
+    public var help: String?
+    public var fixIts: [FixIt]
+
+    public init(code: DiagnosticCode, severity: Severity, message: String, primary: Label,
+                secondary: [Label] = [], notes: [Note] = [], help: String? = nil, fixIts: [FixIt] = []) {
+        self.code = code
+        self.severity = severity
+        self.message = message
+        self.primary = primary
+        self.secondary = secondary
+        self.notes = notes
+        self.help = help
+        self.fixIts = fixIts
+    }
+
+    public var range: SourceRange { primary.range }
+
+    /// Output order: by position, then code, then message, so output never depends on
+    /// the order in which passes happened to find things.
+    public static func ordered(_ a: Diagnostic, _ b: Diagnostic) -> Bool {
+        if a.primary.range.start != b.primary.range.start { return a.primary.range.start < b.primary.range.start }
+        if a.code != b.code { return a.code < b.code }
+        if a.primary.range.end != b.primary.range.end { return a.primary.range.end < b.primary.range.end }
+        return a.message < b.message
+    }
+}
+
+/// The static description of a diagnostic code: what `animc explain` prints and what
+/// SARIF rules and docs are built from.
+public struct DiagnosticDescriptor: Sendable, Hashable {
+    public let code: DiagnosticCode
+    /// A kebab-case name, stable like the code ("unterminated-string").
+    public let name: String
+    public let severity: Severity
+    /// A one-line summary, sentence case, no trailing period.
+    public let summary: String
+    /// The long explanation in Markdown: what triggers it, why it matters, how to fix it,
+    /// with a small example.
+    public let explanation: String
+
+    public init(_ code: DiagnosticCode, _ name: String, _ severity: Severity, _ summary: String, explanation: String) {
+        self.code = code
+        self.name = name
+        self.severity = severity
+        self.summary = summary
+        self.explanation = explanation
+    }
+
+    /// A diagnostic of this kind with its default severity.
+    public func at(_ range: SourceRange, _ message: String, label: String? = nil, secondary: [Label] = [],
+                   notes: [Note] = [], help: String? = nil, fixIts: [FixIt] = []) -> Diagnostic {
+        Diagnostic(code: code, severity: severity, message: message, primary: Label(range, label),
+                   secondary: secondary, notes: notes, help: help, fixIts: fixIts)
+    }
+}
+
+/// Applies fix-it edits to source bytes. Edits are applied back to front so earlier
+/// offsets stay valid; overlapping edits are a caller bug and are skipped.
+public func applyEdits(_ edits: [TextEdit], to bytes: [UInt8]) -> [UInt8] {
+    var result = bytes
+    var lastStart = Int.max
+    for edit in edits.sorted(by: { $0.range.start > $1.range.start || ($0.range.start == $1.range.start && $0.range.end > $1.range.end) }) {
+        let lo = min(Int(edit.range.start), result.count)
+        let hi = min(Int(edit.range.end), result.count)
+        guard hi <= lastStart else { continue }
+        result.replaceSubrange(lo..<hi, with: Array(edit.replacement.utf8))
+        lastStart = lo
+    }
+    return result
+}
