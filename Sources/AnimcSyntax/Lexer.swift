@@ -1,0 +1,493 @@
+import AnimcBase
+import AnimcDiagnostics
+
+/// The result of lexing one file.
+public struct LexedSource: Sendable {
+    /// Tokens in order, always ending with one zero-length ``TokenKind/eof``.
+    public var tokens: [Token]
+    /// Byte ranges of every comment, for suppression directives and formatters.
+    public var comments: [SourceRange]
+    public var diagnostics: [Diagnostic]
+}
+
+/// Turns UTF-8 bytes into tokens. Never fails: every byte ends up in a token, a
+/// comment or whitespace, and every problem becomes a diagnostic. An invalid token
+/// stops at the next newline or delimiter so recovery stays local.
+public struct Lexer {
+    private let bytes: [UInt8]
+    private var i = 0
+    private var tokens: [Token] = []
+    private var comments: [SourceRange] = []
+    private var diagnostics: [Diagnostic] = []
+    private var sawNewline = false
+    private var sawTrivia = false
+
+    public static func lex(_ file: SourceFile) -> LexedSource {
+        var lexer = Lexer(bytes: file.bytes)
+        lexer.run()
+        return LexedSource(tokens: lexer.tokens, comments: lexer.comments, diagnostics: lexer.diagnostics)
+    }
+
+    private init(bytes: [UInt8]) {
+        self.bytes = bytes
+        tokens.reserveCapacity(bytes.count / 4 + 8)
+    }
+
+    private mutating func run() {
+        // A UTF-8 byte order mark is harmless; skip it rather than report it.
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
+        while true {
+            skipTrivia()
+            guard i < bytes.count else { break }
+            lexToken()
+        }
+        let end = UInt32(clamping: bytes.count)
+        append(.eof, from: bytes.count, error: false)
+        tokens[tokens.count - 1].range = .empty(at: end)
+    }
+
+    private mutating func append(_ kind: TokenKind, from start: Int, error: Bool) {
+        var flags: Token.Flags = []
+        if sawNewline { flags.insert(.newlineBefore) }
+        if !sawTrivia && !tokens.isEmpty { flags.insert(.attached) }
+        if error { flags.insert(.hasError) }
+        tokens.append(Token(kind: kind, range: SourceRange(start, i), flags: flags))
+        sawNewline = false
+        sawTrivia = false
+    }
+
+    private func peek(_ offset: Int = 0) -> UInt8 {
+        let k = i + offset
+        return k < bytes.count ? bytes[k] : 0
+    }
+
+    // MARK: Trivia
+
+    private mutating func skipTrivia() {
+        while i < bytes.count {
+            let b = bytes[i]
+            switch b {
+            case 0x20, 0x09, 0x0C:
+                i += 1; sawTrivia = true
+            case 0x0A, 0x0D:
+                i += 1; sawTrivia = true; sawNewline = true
+            case 0x2F where peek(1) == 0x2F:
+                let start = i
+                while i < bytes.count, bytes[i] != 0x0A, bytes[i] != 0x0D {
+                    if bytes[i] >= 0x80 { skipNonASCII(inComment: true) } else { i += 1 }
+                }
+                comments.append(SourceRange(start, i))
+                sawTrivia = true
+            case 0x2F where peek(1) == 0x2A:
+                blockComment()
+                sawTrivia = true
+            default:
+                return
+            }
+        }
+    }
+
+    /// `/* ... */`, nesting like Swift's so commenting out a block that holds a
+    /// comment works.
+    private mutating func blockComment() {
+        let start = i
+        i += 2
+        var depth = 1
+        while i < bytes.count {
+            if bytes[i] == 0x2A, peek(1) == 0x2F {
+                i += 2; depth -= 1
+                if depth == 0 { comments.append(SourceRange(start, i)); return }
+            } else if bytes[i] == 0x2F, peek(1) == 0x2A {
+                i += 2; depth += 1
+            } else if bytes[i] == 0x0A || bytes[i] == 0x0D {
+                i += 1; sawNewline = true
+            } else if bytes[i] >= 0x80 {
+                skipNonASCII(inComment: true)
+            } else {
+                i += 1
+            }
+        }
+        comments.append(SourceRange(start, i))
+        diagnostics.append(SyntaxDiagnostics.unterminatedComment(SourceRange(start, start + 2), end: UInt32(clamping: i)))
+    }
+
+    /// Consumes one UTF-8 scalar (or one invalid byte, reported). Returns the scalar.
+    @discardableResult
+    private mutating func skipNonASCII(inComment: Bool) -> Unicode.Scalar? {
+        let (scalar, length) = decodeUTF8(at: i)
+        if scalar == nil {
+            // Group a run of invalid bytes into one diagnostic.
+            let start = i
+            i += 1
+            while i < bytes.count, bytes[i] >= 0x80, decodeUTF8(at: i).0 == nil { i += 1 }
+            diagnostics.append(SyntaxDiagnostics.invalidUTF8(SourceRange(start, i)))
+            return nil
+        }
+        i += length
+        return scalar
+    }
+
+    private func decodeUTF8(at k: Int) -> (Unicode.Scalar?, Int) {
+        let b0 = bytes[k]
+        let length: Int
+        var value: UInt32
+        switch b0 {
+        case 0x00..<0x80: return (Unicode.Scalar(b0), 1)
+        case 0xC2...0xDF: length = 2; value = UInt32(b0 & 0x1F)
+        case 0xE0...0xEF: length = 3; value = UInt32(b0 & 0x0F)
+        case 0xF0...0xF4: length = 4; value = UInt32(b0 & 0x07)
+        default: return (nil, 1)
+        }
+        guard k + length <= bytes.count else { return (nil, 1) }
+        for n in 1..<length {
+            let b = bytes[k + n]
+            guard b & 0xC0 == 0x80 else { return (nil, 1) }
+            value = value << 6 | UInt32(b & 0x3F)
+        }
+        let minimum: UInt32 = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000
+        guard value >= minimum, let scalar = Unicode.Scalar(value) else { return (nil, 1) }
+        return (scalar, length)
+    }
+
+    // MARK: Tokens
+
+    private static func isIdentStart(_ b: UInt8) -> Bool {
+        (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b == 0x5F
+    }
+    private static func isIdentContinue(_ b: UInt8) -> Bool { isIdentStart(b) || isDigit(b) }
+    private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    private static func isHex(_ b: UInt8) -> Bool {
+        isDigit(b) || (b >= 0x61 && b <= 0x66) || (b >= 0x41 && b <= 0x46)
+    }
+
+    private mutating func lexToken() {
+        let start = i
+        let b = bytes[i]
+        if Lexer.isIdentStart(b) {
+            i += 1
+            while i < bytes.count, Lexer.isIdentContinue(bytes[i]) { i += 1 }
+            append(keyword(start, i) ?? .identifier, from: start, error: false)
+            return
+        }
+        if Lexer.isDigit(b) { number(); return }
+        switch b {
+        case 0x22: string(); return
+        case 0x23: color(); return
+        case 0x7B: single(.lBrace)
+        case 0x7D: single(.rBrace)
+        case 0x28: single(.lParen)
+        case 0x29: single(.rParen)
+        case 0x5B: single(.lBracket)
+        case 0x5D: single(.rBracket)
+        case 0x2C: single(.comma)
+        case 0x3A: single(.colon)
+        case 0x3B: single(.semicolon)
+        case 0x7E: single(.tilde)
+        case 0x2B: single(.plus)
+        case 0x2D: single(.minus)
+        case 0x2A: single(.star)
+        case 0x2F: single(.slash)
+        case 0x3F: single(.question)
+        case 0x3D: peek(1) == 0x3D ? double(.equalEqual) : single(.equal)
+        case 0x3C: peek(1) == 0x3D ? double(.lessEqual) : single(.less)
+        case 0x3E: peek(1) == 0x3D ? double(.greaterEqual) : single(.greater)
+        case 0x21: peek(1) == 0x3D ? double(.bangEqual) : single(.bang)
+        case 0x26 where peek(1) == 0x26: double(.andAnd)
+        case 0x7C where peek(1) == 0x7C: double(.orOr)
+        case 0x2E:
+            if peek(1) == 0x2E && peek(2) == 0x3C {
+                i += 3; append(.dotDotLess, from: start, error: false)
+            } else if peek(1) == 0x2E && peek(2) == 0x2E {
+                i += 3; append(.dotDotDot, from: start, error: false)
+            } else if peek(1) == 0x2E {
+                i += 2
+                diagnostics.append(SyntaxDiagnostics.halfOpenRangeOperator(SourceRange(start, i)))
+                append(.dotDotLess, from: start, error: true)
+            } else if Lexer.isDigit(peek(1)) {
+                // `.5`: lex the digits as a number so the value survives, and say how to write it.
+                i += 1
+                while i < bytes.count, Lexer.isDigit(bytes[i]) { i += 1 }
+                diagnostics.append(SyntaxDiagnostics.leadingDotNumber(SourceRange(start, i), digits: text(start + 1, i)))
+                append(.number, from: start, error: true)
+            } else {
+                single(.dot)
+            }
+        default:
+            invalidCharacter()
+        }
+    }
+
+    private mutating func single(_ kind: TokenKind) {
+        let start = i
+        i += 1
+        append(kind, from: start, error: false)
+    }
+
+    private mutating func double(_ kind: TokenKind) {
+        let start = i
+        i += 2
+        append(kind, from: start, error: false)
+    }
+
+    private func text(_ lo: Int, _ hi: Int) -> String {
+        String(decoding: bytes[lo..<min(hi, bytes.count)], as: UTF8.self)
+    }
+
+    private func keyword(_ lo: Int, _ hi: Int) -> TokenKind? {
+        let n = hi - lo
+        guard n >= 2, n <= 11 else { return nil }
+        switch bytes[lo] {
+        case 0x6C: return matches(lo, hi, "let") ? .kwLet : nil
+        case 0x74:
+            if matches(lo, hi, "timing") { return .kwTiming }
+            return matches(lo, hi, "true") ? .kwTrue : nil
+        case 0x63:
+            if matches(lo, hi, "component") { return .kwComponent }
+            return matches(lo, hi, "composition") ? .kwComposition : nil
+        case 0x66:
+            if matches(lo, hi, "for") { return .kwFor }
+            return matches(lo, hi, "false") ? .kwFalse : nil
+        case 0x69:
+            if matches(lo, hi, "in") { return .kwIn }
+            return matches(lo, hi, "if") ? .kwIf : nil
+        case 0x65: return matches(lo, hi, "else") ? .kwElse : nil
+        default: return nil
+        }
+    }
+
+    private func matches(_ lo: Int, _ hi: Int, _ word: StaticString) -> Bool {
+        guard hi - lo == word.utf8CodeUnitCount else { return false }
+        let p = word.utf8Start
+        for k in 0..<(hi - lo) where bytes[lo + k] != p[k] { return false }
+        return true
+    }
+
+    /// number = digits ["." digits] [("e"|"E") ["+"|"-"] digits] [unit]
+    private mutating func number() {
+        let start = i
+        var malformed = false
+        while i < bytes.count, Lexer.isDigit(bytes[i]) { i += 1 }
+        if peek() == 0x2E, peek(1) != 0x2E {
+            if Lexer.isDigit(peek(1)) {
+                i += 1
+                while i < bytes.count, Lexer.isDigit(bytes[i]) { i += 1 }
+            } else if !Lexer.isIdentStart(peek(1)) {
+                // `1.` with nothing after: keep the dot in the token and suggest `1.0`.
+                i += 1
+                diagnostics.append(SyntaxDiagnostics.missingFractionDigits(SourceRange(start, i)))
+                malformed = true
+            }
+        }
+        if peek() == 0x65 || peek() == 0x45 {
+            let expStart = i
+            var k = i + 1
+            if k < bytes.count, bytes[k] == 0x2B || bytes[k] == 0x2D { k += 1 }
+            if k < bytes.count, Lexer.isDigit(bytes[k]) {
+                i = k
+                while i < bytes.count, Lexer.isDigit(bytes[i]) { i += 1 }
+            } else if k > i + 1 || !(k < bytes.count && Lexer.isIdentContinue(bytes[k])) {
+                // `1e`, `1e+`: an exponent marker with no digits.
+                i = k
+                diagnostics.append(SyntaxDiagnostics.missingExponentDigits(SourceRange(start, i), marker: SourceRange(expStart, i)))
+                malformed = true
+            }
+        }
+        let digitsEnd = i
+        if !malformed {
+            let value = Double(text(start, digitsEnd)) ?? .infinity
+            if !value.isFinite {
+                diagnostics.append(SyntaxDiagnostics.numberOutOfRange(SourceRange(start, digitsEnd)))
+                malformed = true
+            }
+        }
+        // A unit follows the digits with no space: `3s`, `45deg`, `50%`.
+        if peek() == 0x25 {
+            i += 1
+        } else if Lexer.isIdentStart(peek()) {
+            let unitStart = i
+            while i < bytes.count, Lexer.isIdentStart(bytes[i]) { i += 1 }
+            let unit = text(unitStart, i)
+            if NumberUnit.from(spelling: unit) == nil {
+                let continues = i < bytes.count && Lexer.isDigit(bytes[i])
+                diagnostics.append(SyntaxDiagnostics.unknownUnit(SourceRange(unitStart, i), unit: unit,
+                                                                 looksLikeSize: unit == "x" && continues))
+                malformed = true
+            }
+            // Digits glued to the unit (`375x667`) belong to this broken token.
+            while i < bytes.count, Lexer.isIdentContinue(bytes[i]) || bytes[i] == 0x2E { i += 1 }
+        } else if Lexer.isDigit(peek()) == false, peek() == 0x2E, Lexer.isDigit(peek(1)) {
+            // `1.2.3`
+            while i < bytes.count, Lexer.isDigit(bytes[i]) || bytes[i] == 0x2E { i += 1 }
+            diagnostics.append(SyntaxDiagnostics.malformedNumber(SourceRange(start, i), text: text(start, i)))
+            malformed = true
+        }
+        append(.number, from: start, error: malformed)
+    }
+
+    /// string = '"' { char | escape } '"' ; no line breaks inside.
+    private mutating func string() {
+        let start = i
+        i += 1
+        var bad = false
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == 0x22 { i += 1; append(.string, from: start, error: bad); return }
+            if b == 0x0A || b == 0x0D { break }
+            if b == 0x5C {
+                let escStart = i
+                i += 1
+                guard i < bytes.count else { break }
+                switch bytes[i] {
+                case 0x6E, 0x74, 0x72, 0x30, 0x22, 0x5C:
+                    i += 1
+                case 0x75 where peek(1) == 0x7B:
+                    i += 2
+                    let digitsStart = i
+                    while i < bytes.count, Lexer.isHex(bytes[i]) { i += 1 }
+                    let digits = text(digitsStart, i)
+                    let closed = peek() == 0x7D
+                    if closed { i += 1 }
+                    if !closed || digits.isEmpty || digits.count > 8 || UInt32(digits, radix: 16).flatMap(Unicode.Scalar.init) == nil {
+                        diagnostics.append(SyntaxDiagnostics.invalidEscape(SourceRange(escStart, i), text: text(escStart, i)))
+                        bad = true
+                    }
+                default:
+                    if bytes[i] >= 0x80 { skipNonASCII(inComment: false) } else if bytes[i] != 0x0A && bytes[i] != 0x0D { i += 1 }
+                    diagnostics.append(SyntaxDiagnostics.invalidEscape(SourceRange(escStart, i), text: text(escStart, i)))
+                    bad = true
+                }
+                continue
+            }
+            if b >= 0x80 {
+                if skipNonASCII(inComment: false) == nil { bad = true }
+                continue
+            }
+            i += 1
+        }
+        diagnostics.append(SyntaxDiagnostics.unterminatedString(SourceRange(start, start + 1), end: UInt32(clamping: i)))
+        append(.string, from: start, error: true)
+    }
+
+    /// color = "#" hex{3|4|6|8}
+    private mutating func color() {
+        let start = i
+        i += 1
+        while i < bytes.count, Lexer.isIdentContinue(bytes[i]) { i += 1 }
+        let digits = bytes[(start + 1)..<i]
+        let valid = [3, 4, 6, 8].contains(digits.count) && digits.allSatisfy(Lexer.isHex)
+        if !valid {
+            diagnostics.append(SyntaxDiagnostics.invalidColor(SourceRange(start, i), text: text(start, i)))
+        }
+        append(.color, from: start, error: !valid)
+    }
+
+    private mutating func invalidCharacter() {
+        let start = i
+        if bytes[i] < 0x80 {
+            let scalar = Unicode.Scalar(bytes[i])
+            i += 1
+            diagnostics.append(SyntaxDiagnostics.unexpectedCharacter(SourceRange(start, i), scalar))
+        } else if let scalar = skipNonASCII(inComment: false) {
+            diagnostics.append(SyntaxDiagnostics.unexpectedCharacter(SourceRange(start, i), scalar))
+        }
+        append(.invalid, from: start, error: true)
+    }
+}
+
+// MARK: - Literal values
+
+/// Decoders shared by the parser and tools: the lexer has already validated the
+/// token, so these only fail on tokens it flagged.
+public enum LiteralValue {
+    /// The magnitude and unit of a number token, e.g. `1.5s` → (1.5, .s).
+    public static func number(_ text: Substring) -> (Double, NumberUnit?)? {
+        var digitsEnd = text.startIndex
+        let scalars = text.unicodeScalars
+        var idx = scalars.startIndex
+        var sawExponent = false
+        while idx < scalars.endIndex {
+            let c = scalars[idx]
+            if c.properties.numericType != nil && c.isASCII || c == "." {
+                idx = scalars.index(after: idx)
+            } else if (c == "e" || c == "E") && !sawExponent {
+                let next = scalars.index(after: idx)
+                if next < scalars.endIndex, scalars[next].isASCII,
+                   scalars[next].properties.numericType != nil || scalars[next] == "+" || scalars[next] == "-" {
+                    sawExponent = true
+                    idx = scalars.index(after: next)
+                } else {
+                    break
+                }
+            } else {
+                break
+            }
+        }
+        digitsEnd = idx
+        var digits = String(text[text.startIndex..<digitsEnd])
+        if digits.hasPrefix(".") { digits = "0" + digits }
+        if digits.hasSuffix(".") { digits += "0" }
+        guard let value = Double(digits), value.isFinite else { return nil }
+        let unitText = String(text[digitsEnd...])
+        if unitText.isEmpty { return (value, nil) }
+        guard let unit = NumberUnit.from(spelling: unitText) else { return nil }
+        return (value, unit)
+    }
+
+    /// The contents of a string token with escapes resolved.
+    public static func string(_ text: Substring) -> String {
+        var scalars = Array(text.unicodeScalars)
+        if scalars.first == "\"" { scalars.removeFirst() }
+        if scalars.last == "\"" && !scalars.isEmpty { scalars.removeLast() }
+        var out = String.UnicodeScalarView()
+        var k = 0
+        while k < scalars.count {
+            let c = scalars[k]
+            guard c == "\\", k + 1 < scalars.count else { out.append(c); k += 1; continue }
+            let e = scalars[k + 1]
+            k += 2
+            switch e {
+            case "n": out.append("\n")
+            case "t": out.append("\t")
+            case "r": out.append("\r")
+            case "0": out.append("\0")
+            case "\"": out.append("\"")
+            case "\\": out.append("\\")
+            case "u":
+                guard k < scalars.count, scalars[k] == "{" else { continue }
+                var hex = ""
+                k += 1
+                while k < scalars.count, scalars[k] != "}" { hex.unicodeScalars.append(scalars[k]); k += 1 }
+                k += 1
+                if let v = UInt32(hex, radix: 16), let s = Unicode.Scalar(v) { out.append(s) }
+            default: break
+            }
+        }
+        return String(out)
+    }
+
+    /// RGBA components in 0...1 of a colour token (`#RGB`, `#RGBA`, `#RRGGBB`, `#RRGGBBAA`).
+    public static func color(_ text: Substring) -> (Double, Double, Double, Double)? {
+        let hex = Array(text.utf8.dropFirst())
+        func nibble(_ b: UInt8) -> Int? {
+            switch b {
+            case 0x30...0x39: return Int(b - 0x30)
+            case 0x61...0x66: return Int(b - 0x61 + 10)
+            case 0x41...0x46: return Int(b - 0x41 + 10)
+            default: return nil
+            }
+        }
+        let n = hex.compactMap(nibble)
+        guard n.count == hex.count else { return nil }
+        switch n.count {
+        case 3, 4:
+            let c = n.map { Double($0 * 17) / 255 }
+            return (c[0], c[1], c[2], n.count == 4 ? c[3] : 1)
+        case 6, 8:
+            var c: [Double] = []
+            for k in stride(from: 0, to: n.count, by: 2) { c.append(Double(n[k] * 16 + n[k + 1]) / 255) }
+            return (c[0], c[1], c[2], n.count == 8 ? c[3] : 1)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,326 @@
+import AnimcBase
+import AnimcDiagnostics
+
+extension Parser {
+    /// Tokens that can begin an expression.
+    func canStartExpression(_ t: Token) -> Bool {
+        switch t.kind {
+        case .number, .string, .color, .identifier, .kwTrue, .kwFalse, .lParen, .lBracket, .minus, .plus, .bang:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Whether `kind` continues the expression: inside brackets always; otherwise only
+    /// on the same line, so a line break ends an item.
+    func continues(_ kind: TokenKind) -> Bool {
+        tok.kind == kind && (bracketDepth > 0 || !tok.flags.contains(.newlineBefore))
+    }
+
+    /// Expr = Conditional
+    ///
+    /// `after` names what precedes the expression, for "expected a value after ..." messages.
+    mutating func parseExpression(after: String? = nil, allowBraceLiteral: Bool = false) -> Expr {
+        if !canStartExpression(tok) || (tok.flags.contains(.newlineBefore) && bracketDepth == 0 && after != nil) {
+            report(SyntaxDiagnostics.expectedExpression(errorRange, found: found, after: after))
+            return Expr(.error, .empty(at: previousEnd))
+        }
+        guard enter() else {
+            skipExpression()
+            return Expr(.error, .empty(at: previousEnd))
+        }
+        defer { leave() }
+        return parseConditional()
+    }
+
+    /// Skips an expression that is too deeply nested, iteratively.
+    private mutating func skipExpression() {
+        while !atEOF {
+            switch tok.kind {
+            case .lParen, .lBracket, .lBrace: skipBalanced()
+            case .rParen, .rBracket, .rBrace, .semicolon, .comma: return
+            default:
+                if tok.flags.contains(.newlineBefore) && bracketDepth == 0 { return }
+                advance()
+            }
+        }
+    }
+
+    /// Conditional = Range [ "?" Expr ":" Expr ]
+    private mutating func parseConditional() -> Expr {
+        let condition = parseRange()
+        guard continues(.question) else { return condition }
+        advance()
+        let then = parseExpression(after: "'?'")
+        guard continues(.colon) || tok.kind == .colon else {
+            report(SyntaxDiagnostics.expectedToken(errorRange, expected: "':'", context: "in a conditional expression",
+                                                   found: found))
+            return Expr(.conditional(condition, then, Expr(.error, .empty(at: previousEnd))), condition.range.union(then.range))
+        }
+        advance()
+        let otherwise = parseExpression(after: "':'")
+        return Expr(.conditional(condition, then, otherwise), condition.range.union(otherwise.range))
+    }
+
+    /// Range = Or [ ( "..<" | "..." ) Or ]
+    private mutating func parseRange() -> Expr {
+        let lower = parseBinary(0)
+        guard continues(.dotDotLess) || continues(.dotDotDot) else { return lower }
+        let op = advance()
+        let upper = parseBinaryOperand(after: "'\(op.kind.spelling)'", level: 0)
+        return Expr(.range(lower, upper, inclusive: op.kind == .dotDotDot), lower.range.union(upper.range))
+    }
+
+    /// Binary operators by precedence level, lowest first. Comparisons and `x` do not
+    /// associate; the rest are left-associative.
+    ///
+    /// Or         = And { "||" And }
+    /// And        = Comparison { "&&" Comparison }
+    /// Comparison = Size [ ( "==" | "!=" | "<" | "<=" | ">" | ">=" ) Size ]
+    /// Size       = Additive [ "x" Additive ]
+    /// Additive   = Multiplicative { ( "+" | "-" ) Multiplicative }
+    /// Multiplicative = Unary { ( "*" | "/" ) Unary }
+    private static let levels: [[TokenKind]] = [
+        [.orOr], [.andAnd], [.equalEqual, .bangEqual, .less, .lessEqual, .greater, .greaterEqual],
+        [], [.plus, .minus], [.star, .slash],
+    ]
+    private static let sizeLevel = 3
+    private static let comparisonLevel = 2
+
+    private mutating func binaryOperator(at level: Int) -> BinaryOperator? {
+        if level == Parser.sizeLevel {
+            guard isIdentifier(tok, ContextualKeywords.sizeOperator), !tok.flags.contains(.newlineBefore) || bracketDepth > 0,
+                  peek().kind != .colon, canStartExpression(peek()) else { return nil }
+            return .size
+        }
+        guard Parser.levels[level].contains(tok.kind), continues(tok.kind) else { return nil }
+        return BinaryOperator(rawValue: tok.kind.spelling)
+    }
+
+    private mutating func parseBinary(_ level: Int) -> Expr {
+        if level >= Parser.levels.count { return parseUnary() }
+        var lhs = parseBinary(level + 1)
+        var firstComparison: SourceRange?
+        while let op = binaryOperator(at: level) {
+            let opToken = advance()
+            let rhs = parseBinaryOperand(after: "'\(op.rawValue)'", level: level + 1)
+            if level == Parser.comparisonLevel || level == Parser.sizeLevel {
+                if let first = firstComparison {
+                    if level == Parser.comparisonLevel {
+                        report(SyntaxDiagnostics.chainedComparison(opToken.range, first: first))
+                    } else {
+                        report(SyntaxDiagnostics.unexpectedAfterValue(opToken.range, found: "a second 'x'"))
+                    }
+                }
+                firstComparison = firstComparison ?? opToken.range
+            }
+            lhs = Expr(.binary(op, lhs, rhs), lhs.range.union(rhs.range))
+        }
+        return lhs
+    }
+
+    private mutating func parseBinaryOperand(after: String, level: Int) -> Expr {
+        if !canStartExpression(tok) || (tok.flags.contains(.newlineBefore) && bracketDepth == 0) {
+            report(SyntaxDiagnostics.expectedExpression(errorRange, found: found, after: after))
+            return Expr(.error, .empty(at: previousEnd))
+        }
+        return parseBinary(level)
+    }
+
+    /// Unary = ( "-" | "+" | "!" ) Unary | Postfix
+    private mutating func parseUnary() -> Expr {
+        guard tok.kind == .minus || tok.kind == .plus || tok.kind == .bang else { return parsePostfix() }
+        let opToken = advance()
+        let op: UnaryOperator = opToken.kind == .minus ? .negate : opToken.kind == .plus ? .plus : .not
+        guard enter() else {
+            // A long run of prefix operators: consume it without recursing.
+            while tok.kind == .minus || tok.kind == .plus || tok.kind == .bang { advance() }
+            _ = parsePostfix()
+            return Expr(.error, SourceRange(start: opToken.range.start, end: previousEnd))
+        }
+        defer { leave() }
+        if !canStartExpression(tok) || tok.flags.contains(.newlineBefore) && bracketDepth == 0 {
+            report(SyntaxDiagnostics.expectedExpression(errorRange, found: found, after: "'\(opToken.kind.spelling)'"))
+            return Expr(.error, opToken.range)
+        }
+        let operand = parseUnary()
+        return Expr(.unary(op, operand), opToken.range.union(operand.range))
+    }
+
+    /// Postfix = Primary { "(" Arguments ")" | "[" ExprList "]" | "." identifier } { Call }
+    ///
+    /// Calls written side by side on one line form a transform sequence:
+    /// `rotate(-45deg) scale(0.25)`.
+    private mutating func parsePostfix() -> Expr {
+        var expr = parsePrimary()
+        while true {
+            if tok.kind == .lBracket && tok.flags.contains(.attached) {
+                let open = advance()
+                let indices = parseExpressionList(closing: .rBracket, opened: open.range, what: "the index")
+                expr = Expr(.index(expr, indices), SourceRange(start: expr.range.start, end: previousEnd))
+            } else if tok.kind == .dot && tok.flags.contains(.attached) && peek().kind == .identifier {
+                advance()
+                let nameToken = advance()
+                expr = Expr(.member(expr, Identifier(text(nameToken), nameToken.range)),
+                            expr.range.union(nameToken.range))
+            } else {
+                break
+            }
+        }
+        guard case .call = expr.kind else { return expr }
+        var sequence = [expr]
+        while tok.kind == .identifier && peek().kind == .lParen && peek().flags.contains(.attached)
+            && !tok.flags.contains(.newlineBefore) && !isIdentifier(tok, ContextualKeywords.sizeOperator) {
+            sequence.append(parsePrimary())
+        }
+        if sequence.count == 1 { return expr }
+        return Expr(.sequence(sequence), sequence[0].range.union(sequence[sequence.count - 1].range))
+    }
+
+    /// Primary = number | string | color | "true" | "false" | identifier [ "(" Arguments ")" ]
+    ///         | "(" Expr { "," Expr } [ "," ] ")" | "[" [ ExprList ] "]" | "path" Block
+    private mutating func parsePrimary() -> Expr {
+        let t = tok
+        switch t.kind {
+        case .number:
+            advance()
+            guard !t.flags.contains(.hasError), let (value, unit) = LiteralValue.number(file.text(t.range)[...]) else {
+                return Expr(.error, t.range)
+            }
+            return Expr(.number(value, unit), t.range)
+        case .string:
+            advance()
+            return Expr(.string(LiteralValue.string(file.text(t.range)[...])), t.range)
+        case .color:
+            advance()
+            guard let (r, g, b, a) = LiteralValue.color(file.text(t.range)[...]) else { return Expr(.error, t.range) }
+            return Expr(.color(red: r, green: g, blue: b, alpha: a), t.range)
+        case .kwTrue, .kwFalse:
+            advance()
+            return Expr(.bool(t.kind == .kwTrue), t.range)
+        case .identifier:
+            let name = text(t)
+            if name == ContextualKeywords.path && peek().kind == .lBrace {
+                advance()
+                let body = parseBlock(.path, what: "the path")
+                return Expr(.pathLiteral(body), SourceRange(start: t.range.start, end: previousEnd))
+            }
+            advance()
+            if tok.kind == .lParen && (!tok.flags.contains(.newlineBefore) || bracketDepth > 0) {
+                let open = advance()
+                let arguments = parseArguments(opened: open.range, callee: name)
+                return Expr(.call(callee: Identifier(name, t.range), arguments: arguments),
+                            SourceRange(start: t.range.start, end: previousEnd))
+            }
+            return Expr(.identifier(name), t.range)
+        case .lParen:
+            let open = advance()
+            guard enter() else {
+                pos -= 1
+                skipBalanced()
+                return Expr(.error, SourceRange(start: open.range.start, end: previousEnd))
+            }
+            defer { leave() }
+            let elements = parseExpressionList(closing: .rParen, opened: open.range, what: "the parenthesis")
+            let range = SourceRange(start: open.range.start, end: previousEnd)
+            if elements.isEmpty {
+                report(SyntaxDiagnostics.expectedExpression(SourceRange(start: open.range.start, end: previousEnd),
+                                                            found: "'()'", after: nil))
+                return Expr(.error, range)
+            }
+            if elements.count == 1 && !trailingComma { return Expr(.paren(elements[0]), range) }
+            return Expr(.tuple(elements), range)
+        case .lBracket:
+            let open = advance()
+            guard enter() else {
+                pos -= 1
+                skipBalanced()
+                return Expr(.error, SourceRange(start: open.range.start, end: previousEnd))
+            }
+            defer { leave() }
+            let elements = parseExpressionList(closing: .rBracket, opened: open.range, what: "the list")
+            return Expr(.list(elements), SourceRange(start: open.range.start, end: previousEnd))
+        default:
+            report(SyntaxDiagnostics.expectedExpression(errorRange, found: found, after: nil))
+            return Expr(.error, .empty(at: previousEnd))
+        }
+    }
+
+    /// Whether the list just parsed ended with `,` before its closing bracket; `(a,)`
+    /// is a one-element tuple as in Python, not a parenthesis.
+    private var trailingComma: Bool {
+        pos >= 2 && tokens[pos - 2].kind == .comma
+    }
+
+    /// ExprList = [ Expr { "," Expr } [ "," ] ] closing
+    mutating func parseExpressionList(closing: TokenKind, opened: SourceRange, what: String) -> [Expr] {
+        bracketDepth += 1
+        defer { bracketDepth -= 1 }
+        var elements: [Expr] = []
+        while tok.kind != closing {
+            let before = pos
+            if atEOF || tok.kind == .rBrace || tok.kind == .rParen || tok.kind == .rBracket || tok.kind == .lBrace {
+                break
+            }
+            let e = parseExpression(after: elements.isEmpty ? nil : "','")
+            elements.append(e)
+            if tok.kind == .comma { advance(); continue }
+            if tok.kind != closing {
+                if canStartExpression(tok) && !onErrorLine {
+                    report(SyntaxDiagnostics.expectedToken(errorRange, expected: "','", context: "between elements of \(what)",
+                                                           found: found, fixIt: .insert(",", at: previousEnd, "insert ','")))
+                    continue
+                }
+                break
+            }
+            if pos == before { advance() }
+        }
+        closeBracket(closing, opened: opened, what: what)
+        return elements
+    }
+
+    /// Arguments = [ Argument { "," Argument } [ "," ] ] ")"
+    /// Argument  = [ identifier ":" ] Expr
+    mutating func parseArguments(opened: SourceRange, callee: String) -> [Argument] {
+        bracketDepth += 1
+        defer { bracketDepth -= 1 }
+        var arguments: [Argument] = []
+        while tok.kind != .rParen {
+            let before = pos
+            if atEOF || tok.kind == .rBrace || tok.kind == .rBracket || tok.kind == .lBrace { break }
+            var label: Identifier?
+            if tok.kind == .identifier && peek().kind == .colon {
+                let t = advance()
+                advance()
+                label = Identifier(text(t), t.range)
+            }
+            let value = parseExpression(after: label.map { "'\($0.name):'" })
+            arguments.append(Argument(label: label, value: value,
+                                      range: (label?.range ?? value.range).union(value.range)))
+            if tok.kind == .comma { advance(); continue }
+            if tok.kind != .rParen {
+                if canStartExpression(tok) && !onErrorLine {
+                    report(SyntaxDiagnostics.expectedToken(errorRange, expected: "','", context: "between arguments of '\(callee)'",
+                                                           found: found, fixIt: .insert(",", at: previousEnd, "insert ','")))
+                    continue
+                }
+                break
+            }
+            if pos == before { advance() }
+        }
+        closeBracket(.rParen, opened: opened, what: "the arguments of '\(callee)'")
+        return arguments
+    }
+
+    private mutating func closeBracket(_ closing: TokenKind, opened: SourceRange, what: String) {
+        if tok.kind == closing { advance(); return }
+        report(SyntaxDiagnostics.unclosedDelimiter(at: errorRange, closing: closing, opened: opened, what: what,
+                                                   found: describe(tok), insertAt: previousEnd))
+        // Skip the rest of a broken line inside the brackets so the outer item can resync.
+        while !atEOF && tok.kind != closing && tok.kind != .rBrace && !tok.flags.contains(.newlineBefore) {
+            if tok.kind == .lParen || tok.kind == .lBracket || tok.kind == .lBrace { skipBalanced() } else { advance() }
+        }
+        if tok.kind == closing && !tok.flags.contains(.newlineBefore) { advance() }
+    }
+}

@@ -1,0 +1,317 @@
+import AnimcBase
+import AnimcDiagnostics
+
+/// Parses a file into a ``SyntaxTree``. Never fails and never traps: broken input
+/// yields error nodes plus diagnostics.
+public func parse(_ file: SourceFile) -> SyntaxTree {
+    Parser.parse(file)
+}
+
+/// The recursive-descent parser. One parse function per grammar rule, with the rule
+/// from `grammar/anim.ebnf` as a comment above it.
+///
+/// Error handling follows Go's parser: report, then skip to a synchronisation point
+/// (a line break at the current bracket depth, `;`, or the closing brace of the
+/// block). At most one syntax error is reported per line, so one mistake yields one
+/// message instead of a cascade.
+public struct Parser {
+    /// Nesting beyond this (blocks, brackets and operators together) is reported and skipped.
+    public static let maxDepth = 256
+
+    let file: SourceFile
+    var tokens: [Token]
+    var pos = 0
+    var diagnostics: [Diagnostic]
+    var depth = 0
+    var reportedDepth = false
+    /// Open `(` and `[` around the current expression: inside them line breaks do
+    /// not end the expression.
+    var bracketDepth = 0
+    /// Lines (0-based) that already carry an error; a second one there is a cascade.
+    var errorLines: Set<Int> = []
+    lazy var lineIndex = LineIndex(file)
+
+    public static func parse(_ file: SourceFile) -> SyntaxTree {
+        let lexed = Lexer.lex(file)
+        var parser = Parser(file: file, tokens: lexed.tokens, diagnostics: [])
+        for d in lexed.diagnostics {
+            parser.errorLines.insert(parser.lineIndex.lineNumber(ofOffset: Int(d.range.start)))
+        }
+        let root = parser.parseFile()
+        var all = lexed.diagnostics + parser.diagnostics
+        if lexed.tokens.count == 1 && lexed.diagnostics.isEmpty {
+            all.append(SyntaxDiagnostics.emptyFile(SourceRange(0, 0)))
+        }
+        all.sort(by: Diagnostic.ordered)
+        return SyntaxTree(file: file, root: root, comments: lexed.comments, diagnostics: all)
+    }
+
+    init(file: SourceFile, tokens: [Token], diagnostics: [Diagnostic]) {
+        self.file = file
+        self.tokens = tokens
+        self.diagnostics = diagnostics
+    }
+
+    // MARK: Tokens
+
+    var tok: Token { tokens[pos] }
+
+    func peek(_ n: Int = 1) -> Token { tokens[min(pos + n, tokens.count - 1)] }
+
+    var atEOF: Bool { tok.kind == .eof }
+
+    @discardableResult
+    mutating func advance() -> Token {
+        let t = tokens[pos]
+        if pos < tokens.count - 1 { pos += 1 }
+        return t
+    }
+
+    func text(_ t: Token) -> String { file.text(t.range) }
+
+    func isIdentifier(_ t: Token, _ word: String) -> Bool {
+        t.kind == .identifier && t.range.length == word.utf8.count && text(t) == word
+    }
+
+    /// The end of the previous token: where "expected X" goes when the current token
+    /// is already on the next line (Zig's placement rule).
+    var previousEnd: UInt32 { pos > 0 ? tokens[pos - 1].range.end : 0 }
+
+    /// The range an "expected X, found Y" error points at.
+    var errorRange: SourceRange {
+        if tok.flags.contains(.newlineBefore) || atEOF { return .empty(at: previousEnd) }
+        return tok.range
+    }
+
+    /// How the current token is named in "found ..." messages.
+    /// "a line break" when the current token starts a new line: the thing expected
+    /// on this line is missing.
+    var found: String {
+        tok.flags.contains(.newlineBefore) && !atEOF ? "a line break" : describe(tok)
+    }
+
+    func describe(_ t: Token) -> String {
+        switch t.kind {
+        case .eof: return "end of file"
+        case .identifier: return "'\(text(t))'"
+        case .number: return "'\(text(t))'"
+        case .string: return "a string"
+        case .color: return "'\(text(t))'"
+        case .invalid: return "an invalid character"
+        default: return t.kind.isKeyword ? "keyword '\(t.kind.spelling)'" : "'\(t.kind.spelling)'"
+        }
+    }
+
+    // MARK: Reporting
+
+    mutating func report(_ d: Diagnostic) {
+        let line = lineIndex.lineNumber(ofOffset: Int(d.range.start))
+        guard !errorLines.contains(line) else { return }
+        errorLines.insert(line)
+        diagnostics.append(d)
+    }
+
+    /// True when the current token sits on a line that already has an error; used to
+    /// avoid reporting a separator error right after a broken item.
+    var onErrorLine: Bool {
+        mutating get { errorLines.contains(lineIndex.lineNumber(ofOffset: Int(tok.range.start))) }
+    }
+
+    // MARK: Recovery
+
+    /// Skips to a synchronisation point: a token that starts a new line at bracket
+    /// depth 0, a `;` or `,` at depth 0, or the `}` that closes the enclosing block
+    /// (not consumed). Always terminates: every iteration consumes a token or stops.
+    mutating func recover() {
+        var nesting = 0
+        var first = true
+        while !atEOF {
+            let t = tok
+            if nesting == 0 && !first {
+                if t.flags.contains(.newlineBefore) { return }
+            }
+            switch t.kind {
+            case .lBrace, .lParen, .lBracket:
+                nesting += 1
+            case .rBrace, .rParen, .rBracket:
+                if nesting == 0 { return }
+                nesting -= 1
+            case .semicolon, .comma:
+                if nesting == 0 { advance(); return }
+            default: break
+            }
+            advance()
+            first = false
+        }
+    }
+
+    /// Skips a balanced bracketed group starting at the current opening token, iteratively.
+    mutating func skipBalanced() {
+        var nesting = 0
+        repeat {
+            switch tok.kind {
+            case .lBrace, .lParen, .lBracket: nesting += 1
+            case .rBrace, .rParen, .rBracket: nesting -= 1
+            default: break
+            }
+            advance()
+        } while nesting > 0 && !atEOF
+    }
+
+    /// Enters one nesting level. Returns false (after reporting once) when the limit
+    /// is reached; the caller must then skip its construct without recursing.
+    mutating func enter() -> Bool {
+        if depth >= Parser.maxDepth {
+            if !reportedDepth {
+                reportedDepth = true
+                let d = SyntaxDiagnostics.nestingTooDeep(tok.range, limit: Parser.maxDepth)
+                errorLines.insert(lineIndex.lineNumber(ofOffset: Int(d.range.start)))
+                diagnostics.append(d)
+            }
+            return false
+        }
+        depth += 1
+        return true
+    }
+
+    mutating func leave() { depth -= 1 }
+
+    // MARK: File and blocks
+
+    /// File = { Item Separator } EOF
+    mutating func parseFile() -> Block {
+        var items: [Item] = []
+        while !atEOF {
+            let before = pos
+            if tok.kind == .semicolon || tok.kind == .comma { advance(); continue }
+            if tok.kind == .rBrace || tok.kind == .rParen || tok.kind == .rBracket {
+                report(SyntaxDiagnostics.unexpectedClosing(tok.range, tok.kind))
+                advance()
+                continue
+            }
+            items.append(parseItem(.file))
+            expectSeparator(closing: .eof)
+            if pos == before { advance() }  // progress guard
+        }
+        let end = UInt32(clamping: file.bytes.count)
+        return Block(items: items, range: SourceRange(start: 0, end: end), closed: true)
+    }
+
+    /// Block = "{" { Item Separator } "}"
+    ///
+    /// `what` names the block in messages ("the body of layer 'logo'").
+    mutating func parseBlock(_ context: BlockContext, what: String) -> Block {
+        let open = tok
+        guard tok.kind == .lBrace else {
+            report(SyntaxDiagnostics.expectedToken(errorRange, expected: "'{'", context: "to open \(what)", found: found))
+            return Block(items: [], range: .empty(at: previousEnd), closed: false)
+        }
+        guard enter() else {
+            skipBalanced()
+            return Block(items: [], range: SourceRange(start: open.range.start, end: previousEnd), closed: true)
+        }
+        defer { leave() }
+        advance()
+        let savedBrackets = bracketDepth
+        bracketDepth = 0
+        defer { bracketDepth = savedBrackets }
+        var items: [Item] = []
+        while true {
+            let before = pos
+            if tok.kind == .semicolon || tok.kind == .comma { advance(); continue }
+            if tok.kind == .rBrace {
+                let close = advance()
+                return Block(items: items, range: open.range.union(close.range), closed: true)
+            }
+            if atEOF || tok.kind == .rParen || tok.kind == .rBracket {
+                if atEOF || !onErrorLine {
+                    report(SyntaxDiagnostics.unclosedDelimiter(
+                        at: errorRange, closing: .rBrace, opened: open.range, what: what, found: describe(tok),
+                        insertAt: atEOF ? previousEnd : tok.range.start))
+                }
+                if !atEOF { advance(); continue }
+                return Block(items: items, range: SourceRange(start: open.range.start, end: previousEnd), closed: false)
+            }
+            items.append(parseItem(context))
+            expectSeparator(closing: .rBrace)
+            if pos == before { advance() }  // progress guard
+        }
+    }
+
+    /// Separator = line break | ";" | "," — or the closing brace of the block.
+    mutating func expectSeparator(closing: TokenKind) {
+        let t = tok
+        if t.kind == closing || t.kind == .eof || t.kind == .semicolon || t.kind == .comma
+            || t.flags.contains(.newlineBefore) || t.kind == .rBrace {
+            return
+        }
+        if onErrorLine { recover(); return }
+        if canStartItem(t) {
+            report(SyntaxDiagnostics.missingSeparator(t.range, found: describe(t), previousEnd: previousEnd))
+            return
+        }
+        report(SyntaxDiagnostics.unexpectedAfterValue(t.range, found: describe(t)))
+        recover()
+    }
+
+    /// Tokens that plausibly begin a new item on the same line (two items glued together).
+    func canStartItem(_ t: Token) -> Bool {
+        switch t.kind {
+        case .kwLet, .kwTiming, .kwComponent, .kwComposition, .kwFor, .kwIf: return true
+        case .identifier:
+            let next = tokens[min(pos + 1, tokens.count - 1)]
+            return next.kind == .colon || next.kind == .lBrace || next.kind == .identifier
+        default: return false
+        }
+    }
+}
+
+/// Which block an item sits in; it decides which items are allowed.
+enum BlockContext: Equatable {
+    case file
+    case composition
+    case layer
+    case component
+    /// A property animation (`basic`, `keyframes`, ...); `kind` is its keyword.
+    case animation(kind: String)
+    case group
+    case path
+
+    var name: String {
+        switch self {
+        case .file: return "the top level of a file"
+        case .composition: return "a composition"
+        case .layer: return "a layer"
+        case .component: return "a component body"
+        case .animation(let kind): return "a '\(kind)' animation"
+        case .group: return "an animation group"
+        case .path: return "a path"
+        }
+    }
+
+    /// What may start an item here, for "expected ..." messages.
+    var expectation: String {
+        switch self {
+        case .file: return "a declaration or layer"
+        case .composition: return "a composition attribute such as 'fps: 60'"
+        case .layer: return "a property, sublayer or animation"
+        case .component: return "a layer, 'let' or 'path'"
+        case .animation(let kind): return kind == "keyframes" ? "an attribute or a keyframe row" : "an attribute"
+        case .group: return "an attribute or animation"
+        case .path: return "a path command such as 'line (10, 20)'"
+        }
+    }
+}
+
+/// The contextual words that introduce layers and animations. They are ordinary
+/// identifiers elsewhere (`image("tile")` is a call), so they are not reserved.
+public enum ContextualKeywords {
+    public static let layerKinds: Set<String> = ["layer", "shape", "image", "gradient", "transformLayer"]
+    public static let animationKinds: Set<String> = ["basic", "keyframes", "motion", "spring", "decay"]
+    public static let group = "group"
+    public static let mask = "mask"
+    public static let path = "path"
+    public static let alias = "as"
+    public static let along = "along"
+    public static let sizeOperator = "x"
+}
