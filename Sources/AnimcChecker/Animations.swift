@@ -1,0 +1,395 @@
+import AnimcBase
+import AnimcDiagnostics
+import AnimcIR
+import AnimcSyntax
+
+/// The duration an animation inherits when it gives none.
+struct GroupContext {
+    /// The enclosing group's duration, once known; children without a duration use it.
+    var duration: Double?
+}
+
+/// One attribute as written, with the scope its expression is evaluated in.
+struct Attribute {
+    var name: String
+    var nameRange: SourceRange
+    var value: Expr
+    var range: SourceRange
+    var scope: Scope
+}
+
+/// One keyframe row as written.
+struct KeyframeRow {
+    var time: Expr
+    var value: Expr
+    var timing: Expr?
+    var range: SourceRange
+    var scope: Scope
+}
+
+extension Checker {
+    static let timingAttributeNames = ["beginTime", "duration", "speed", "timeOffset", "repeatCount", "repeatDuration",
+                                       "autoreverses", "fillMode", "removedOnCompletion", "timingFunction"]
+    static let propertyAttributeNames = ["additive", "isAdditive", "cumulative", "isCumulative"]
+    static let kindAttributes: [String: [String]] = [
+        "basic": ["from", "to", "by"],
+        "keyframes": ["values", "keyTimes", "timingFunctions", "calculationMode", "tensionValues", "continuityValues", "biasValues"],
+        "motion": ["path", "keyTimes", "timingFunctions", "calculationMode", "rotationMode"],
+        "spring": ["from", "to", "by", "mass", "stiffness", "damping", "initialVelocity", "allowsOverdamping",
+                   "perceptualDuration", "bounce"],
+        "decay": ["from", "velocity", "deceleration"],
+        "group": [],
+    ]
+
+    /// The range naming an animation in messages: its key path or group name.
+    func animationNameRange(_ item: Item) -> SourceRange {
+        guard case .animation(let kind, let target, let alias, _, _) = item.kind else { return item.range }
+        return alias?.range ?? target?.range ?? kind.range
+    }
+
+    /// Where ` as name` would go for a fix-it.
+    func aliasInsertionPoint(_ item: Item) -> UInt32? {
+        guard case .animation(_, let target, let alias, _, _) = item.kind, alias == nil, let t = target else { return nil }
+        return t.range.end
+    }
+
+    /// Lowers an animation item. `group` is nil for an animation added directly to a layer.
+    func lowerAnimation(_ item: Item, layerKind: LayerKind, scope: Scope, group: GroupContext?) -> Animation? {
+        guard case .animation(let kind, let target, let alias, let along, let body) = item.kind else { return nil }
+        animationBlocks[item.range] = body
+        animationNames[item.range] = animationNameRange(item)
+        var attributes: [String: Attribute] = [:]
+        var rows: [KeyframeRow] = []
+        var children: [Item] = []
+        var childScopes: [Scope] = []
+        var failed = false
+        let known = Checker.timingAttributeNames + (kind.name == "group" ? [] : Checker.propertyAttributeNames)
+            + (Checker.kindAttributes[kind.name] ?? [])
+        expand(body, scope: Scope(parent: scope)) { child, childScope in
+            switch child.kind {
+            case .property(let key, let value):
+                let name = key.dotted
+                guard known.contains(name) else {
+                    let help = Checker.misplacedAttributeHelp(name, kind: kind.name)
+                    report(Messages.unknownAttribute(key.range, name: name, on: "a '\(kind.name)' animation",
+                                                     suggestion: help == nil ? closestMatch(to: name, in: known) : nil, help: help))
+                    failed = true
+                    return
+                }
+                let canonical = name == "isAdditive" ? "additive" : name == "isCumulative" ? "cumulative" : name
+                if let previous = attributes[canonical] {
+                    report(Messages.duplicateProperty(child.range, name: name, previous: previous.range))
+                    failed = true
+                    return
+                }
+                attributes[canonical] = Attribute(name: canonical, nameRange: key.range, value: value, range: child.range, scope: childScope)
+            case .keyframe(let time, let value, let timing):
+                guard kind.name == "keyframes" else {
+                    report(Messages.keyframeForms(child.range, problem: "keyframe rows belong in a 'keyframes' animation, not '\(kind.name)'"))
+                    failed = true
+                    return
+                }
+                if rows.count >= ExpansionLimits.maxKeyframes {
+                    if rows.count == ExpansionLimits.maxKeyframes { report(Messages.tooManyKeyframes(item.range)) }
+                    failed = true
+                    return
+                }
+                rows.append(KeyframeRow(time: time, value: value, timing: timing, range: child.range, scope: childScope))
+            case .animation:
+                guard kind.name == "group" else { return }  // reported by the parser
+                children.append(child)
+                childScopes.append(childScope)
+            default:
+                break
+            }
+        }
+        if failed { return nil }
+
+        let typedTarget: (info: KeyPathInfo, property: PropertyInfo)?
+        if kind.name == "group" {
+            typedTarget = nil
+        } else {
+            guard let t = target else { return nil }
+            guard let info = PropertyTable.keyPath(t.dotted) else {
+                report(Messages.unknownKeyPath(t.range, path: t.dotted, suggestion: closestMatch(to: t.dotted, in: PropertyTable.keyPaths.map(\.keyPath))))
+                return nil
+            }
+            let property = PropertyTable.info(info.target.property)
+            guard property.applies(to: layerKind) else {
+                let owners = (property.kinds ?? []).map { Messages.kindNoun($0) + "s" }.sorted().joined(separator: " and ")
+                report(Messages.propertyNotOnKind(t.range, name: t.dotted, kind: layerKind, owners: owners))
+                return nil
+            }
+            typedTarget = (info, property)
+        }
+
+        let name = alias?.name ?? target?.dotted ?? "group"
+        guard var timing = lowerTiming(attributes, kind: kind.name, range: item.range, group: group, body: body) else { return nil }
+
+        guard let (info, property) = typedTarget else {
+            // A group: lower the children in the group's time.
+            var childAnimations: [Animation] = []
+            var keys: [String: SourceRange] = [:]
+            let explicitDuration = timing.duration.isNaN ? nil : timing.duration
+            for (child, childScope) in zip(children, childScopes) {
+                guard let a = lowerAnimation(child, layerKind: layerKind, scope: childScope,
+                                             group: GroupContext(duration: explicitDuration)) else { failed = true; continue }
+                if let previous = keys[a.name] {
+                    report(Messages.duplicateAnimation(animationNameRange(child), name: a.name, previous: previous,
+                                                       insertAt: aliasInsertionPoint(child)))
+                    failed = true
+                    continue
+                }
+                keys[a.name] = animationNameRange(child)
+                childAnimations.append(a)
+            }
+            if failed { return nil }
+            if timing.duration.isNaN {
+                timing.duration = groupExtent(childAnimations) ?? CoreAnimationDefaults.duration
+                if groupExtent(childAnimations) == nil { warnDefaultDuration(item, body) }
+            }
+            childAnimations = childAnimations.map { inheritDuration($0, timing.duration) }
+            let animation = Animation(name: name, timing: timing, kind: .group(childAnimations), range: item.range)
+            checkGroupRules(animation, item: item)
+            return animation
+        }
+
+        let additive = attributes["additive"].flatMap { lowerBool($0) } ?? false
+        let cumulative = attributes["cumulative"].flatMap { lowerBool($0) } ?? false
+        for attr in ["additive", "cumulative"] where attributes[attr] != nil && !info.type.isAdditive {
+            report(Messages.notAdditive(attributes[attr]?.range ?? item.range, attribute: attr, type: info.type))
+            return nil
+        }
+        let content: AnimationContent
+        switch kind.name {
+        case "basic":
+            guard let (from, to) = lowerFromTo(attributes, info, item, model: property) else { return nil }
+            if !info.type.interpolates {
+                report(Messages.notInterpolatable(target?.range ?? item.range, keyPath: info.keyPath, type: info.type, basic: true, fixIt: nil))
+                return nil
+            }
+            content = .basic(from: from, to: to)
+        case "keyframes":
+            guard let k = lowerKeyframes(attributes, rows, info, item, body) else { return nil }
+            content = .keyframes(k)
+        case "motion":
+            guard let m = lowerMotion(attributes, along, info, item) else { return nil }
+            content = .motion(m)
+        case "spring":
+            guard let (from, to) = lowerFromTo(attributes, info, item, model: property), let p = lowerSpring(attributes) else { return nil }
+            if let tf = attributes["timingFunction"] { report(Messages.springTiming(tf.range, kind: "spring")); return nil }
+            if timing.duration.isNaN && group?.duration == nil { timing.duration = p.settlingDuration }
+            content = .spring(from: from, to: to, parameters: p)
+        case "decay":
+            guard let d = lowerDecay(attributes, info, item) else { return nil }
+            if let tf = attributes["timingFunction"] { report(Messages.springTiming(tf.range, kind: "decay")); return nil }
+            if timing.duration.isNaN && group?.duration == nil { timing.duration = Decay.settlingDuration(rate: d.rate) }
+            content = .decay(from: d.from, velocity: d.velocity, deceleration: d.rate)
+        default:
+            return nil
+        }
+        if timing.duration.isNaN && group == nil {
+            timing.duration = CoreAnimationDefaults.duration
+            warnDefaultDuration(item, body)
+        }
+        let animation = Animation(name: name, timing: timing,
+                                  kind: .property(PropertyAnimation(target: info.target, additive: additive, cumulative: cumulative, content: content)),
+                                  range: item.range)
+        checkPropertyAnimationRules(animation, item: item, type: info.type)
+        return animation
+    }
+
+    private static func misplacedAttributeHelp(_ name: String, kind: String) -> String? {
+        for (other, names) in kindAttributes where other != kind && names.contains(name) {
+            return "'\(name)' belongs to '\(other)' animations"
+        }
+        return nil
+    }
+
+    private func warnDefaultDuration(_ item: Item, _ body: Block) {
+        report(CheckerDiagnostics.defaultDuration.at(
+            animationNameRange(item), "no duration: Core Animation uses 0.25 s",
+            fixIts: attributeInsertion(body, "duration: 0.25s", message: "write the duration").map { [$0] } ?? []))
+    }
+
+    /// Children that gave no duration run for the group's (Core Animation's rule).
+    private func inheritDuration(_ a: Animation, _ duration: Double) -> Animation {
+        var copy = a
+        if copy.timing.duration.isNaN { copy.timing.duration = duration }
+        return copy
+    }
+
+    /// The end of the last child in group time, if every child with an end has one.
+    func groupExtent(_ children: [Animation]) -> Double? {
+        var end: Double?
+        for c in children where !c.timing.duration.isNaN {
+            let speed = c.timing.speed == 0 ? 1 : abs(c.timing.speed)
+            let e = c.timing.beginTime + c.timing.activeDuration / speed
+            guard e.isFinite else { continue }
+            end = max(end ?? 0, e)
+        }
+        return end.flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    // MARK: Timing
+
+    private func lowerTiming(_ a: [String: Attribute], kind: String, range: SourceRange, group: GroupContext?, body: Block) -> Timing? {
+        var t = Timing(duration: .nan)
+        var ok = true
+        func time(_ name: String) -> Double? {
+            guard let attr = a[name] else { return nil }
+            guard case .number(let x)? = lowerValue(attr.value, attr.scope, as: .time, context: "'\(name)'") else { ok = false; return nil }
+            return x
+        }
+        if let x = time("beginTime") { t.beginTime = x }
+        if let attr = a["duration"], let x = time("duration") {
+            if x <= 0 { report(Messages.badDuration(attr.value.range, value: x, what: "the duration")); ok = false } else { t.duration = x }
+        } else if a["duration"] == nil, let inherited = group?.duration, kind != "group" {
+            t.duration = inherited
+        }
+        if let attr = a["speed"] {
+            if case .number(let x)? = lowerValue(attr.value, attr.scope, as: .number, context: "'speed'") { t.speed = x } else { ok = false }
+        }
+        if let x = time("timeOffset") { t.timeOffset = x }
+        if let attr = a["repeatCount"] {
+            if case .number(let x)? = lowerValue(attr.value, attr.scope, as: .number, context: "'repeatCount'") {
+                if x < 0 { report(Messages.negativeRepeat(attr.value.range, what: "repeatCount")); ok = false } else { t.repeatCount = x }
+            } else { ok = false }
+        }
+        if let attr = a["repeatDuration"] {
+            let v = eval(attr.value, attr.scope)
+            if case .number(let x, .none) = v, x.isInfinite, x > 0 {
+                t.repeatDuration = x
+            } else if case .number(let x)? = convert(v, to: .time, at: attr.value.range, context: "'repeatDuration'", literal: false) {
+                if x < 0 { report(Messages.negativeRepeat(attr.value.range, what: "repeatDuration")); ok = false } else { t.repeatDuration = x }
+            } else { ok = false }
+        }
+        if let count = a["repeatCount"], let duration = a["repeatDuration"] {
+            let (first, second) = count.range.start < duration.range.start ? (count, duration) : (duration, count)
+            report(Messages.repeatConflict(second.range, other: first.range))
+            ok = false
+        }
+        if let attr = a["autoreverses"] { if let b = lowerBool(attr) { t.autoreverses = b } else { ok = false } }
+        if let attr = a["removedOnCompletion"] { if let b = lowerBool(attr) { t.removedOnCompletion = b } else { ok = false } }
+        if let attr = a["fillMode"] {
+            if let m = enumerationValue(attr.value, attr.scope, cases: FillMode.allCases.map(\.rawValue), context: "'fillMode'"),
+               let mode = FillMode(rawValue: m) { t.fillMode = mode } else { ok = false }
+        }
+        if let attr = a["timingFunction"], kind != "spring", kind != "decay" {
+            if let f = lowerTimingFunction(attr.value, attr.scope, context: "'timingFunction'") { t.timingFunction = f } else { ok = false }
+        }
+        return ok ? t : nil
+    }
+
+    func lowerBool(_ attr: Attribute) -> Bool? {
+        guard case .bool(let b)? = lowerValue(attr.value, attr.scope, as: .bool, context: "'\(attr.name)'") else { return nil }
+        return b
+    }
+
+    func lowerTimingFunction(_ expr: Expr, _ scope: Scope, context: String) -> TimingFunction? {
+        let v = eval(expr, scope)
+        if case .timing(let f) = v { return f }
+        if !v.isPoison {
+            report(Messages.typeMismatch(expr.range, expected: "a timing function", found: v.typeName, context: context,
+                                         help: "timing functions are linear, easeIn, easeOut, easeInEaseOut, default, cubic(...), steps(...) and spring(...)"))
+        }
+        return nil
+    }
+
+    // MARK: basic, spring, decay
+
+    /// `from`/`to`/`by` resolved to from → to as CABasicAnimation does, with an absent
+    /// end taken from the model value (semantics.md §6).
+    private func lowerFromTo(_ a: [String: Attribute], _ info: KeyPathInfo, _ item: Item, model: PropertyInfo) -> (AnimatedValue, AnimatedValue)? {
+        func value(_ name: String) -> AnimatedValue?? {
+            guard let attr = a[name] else { return .some(nil) }
+            if name == "from" {
+                guard let v = lowerAnimatedValue(attr.value, attr.scope, as: info.type, context: "'from'") else { return nil }
+                if case .value(let x) = v, !checkRange(x, model, component: info.target.component, at: attr.value.range) { return nil }
+                return .some(v)
+            }
+            guard let v = lowerValue(attr.value, attr.scope, as: info.type, context: "'\(name)'") else { return nil }
+            if name == "to", !checkRange(v, model, component: info.target.component, at: attr.value.range) { return nil }
+            return .some(.value(v))
+        }
+        guard let from = value("from"), let to = value("to"), let by = value("by") else { return nil }
+        switch (from, to, by) {
+        case (let f?, let t?, nil): return (f, t)
+        case (let f?, nil, let b?):
+            guard case .value(let fv) = f, case .value(let bv) = b, let sum = ValueMath.add(fv, bv) else {
+                report(Messages.typeMismatch(a["by"]?.value.range ?? item.range, expected: "a value that adds to 'from'",
+                                             found: info.type.description, context: "'by'"))
+                return nil
+            }
+            return (f, .value(sum))
+        case (nil, let t?, let b?):
+            guard case .value(let tv) = t, case .value(let bv) = b, let difference = ValueMath.subtract(tv, bv) else {
+                report(Messages.typeMismatch(a["by"]?.value.range ?? item.range, expected: "a value that can be subtracted from 'to'",
+                                             found: info.type.description, context: "'by'"))
+                return nil
+            }
+            return (.value(difference), t)
+        case (let f?, nil, nil): return (f, .model)
+        case (nil, let t?, nil): return (.model, t)
+        case (nil, nil, .value(let b)?):
+            guard ValueMath.add(b, b) != nil else {
+                report(Messages.typeMismatch(a["by"]?.value.range ?? item.range, expected: "a value with addition", found: info.type.description, context: "'by'"))
+                return nil
+            }
+            return (.model, .modelPlus(b))
+        case (_?, _?, _?):
+            report(Messages.keyframeForms(a["by"]?.range ?? item.range, problem: "'from', 'to' and 'by' cannot all be given"))
+            return nil
+        default:
+            report(Messages.missingAttribute(animationNameRange(item), what: "this animation", needs: "'from', 'to' or 'by'"))
+            return nil
+        }
+    }
+
+    private func lowerSpring(_ a: [String: Attribute]) -> SpringParameters? {
+        let labels = ["mass", "stiffness", "damping", "initialVelocity", "perceptualDuration", "bounce"]
+        var items: [(label: String?, value: SemaValue, range: SourceRange)] = []
+        for label in labels {
+            guard let attr = a[label] else { continue }
+            items.append((label, eval(attr.value, attr.scope), attr.value.range))
+        }
+        let args = CallArguments(callee: "spring", items: items, range: items.first?.range ?? .empty(at: 0), checker: self)
+        if args.hasPoison { return nil }
+        guard var p = springParameters(args) else { return nil }
+        if let attr = a["allowsOverdamping"] {
+            guard let b = lowerBool(attr) else { return nil }
+            p.allowsOverdamping = b
+        }
+        return p
+    }
+
+    private func lowerDecay(_ a: [String: Attribute], _ info: KeyPathInfo, _ item: Item) -> (from: AnimatedValue, velocity: Value, rate: Double)? {
+        guard let v = a["velocity"] else {
+            report(Messages.missingAttribute(animationNameRange(item), what: "a decay", needs: "'velocity'",
+                                             help: "velocity is in the property's units per second, e.g. velocity: (1200, -800)"))
+            return nil
+        }
+        guard let velocity = lowerValue(v.value, v.scope, as: info.type, context: "'velocity'") else { return nil }
+        var rate = 0.998
+        if let d = a["deceleration"] {
+            guard case .number(let r)? = lowerValue(d.value, d.scope, as: .number, context: "'deceleration'") else { return nil }
+            guard r > 0, r < 1 else {
+                report(Messages.decayRate(d.value.range, value: r))
+                return nil
+            }
+            rate = r
+        }
+        var from = AnimatedValue.model
+        if let f = a["from"] {
+            guard let v = lowerAnimatedValue(f.value, f.scope, as: info.type, context: "'from'") else { return nil }
+            from = v
+        }
+        return (from, velocity, rate)
+    }
+}
+
+/// Core Animation's defaults where the source is silent.
+enum CoreAnimationDefaults {
+    /// `add(_:forKey:)` replaces a zero duration with the transaction's, 0.25 s by default.
+    static let duration = 0.25
+}

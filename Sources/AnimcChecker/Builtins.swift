@@ -1,0 +1,501 @@
+import AnimcBase
+import AnimcDiagnostics
+import AnimcIR
+import AnimcSyntax
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Built-in constants and the enumerations whose case names are contextual.
+enum Builtins {
+    static let colors: [String: Color] = [
+        "clear": .clear, "black": .black, "white": .white,
+        "red": Color(red: 1, green: 0, blue: 0), "green": Color(red: 0, green: 1, blue: 0),
+        "blue": Color(red: 0, green: 0, blue: 1), "yellow": Color(red: 1, green: 1, blue: 0),
+        "cyan": Color(red: 0, green: 1, blue: 1), "magenta": Color(red: 1, green: 0, blue: 1),
+        "orange": Color(red: 1, green: 0.5, blue: 0), "purple": Color(red: 0.5, green: 0, blue: 0.5),
+        "brown": Color(red: 0.6, green: 0.4, blue: 0.2), "gray": Color(red: 0.5, green: 0.5, blue: 0.5),
+        "darkGray": Color(red: 1.0 / 3, green: 1.0 / 3, blue: 1.0 / 3),
+        "lightGray": Color(red: 2.0 / 3, green: 2.0 / 3, blue: 2.0 / 3),
+    ]
+
+    static let timings: [String: TimingFunction] = [
+        "linear": .linear, "easeIn": .easeIn, "easeOut": .easeOut, "easeInEaseOut": .easeInEaseOut, "default": .default,
+    ]
+
+    static func constant(_ name: String) -> SemaValue? {
+        switch name {
+        case "pi": return .number(.pi, .none)
+        case "inf", "infinity": return .number(.infinity, .none)
+        case "identity": return .transform([])
+        case "presentation": return .presentation
+        default:
+            if let c = colors[name] { return .color(c) }
+            if let t = timings[name] { return .timing(t) }
+            return nil
+        }
+    }
+
+    static var constantNames: [String] {
+        ["pi", "inf", "identity", "presentation"] + colors.keys.sorted() + timings.keys.sorted()
+    }
+
+    static let functionNames: [String] = [
+        "rgb", "rgba", "sqrt", "abs", "min", "max", "floor", "ceil", "round", "mod", "pow", "sin", "cos", "tan",
+        "atan2", "clamp", "lerp", "length", "normalize", "distance", "dot",
+        "translate", "translateX", "translateY", "translateZ", "scale", "scaleX", "scaleY", "scaleZ", "rotate",
+        "rotateX", "rotateY", "rotateZ", "rotate3d", "skew", "skewX", "skewY", "perspective", "matrix", "concat",
+        "cubic", "steps", "spring", "image", "arc", "rect", "roundedRect", "ellipse", "circle",
+    ]
+
+    /// Enumerations whose case names are written bare where that enumeration is
+    /// expected (`fillMode: backwards`).
+    static let enumerations: [(String, [String])] = [
+        ("fillMode", FillMode.allCases.map(\.rawValue)),
+        ("calculationMode", CalculationMode.allCases.map(\.rawValue)),
+        ("rotationMode", RotationMode.allCases.map(\.rawValue)),
+        ("lineCap", EnumerationType.lineCap.cases), ("lineJoin", EnumerationType.lineJoin.cases),
+        ("fillRule", EnumerationType.fillRule.cases), ("contentsGravity", EnumerationType.contentsGravity.cases),
+        ("gradientType", EnumerationType.gradientType.cases),
+        ("a steps position", StepPosition.allCases.map(\.rawValue)),
+    ]
+
+    static func enumerationOwning(_ name: String) -> String? {
+        enumerations.first { $0.1.contains(name) }?.0
+    }
+}
+
+/// The evaluated arguments of a call, with helpers that bind them to parameters and
+/// check their types, reporting problems against the call.
+struct CallArguments {
+    let callee: String
+    let items: [(label: String?, value: SemaValue, range: SourceRange)]
+    let range: SourceRange
+    let checker: Checker
+
+    var hasPoison: Bool { items.contains { $0.value.isPoison } }
+
+    /// Binds arguments to `names` by position, then by label. Returns nil (after
+    /// reporting) for unknown labels, too many arguments or missing required ones.
+    func bind(_ names: [String], required: Int, usage: String) -> [(SemaValue, SourceRange)?]? {
+        var slots = [(SemaValue, SourceRange)?](repeating: nil, count: names.count)
+        var next = 0
+        for item in items {
+            if let label = item.label {
+                guard let i = names.firstIndex(of: label) else {
+                    checker.report(Messages.badArguments(item.range, callee: callee, problem: "unknown argument label '\(label)'", usage: usage))
+                    return nil
+                }
+                if slots[i] != nil {
+                    checker.report(Messages.badArguments(item.range, callee: callee, problem: "argument '\(label)' given twice", usage: usage))
+                    return nil
+                }
+                slots[i] = (item.value, item.range)
+            } else {
+                while next < names.count && slots[next] != nil { next += 1 }
+                guard next < names.count else {
+                    checker.report(Messages.badArguments(item.range, callee: callee, problem: "too many arguments", usage: usage))
+                    return nil
+                }
+                slots[next] = (item.value, item.range)
+                next += 1
+            }
+        }
+        for i in 0..<required where slots[i] == nil {
+            checker.report(Messages.badArguments(range, callee: callee, problem: "missing argument '\(names[i])'", usage: usage))
+            return nil
+        }
+        return slots
+    }
+
+    func number(_ slot: (SemaValue, SourceRange)?, _ dim: Dimension = .none, what: String) -> Double? {
+        guard let (v, r) = slot else { return nil }
+        switch v {
+        case .number(let x, let d) where d == dim: return x
+        case .number(let x, .none) where dim != .none:
+            checker.report(Messages.missingUnit(r, expected: dim, literal: true, value: x, context: "\(what) of '\(callee)'"))
+        case .number(_, let d):
+            checker.report(Messages.dimensionMismatch(r, expected: dim, found: d, context: "\(what) of '\(callee)'"))
+        case .poison: break
+        default:
+            checker.report(Messages.typeMismatch(r, expected: dim.noun, found: v.typeName, context: "\(what) of '\(callee)'"))
+        }
+        return nil
+    }
+
+    /// An angle, accepting a plain number as radians where math functions take one.
+    func angleOrRadians(_ slot: (SemaValue, SourceRange)?, what: String) -> Double? {
+        if let (v, _) = slot, case .number(let x, .none) = v { return x }
+        return number(slot, .angle, what: what)
+    }
+
+    func vector(_ slot: (SemaValue, SourceRange)?, count: Int?, what: String) -> [Double]? {
+        guard let (v, r) = slot else { return nil }
+        if v.isPoison { return nil }
+        if let xs = v.plainNumbers, count == nil || xs.count == count { return xs }
+        checker.report(Messages.typeMismatch(r, expected: count == 3 ? "an (x, y, z) vector" : count == 2 ? "a point (x, y)" : "a vector",
+                                             found: v.typeName, context: "\(what) of '\(callee)'"))
+        return nil
+    }
+
+    func bool(_ slot: (SemaValue, SourceRange)?, what: String) -> Bool? {
+        guard let (v, r) = slot else { return nil }
+        if case .bool(let b) = v { return b }
+        if !v.isPoison { checker.report(Messages.typeMismatch(r, expected: "a boolean", found: v.typeName, context: "\(what) of '\(callee)'")) }
+        return nil
+    }
+}
+
+extension Checker {
+    /// `callee(arguments)`: a built-in function. Components are only called as instances.
+    func call(_ callee: Identifier, _ arguments: [Argument], _ range: SourceRange, _ scope: Scope) -> SemaValue {
+        if let binding = scope.lookup(callee.name) {
+            markUsed(binding)
+            if binding.kind == .component {
+                report(Messages.badInstance(range, problem: "component '\(callee.name)' can only be instantiated as a layer",
+                                            help: "write 'name = \(callee.name)(...)' inside a layer or at the top level"))
+            } else {
+                report(Messages.notCallable(callee.range, name: callee.name, what: binding.kind.noun))
+            }
+            return .poison
+        }
+        let items = arguments.enumerated().map { i, argument -> (label: String?, value: SemaValue, range: SourceRange) in
+            // `steps(4, start)`: the position is a bare case name, like an enumeration.
+            if callee.name == "steps", i == 1, case .identifier(let word) = argument.value.kind,
+               StepPosition(rawValue: word) != nil, scope.lookup(word) == nil {
+                return (argument.label?.name, .string(word), argument.value.range)
+            }
+            return (argument.label?.name, eval(argument.value, scope), argument.value.range)
+        }
+        let args = CallArguments(callee: callee.name, items: items, range: range, checker: self)
+        if args.hasPoison { return .poison }
+        if let result = callBuiltin(callee.name, args) { return result }
+        if Builtins.constant(callee.name) != nil {
+            report(Messages.notCallable(callee.range, name: callee.name, what: "constant"))
+            return .poison
+        }
+        report(Messages.unknownFunction(callee.range, name: callee.name,
+                                        suggestion: closestMatch(to: callee.name, in: Builtins.functionNames)))
+        return .poison
+    }
+
+    // swiftlint:disable:next cyclomatic_complexity
+    private func callBuiltin(_ name: String, _ a: CallArguments) -> SemaValue? {
+        switch name {
+        // Colours
+        case "rgb", "rgba":
+            let names = name == "rgb" ? ["red", "green", "blue"] : ["red", "green", "blue", "alpha"]
+            let usage = name == "rgb" ? "rgb(red, green, blue) with components 0...255" : "rgba(red, green, blue, alpha) with alpha 0...1"
+            guard let s = a.bind(names, required: names.count, usage: usage) else { return .poison }
+            var c: [Double] = []
+            for (i, slot) in s.enumerated() {
+                guard let x = a.number(slot, what: names[i]) else { return .poison }
+                let maximum = i == 3 ? 1.0 : 255.0
+                if x < 0 || x > maximum, let r = slot?.1 {
+                    report(Messages.outOfRange(r, what: "\(names[i])", value: formatNumber(x), valid: "0...\(formatNumber(maximum))"))
+                    return .poison
+                }
+                c.append(i == 3 ? x : x / 255)
+            }
+            return .color(Color(red: c[0], green: c[1], blue: c[2], alpha: c.count == 4 ? c[3] : 1))
+
+        // Math
+        case "sqrt", "abs", "floor", "ceil", "round":
+            guard let s = a.bind(["x"], required: 1, usage: "\(name)(x)"), let slot = s[0] else { return .poison }
+            guard case .number(let x, let d) = slot.0 else {
+                report(Messages.typeMismatch(slot.1, expected: "a number", found: slot.0.typeName, context: "'\(name)'"))
+                return .poison
+            }
+            switch name {
+            case "sqrt":
+                guard d == .none else { report(Messages.dimensionMismatch(slot.1, expected: .none, found: d, context: "'sqrt'")); return .poison }
+                guard x >= 0 else { report(Messages.nonFinite(a.range, nan: true)); return .poison }
+                return .number(x.squareRoot(), .none)
+            case "abs": return .number(abs(x), d)
+            case "floor": return .number(x.rounded(.down), d)
+            case "ceil": return .number(x.rounded(.up), d)
+            default: return .number(x.rounded(.toNearestOrAwayFromZero), d)
+            }
+        case "min", "max":
+            guard a.items.count >= 1 else {
+                report(Messages.badArguments(a.range, callee: name, problem: "missing arguments", usage: "\(name)(a, b, ...)"))
+                return .poison
+            }
+            var best: Double?
+            var dim: Dimension?
+            for item in a.items {
+                guard case .number(let x, let d) = item.value else {
+                    report(Messages.typeMismatch(item.range, expected: "a number", found: item.value.typeName, context: "'\(name)'"))
+                    return .poison
+                }
+                if let dd = dim, dd != d {
+                    report(Messages.operandDimensions(item.range, op: name, left: dd, right: d))
+                    return .poison
+                }
+                dim = d
+                best = best.map { name == "min" ? Swift.min($0, x) : Swift.max($0, x) } ?? x
+            }
+            return .number(best ?? 0, dim ?? .none)
+        case "mod":
+            guard let s = a.bind(["a", "b"], required: 2, usage: "mod(a, b)"), let x = s[0], let y = s[1] else { return .poison }
+            guard case .number(let p, let dp) = x.0, case .number(let q, let dq) = y.0 else {
+                report(Messages.typeMismatch(a.range, expected: "two numbers", found: "\(x.0.typeName) and \(y.0.typeName)", context: "'mod'"))
+                return .poison
+            }
+            guard dp == dq || dq == .none else { report(Messages.operandDimensions(a.range, op: "mod", left: dp, right: dq)); return .poison }
+            guard q != 0 else { report(Messages.divisionByZero(y.1)); return .poison }
+            let r = p - q * (p / q).rounded(.down)
+            return .number(r, dp)
+        case "pow":
+            guard let s = a.bind(["base", "exponent"], required: 2, usage: "pow(base, exponent)"),
+                  let b = a.number(s[0], what: "base"), let e = a.number(s[1], what: "exponent") else { return .poison }
+            let r = Foundationless.pow(b, e)
+            guard r.isFinite else { report(Messages.nonFinite(a.range, nan: r.isNaN)); return .poison }
+            return .number(r, .none)
+        case "sin", "cos", "tan":
+            guard let s = a.bind(["angle"], required: 1, usage: "\(name)(angle)"), let x = a.angleOrRadians(s[0], what: "angle") else { return .poison }
+            let r = name == "sin" ? Foundationless.sin(x) : name == "cos" ? Foundationless.cos(x) : Foundationless.tan(x)
+            return .number(r, .none)
+        case "atan2":
+            guard let s = a.bind(["y", "x"], required: 2, usage: "atan2(y, x)"),
+                  let y = a.number(s[0], what: "y"), let x = a.number(s[1], what: "x") else { return .poison }
+            return .number(Foundationless.atan2(y, x), .angle)
+        case "clamp":
+            guard let s = a.bind(["x", "min", "max"], required: 3, usage: "clamp(x, min, max)"),
+                  case .number(let x, let d)? = s[0]?.0, case .number(let lo, let d2)? = s[1]?.0, case .number(let hi, let d3)? = s[2]?.0,
+                  d == d2, d == d3 else {
+                report(Messages.badArguments(a.range, callee: name, problem: "arguments must be three numbers of one dimension", usage: "clamp(x, min, max)"))
+                return .poison
+            }
+            return .number(Swift.min(Swift.max(x, lo), hi), d)
+        case "lerp":
+            guard let s = a.bind(["from", "to", "t"], required: 3, usage: "lerp(from, to, t)"),
+                  let from = s[0], let to = s[1], let t = a.number(s[2], what: "t") else { return .poison }
+            let diff = binary(.subtract, to.0, from.0, a.range, to.1, from.1)
+            let scaled = binary(.multiply, diff, .number(t, .none), a.range, a.range, a.range)
+            return binary(.add, from.0, scaled, a.range, from.1, a.range)
+        case "length":
+            guard let s = a.bind(["v"], required: 1, usage: "length(v)"), let v = a.vector(s[0], count: nil, what: "v") else { return .poison }
+            return .number(v.reduce(0) { $0 + $1 * $1 }.squareRoot(), .none)
+        case "normalize":
+            guard let s = a.bind(["v"], required: 1, usage: "normalize(v)"), let v = a.vector(s[0], count: nil, what: "v") else { return .poison }
+            let len = v.reduce(0) { $0 + $1 * $1 }.squareRoot()
+            // The zero vector has no direction; normalising it gives zero, so the centre
+            // tile of a grid needs no special case.
+            return .vector(len == 0 ? v.map { _ in 0 } : v.map { $0 / len })
+        case "distance":
+            guard let s = a.bind(["a", "b"], required: 2, usage: "distance(a, b)"),
+                  let p = a.vector(s[0], count: nil, what: "a"), let q = a.vector(s[1], count: p.count, what: "b") else { return .poison }
+            return .number(zip(p, q).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot(), .none)
+        case "dot":
+            guard let s = a.bind(["a", "b"], required: 2, usage: "dot(a, b)"),
+                  let p = a.vector(s[0], count: nil, what: "a"), let q = a.vector(s[1], count: p.count, what: "b") else { return .poison }
+            return .number(zip(p, q).reduce(0) { $0 + $1.0 * $1.1 }, .none)
+
+        // Transforms
+        case "translate":
+            guard let s = a.bind(["x", "y", "z"], required: 1, usage: "translate(x, y, z = 0) or translate(point)") else { return .poison }
+            if s[1] == nil, let p = s[0], p.0.plainNumbers != nil, let v = a.vector(p, count: 2, what: "offset") {
+                return .transform([.translate(x: v[0], y: v[1], z: 0)])
+            }
+            guard let x = a.number(s[0], what: "x"), let y = s[1] == nil ? 0 : a.number(s[1], what: "y"),
+                  let z = s[2] == nil ? 0 : a.number(s[2], what: "z") else { return .poison }
+            return .transform([.translate(x: x, y: y, z: z)])
+        case "translateX", "translateY", "translateZ":
+            guard let s = a.bind(["offset"], required: 1, usage: "\(name)(offset)"), let v = a.number(s[0], what: "offset") else { return .poison }
+            return .transform([.translate(x: name == "translateX" ? v : 0, y: name == "translateY" ? v : 0, z: name == "translateZ" ? v : 0)])
+        case "scale":
+            guard let s = a.bind(["x", "y", "z"], required: 1, usage: "scale(s), scale(x, y) or scale(x, y, z)"),
+                  let x = a.number(s[0], what: "x") else { return .poison }
+            guard let y = s[1] == nil ? x : a.number(s[1], what: "y"), let z = s[2] == nil ? (s[1] == nil ? x : 1) : a.number(s[2], what: "z") else { return .poison }
+            return .transform([.scale(x: x, y: y, z: s[1] == nil && s[2] == nil ? 1 : z)])
+        case "scaleX", "scaleY", "scaleZ":
+            guard let s = a.bind(["factor"], required: 1, usage: "\(name)(factor)"), let v = a.number(s[0], what: "factor") else { return .poison }
+            return .transform([.scale(x: name == "scaleX" ? v : 1, y: name == "scaleY" ? v : 1, z: name == "scaleZ" ? v : 1)])
+        case "rotate", "rotateZ", "rotateX", "rotateY":
+            guard let s = a.bind(["angle"], required: 1, usage: "\(name)(angle)"), let angle = a.number(s[0], .angle, what: "angle") else { return .poison }
+            let axis: (Double, Double, Double) = name == "rotateX" ? (1, 0, 0) : name == "rotateY" ? (0, 1, 0) : (0, 0, 1)
+            return .transform([.rotate(x: axis.0, y: axis.1, z: axis.2, angle: angle)])
+        case "rotate3d":
+            guard let s = a.bind(["axis", "angle"], required: 2, usage: "rotate3d((x, y, z), angle)"),
+                  let axis = a.vector(s[0], count: 3, what: "axis"), let angle = a.number(s[1], .angle, what: "angle") else { return .poison }
+            guard axis.contains(where: { $0 != 0 }) else {
+                report(Messages.badArguments(s[0]?.1 ?? a.range, callee: name, problem: "the rotation axis is the zero vector"))
+                return .poison
+            }
+            return .transform([.rotate(x: axis[0], y: axis[1], z: axis[2], angle: angle)])
+        case "skew":
+            guard let s = a.bind(["x", "y"], required: 1, usage: "skew(x, y = 0deg)"), let x = a.number(s[0], .angle, what: "x"),
+                  let y = s[1] == nil ? 0 : a.number(s[1], .angle, what: "y") else { return .poison }
+            return .transform([.skew(x: x, y: y)])
+        case "skewX", "skewY":
+            guard let s = a.bind(["angle"], required: 1, usage: "\(name)(angle)"), let v = a.number(s[0], .angle, what: "angle") else { return .poison }
+            return .transform([.skew(x: name == "skewX" ? v : 0, y: name == "skewY" ? v : 0)])
+        case "perspective":
+            guard let s = a.bind(["distance"], required: 1, usage: "perspective(distance)"), let d = a.number(s[0], what: "distance") else { return .poison }
+            guard d > 0 else {
+                report(Messages.outOfRange(s[0]?.1 ?? a.range, what: "perspective distance", value: formatNumber(d), valid: "(0, inf]"))
+                return .poison
+            }
+            return .transform([.perspective(distance: d)])
+        case "matrix":
+            var values: [Double] = []
+            for item in a.items {
+                guard case .number(let x, .none) = item.value, item.label == nil else {
+                    report(Messages.typeMismatch(item.range, expected: "a number", found: item.value.typeName, context: "'matrix'"))
+                    return .poison
+                }
+                values.append(x)
+            }
+            if values.count == 6 {
+                // CGAffineTransform(a, b, c, d, tx, ty) in Core Animation's layout.
+                return .transform([.matrix(Matrix4([values[0], values[1], 0, 0, values[2], values[3], 0, 0,
+                                                    0, 0, 1, 0, values[4], values[5], 0, 1]))])
+            }
+            guard values.count == 16 else {
+                report(Messages.badArguments(a.range, callee: name, problem: "\(values.count) numbers",
+                                             usage: "matrix(a, b, c, d, tx, ty) or matrix(m11, m12, ..., m44)"))
+                return .poison
+            }
+            return .transform([.matrix(Matrix4(values))])
+        case "concat":
+            var functions: [TransformFunction] = []
+            for item in a.items {
+                guard case .transform(let fs) = item.value else {
+                    report(Messages.typeMismatch(item.range, expected: "a transform", found: item.value.typeName, context: "'concat'"))
+                    return .poison
+                }
+                functions += fs
+            }
+            return .transform(functions)
+
+        // Timing functions
+        case "cubic":
+            guard let s = a.bind(["x1", "y1", "x2", "y2"], required: 4, usage: "cubic(x1, y1, x2, y2)") else { return .poison }
+            var v: [Double] = []
+            for (i, label) in ["x1", "y1", "x2", "y2"].enumerated() {
+                guard let x = a.number(s[i], what: label) else { return .poison }
+                v.append(x)
+            }
+            for i in [0, 2] where v[i] < 0 || v[i] > 1 {
+                report(Messages.cubicControl(s[i]?.1 ?? a.range, which: i == 0 ? "x1" : "x2", value: v[i]))
+                return .poison
+            }
+            if v == [0, 0, 1, 1] { return .timing(.linear) }
+            return .timing(.cubic(x1: v[0], y1: v[1], x2: v[2], y2: v[3]))
+        case "steps":
+            guard a.items.count >= 1, a.items.count <= 2 else {
+                report(Messages.badArguments(a.range, callee: name, problem: "\(a.items.count) arguments", usage: "steps(count, position = end)"))
+                return .poison
+            }
+            guard case .number(let n, .none) = a.items[0].value, n == n.rounded() else {
+                report(Messages.typeMismatch(a.items[0].range, expected: "a whole number", found: a.items[0].value.typeName, context: "the step count"))
+                return .poison
+            }
+            var position = StepPosition.end
+            if a.items.count == 2 {
+                guard case .string(let p) = a.items[1].value, let pos = StepPosition(rawValue: p) else {
+                    report(Messages.typeMismatch(a.items[1].range, expected: "start, end, jumpNone or jumpBoth",
+                                                 found: a.items[1].value.typeName, context: "the step position"))
+                    return .poison
+                }
+                position = pos
+            }
+            let minimum = position == .jumpNone ? 2 : 1
+            guard n >= Double(minimum), n <= 1_000_000 else {
+                report(Messages.stepsCount(a.items[0].range, minimum: minimum))
+                return .poison
+            }
+            return .timing(.steps(count: Int(n), position: position))
+        case "spring":
+            guard let p = springParameters(a) else { return .poison }
+            return .timing(.spring(p))
+
+        // Assets
+        case "image":
+            guard let s = a.bind(["name"], required: 1, usage: "image(\"asset-name\")"), let slot = s[0] else { return .poison }
+            guard case .string(let asset) = slot.0, !asset.isEmpty else {
+                report(Messages.typeMismatch(slot.1, expected: "a non-empty asset name string", found: slot.0.typeName, context: "'image'"))
+                return .poison
+            }
+            return .image(asset)
+
+        // Paths
+        case "arc", "rect", "roundedRect", "ellipse", "circle":
+            guard let elements = shapeElements(name, a) else { return .poison }
+            return .path(elements)
+        default:
+            return nil
+        }
+    }
+
+    /// `spring(mass:, stiffness:, damping:, initialVelocity:)` or
+    /// `spring(perceptualDuration:, bounce:)` (iOS 17's parameterisation).
+    func springParameters(_ a: CallArguments) -> SpringParameters? {
+        let labels = Set(a.items.compactMap(\.label))
+        if labels.contains("perceptualDuration") || labels.contains("bounce") {
+            guard let s = a.bind(["perceptualDuration", "bounce", "initialVelocity"], required: 1,
+                                 usage: "spring(perceptualDuration: 0.5s, bounce: 0.2)"),
+                  let d = a.number(s[0], .time, what: "perceptualDuration") else { return nil }
+            let bounce = s[1] == nil ? 0 : a.number(s[1], what: "bounce")
+            let v0 = s[2] == nil ? 0 : a.number(s[2], what: "initialVelocity")
+            guard let b = bounce, let v = v0 else { return nil }
+            guard d > 0 else { report(Messages.springParameter(s[0]?.1 ?? a.range, name: "perceptualDuration", valid: "positive")); return nil }
+            guard b > -1, b < 1 else { report(Messages.springParameter(s[1]?.1 ?? a.range, name: "bounce", valid: "in (-1, 1)")); return nil }
+            return SpringParameters(perceptualDuration: d, bounce: b, initialVelocity: v)
+        }
+        guard let s = a.bind(["mass", "stiffness", "damping", "initialVelocity"], required: 0,
+                             usage: "spring(mass: 1, stiffness: 100, damping: 10, initialVelocity: 0)") else { return nil }
+        var p = SpringParameters()
+        if s[0] != nil { guard let m = a.number(s[0], what: "mass") else { return nil }; p.mass = m }
+        if s[1] != nil { guard let k = a.number(s[1], what: "stiffness") else { return nil }; p.stiffness = k }
+        if s[2] != nil { guard let c = a.number(s[2], what: "damping") else { return nil }; p.damping = c }
+        if s[3] != nil { guard let v = a.number(s[3], what: "initialVelocity") else { return nil }; p.initialVelocity = v }
+        guard p.mass > 0 else { report(Messages.springParameter(s[0]?.1 ?? a.range, name: "mass", valid: "positive")); return nil }
+        guard p.stiffness > 0 else { report(Messages.springParameter(s[1]?.1 ?? a.range, name: "stiffness", valid: "positive")); return nil }
+        guard p.damping >= 0 else { report(Messages.springParameter(s[2]?.1 ?? a.range, name: "damping", valid: "0 or more")); return nil }
+        return p
+    }
+}
+
+/// Thin wrappers so the checker's math reads the same on Linux and macOS.
+enum Foundationless {
+    static func sin(_ x: Double) -> Double {
+        #if canImport(Glibc)
+        return Glibc.sin(x)
+        #else
+        return Darwin.sin(x)
+        #endif
+    }
+    static func cos(_ x: Double) -> Double {
+        #if canImport(Glibc)
+        return Glibc.cos(x)
+        #else
+        return Darwin.cos(x)
+        #endif
+    }
+    static func tan(_ x: Double) -> Double {
+        #if canImport(Glibc)
+        return Glibc.tan(x)
+        #else
+        return Darwin.tan(x)
+        #endif
+    }
+    static func atan2(_ y: Double, _ x: Double) -> Double {
+        #if canImport(Glibc)
+        return Glibc.atan2(y, x)
+        #else
+        return Darwin.atan2(y, x)
+        #endif
+    }
+    static func pow(_ x: Double, _ y: Double) -> Double {
+        #if canImport(Glibc)
+        return Glibc.pow(x, y)
+        #else
+        return Darwin.pow(x, y)
+        #endif
+    }
+}

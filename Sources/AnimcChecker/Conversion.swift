@@ -1,0 +1,163 @@
+import AnimcBase
+import AnimcDiagnostics
+import AnimcIR
+import AnimcSyntax
+
+extension Checker {
+    /// Evaluates `expr` as a value of `type`. `context` names the destination in
+    /// messages ("'opacity'"). Returns nil after reporting.
+    func lowerValue(_ expr: Expr, _ scope: Scope, as type: ValueType, context: String) -> Value? {
+        if case .enumeration(let e) = type {
+            return enumerationValue(expr, scope, cases: e.cases, context: context).map { .enumeration($0) }
+        }
+        let v = eval(expr, scope)
+        if case .presentation = v {
+            report(Messages.presentationMisuse(expr.range))
+            return nil
+        }
+        return convert(v, to: type, at: expr.range, context: context, literal: isLiteralNumber(expr))
+    }
+
+    /// Like ``lowerValue(_:_:as:context:)`` but also accepts `presentation`.
+    func lowerAnimatedValue(_ expr: Expr, _ scope: Scope, as type: ValueType, context: String) -> AnimatedValue? {
+        if case .identifier(let name) = expr.kind, name == "presentation", scope.lookup(name) == nil {
+            return .presentation
+        }
+        return lowerValue(expr, scope, as: type, context: context).map { .value($0) }
+    }
+
+    /// A bare case name of an enumeration (`fillMode: backwards`).
+    func enumerationValue(_ expr: Expr, _ scope: Scope, cases: [String], context: String) -> String? {
+        guard case .identifier(let name) = expr.kind else {
+            let v = eval(expr, scope)
+            if !v.isPoison {
+                report(Messages.typeMismatch(expr.range, expected: "one of " + cases.joined(separator: ", "), found: v.typeName, context: context))
+            }
+            return nil
+        }
+        if cases.contains(name) { return name }
+        let suggestion = closestMatch(to: name, in: cases)
+        report(CheckerDiagnostics.typeMismatch.at(
+            expr.range, "'\(name)' is not a valid value for \(context)", label: "unknown value",
+            help: suggestion.map { "did you mean '\($0)'?" } ?? "valid values are " + cases.joined(separator: ", "),
+            fixIts: suggestion.map { [.replace(expr.range, with: $0, "replace with '\($0)'")] } ?? []))
+        return nil
+    }
+
+    private func isLiteralNumber(_ expr: Expr) -> Bool {
+        switch expr.kind {
+        case .number(_, nil): return true
+        case .unary(.negate, let inner): return isLiteralNumber(inner)
+        default: return false
+        }
+    }
+
+    /// Converts an evaluated value to the IR type, reporting mismatches.
+    func convert(_ v: SemaValue, to type: ValueType, at range: SourceRange, context: String, literal: Bool) -> Value? {
+        if v.isPoison { return nil }
+        func mismatch(_ help: String? = nil) -> Value? {
+            report(Messages.typeMismatch(range, expected: type.description, found: v.typeName, context: context, help: help))
+            return nil
+        }
+        switch type {
+        case .number, .length:
+            guard case .number(let x, let d) = v else { return mismatch() }
+            guard d == .none else {
+                report(Messages.dimensionMismatch(range, expected: .none, found: d, context: context))
+                return nil
+            }
+            return .number(x)
+        case .time, .angle:
+            let want: Dimension = type == .time ? .time : .angle
+            guard case .number(let x, let d) = v else { return mismatch() }
+            if d == want { return .number(x) }
+            if d == .none {
+                report(Messages.missingUnit(range, expected: want, literal: literal, value: x, context: context))
+            } else {
+                report(Messages.dimensionMismatch(range, expected: want, found: d, context: context))
+            }
+            return nil
+        case .point, .size:
+            guard let xs = v.plainNumbers, xs.count == 2 else {
+                return mismatch(type == .point ? "a point is written (x, y)" : "a size is written width x height")
+            }
+            return type == .point ? .point(Point(xs[0], xs[1])) : .size(Size(xs[0], xs[1]))
+        case .rect:
+            if let xs = v.plainNumbers {
+                if xs.count == 4 { return .rect(Rect(xs[0], xs[1], xs[2], xs[3])) }
+                if xs.count == 2, case .tuple(_, true) = v { return .rect(Rect(0, 0, xs[0], xs[1])) }
+            }
+            return mismatch("a rect is written (x, y, width, height), or width x height at the origin")
+        case .color:
+            guard case .color(let c) = v else { return mismatch() }
+            return .color(c)
+        case .transform:
+            guard case .transform(let fs) = v else { return mismatch("transforms are lists such as rotate(-45deg) scale(0.25), or identity") }
+            return .transform(Transform(fs))
+        case .path:
+            guard case .path(let elements) = v else { return mismatch() }
+            return .path(Path(elements))
+        case .bool:
+            guard case .bool(let b) = v else { return mismatch() }
+            return .bool(b)
+        case .image:
+            guard case .image(let name) = v else { return mismatch("images are written image(\"asset-name\")") }
+            return .image(name)
+        case .enumeration:
+            return mismatch()
+        case .numbers:
+            guard case .list(let items) = v else { return mismatch() }
+            var xs: [Double] = []
+            for item in items {
+                guard case .number(let x, .none) = item else { return mismatch() }
+                xs.append(x)
+            }
+            return .numbers(xs)
+        case .colors:
+            guard case .list(let items) = v else { return mismatch() }
+            var cs: [Color] = []
+            for item in items {
+                guard case .color(let c) = item else { return mismatch() }
+                cs.append(c)
+            }
+            return .colors(cs)
+        }
+    }
+
+    /// Checks `value` against the property's valid range (E0313).
+    func checkRange(_ value: Value, _ info: PropertyInfo, component: KeyPathComponent?, at range: SourceRange) -> Bool {
+        func bad(_ what: String, _ x: Double) -> Bool {
+            let valid: String
+            switch (info.minimum, info.maximum) {
+            case let (lo?, hi?): valid = "\(formatNumber(lo))...\(formatNumber(hi))"
+            case let (lo?, nil): valid = "\(formatNumber(lo)) or more"
+            case let (nil, hi?): valid = "\(formatNumber(hi)) or less"
+            default: valid = "its range"
+            }
+            report(Messages.outOfRange(range, what: what, value: formatNumber(x), valid: valid))
+            return false
+        }
+        func inRange(_ x: Double) -> Bool {
+            (info.minimum.map { x >= $0 } ?? true) && (info.maximum.map { x <= $0 } ?? true)
+        }
+        switch value {
+        case .number(let x):
+            // Components of bounds: only the size has a minimum.
+            if info.id == .bounds, let c = component, c != .width, c != .height, c != .size { return true }
+            if !inRange(x) { return bad("'\(info.id.rawValue)'", x) }
+        case .rect(let r):
+            if let lo = info.minimum {
+                if r.width < lo { return bad("the width of '\(info.id.rawValue)'", r.width) }
+                if r.height < lo { return bad("the height of '\(info.id.rawValue)'", r.height) }
+            }
+        case .size(let s) where info.id == .bounds:
+            if s.width < 0 { return bad("the width of 'bounds'", s.width) }
+            if s.height < 0 { return bad("the height of 'bounds'", s.height) }
+        case .numbers(let xs):
+            for x in xs where !inRange(x) { return bad("an entry of '\(info.id.rawValue)'", x) }
+        default:
+            break
+        }
+        return true
+    }
+}

@@ -1,0 +1,404 @@
+import AnimcBase
+import AnimcDiagnostics
+import AnimcIR
+import AnimcSyntax
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Checker {
+    /// Evaluates `expr` in `scope`. Errors are reported and yield `.poison`.
+    func eval(_ expr: Expr, _ scope: Scope) -> SemaValue {
+        switch expr.kind {
+        case .number(let v, let unit):
+            switch unit {
+            case nil, .pt?: return .number(v, .none)
+            case .s?: return .number(v, .time)
+            case .ms?: return .number(v / 1000, .time)
+            case .deg?: return .number(v * .pi / 180, .angle)
+            case .rad?: return .number(v, .angle)
+            case .turn?: return .number(v * 2 * .pi, .angle)
+            case .percent?: return .number(v / 100, .none)
+            }
+        case .string(let s): return .string(s)
+        case .color(let r, let g, let b, let a): return .color(Color(red: r, green: g, blue: b, alpha: a))
+        case .bool(let b): return .bool(b)
+        case .identifier(let name): return lookupValue(name, expr.range, scope)
+        case .paren(let inner): return eval(inner, scope)
+        case .tuple(let elements):
+            let values = elements.map { eval($0, scope) }
+            if values.contains(where: \.isPoison) { return .poison }
+            return .tuple(values, isSize: false)
+        case .list(let elements):
+            if elements.count > ExpansionLimits.maxKeyframes {
+                report(Messages.tooManyKeyframes(expr.range))
+                return .poison
+            }
+            let values = elements.map { eval($0, scope) }
+            if values.contains(where: \.isPoison) { return .poison }
+            return .list(values)
+        case .unary(let op, let operand): return unary(op, eval(operand, scope), expr.range)
+        case .binary(let op, let l, let r):
+            if op == .and || op == .or {
+                let lhs = eval(l, scope)
+                guard case .bool(let a) = lhs else {
+                    if !lhs.isPoison { report(Messages.typeMismatch(l.range, expected: "a boolean", found: lhs.typeName, context: "'\(op.rawValue)'")) }
+                    return .poison
+                }
+                if op == .and && !a { return .bool(false) }
+                if op == .or && a { return .bool(true) }
+                let rhs = eval(r, scope)
+                guard case .bool(let b) = rhs else {
+                    if !rhs.isPoison { report(Messages.typeMismatch(r.range, expected: "a boolean", found: rhs.typeName, context: "'\(op.rawValue)'")) }
+                    return .poison
+                }
+                return .bool(b)
+            }
+            return binary(op, eval(l, scope), eval(r, scope), expr.range, l.range, r.range)
+        case .conditional(let c, let a, let b):
+            let condition = eval(c, scope)
+            guard case .bool(let flag) = condition else {
+                if !condition.isPoison { report(Messages.typeMismatch(c.range, expected: "a boolean", found: condition.typeName, context: "the condition")) }
+                return .poison
+            }
+            return eval(flag ? a : b, scope)
+        case .range(let lo, let hi, let inclusive):
+            let lower = eval(lo, scope), upper = eval(hi, scope)
+            guard case .number(let a, let da) = lower, case .number(let b, let db) = upper else {
+                if !lower.isPoison && !upper.isPoison {
+                    report(Messages.typeMismatch(expr.range, expected: "numbers or times at both ends of a range",
+                                                 found: "\(lower.typeName) and \(upper.typeName)"))
+                }
+                return .poison
+            }
+            guard da == db else {
+                report(Messages.operandDimensions(expr.range, op: inclusive ? "..." : "..<", left: da, right: db))
+                return .poison
+            }
+            return .range(lower: a, upper: b, inclusive: inclusive, dimension: da)
+        case .call(let callee, let arguments):
+            return call(callee, arguments, expr.range, scope)
+        case .index(let base, let indices):
+            return index(eval(base, scope), indices, expr.range, scope)
+        case .member(let base, let name):
+            return member(eval(base, scope), name, expr.range)
+        case .sequence(let items):
+            var functions: [TransformFunction] = []
+            for item in items {
+                let v = eval(item, scope)
+                switch v {
+                case .transform(let fs): functions += fs
+                case .poison: return .poison
+                default:
+                    report(Messages.typeMismatch(item.range, expected: "a transform function", found: v.typeName,
+                                                 context: "a transform list"))
+                    return .poison
+                }
+            }
+            return .transform(functions)
+        case .pathLiteral(let block):
+            guard let elements = evalPathBlock(block, scope) else { return .poison }
+            return .path(elements)
+        case .error:
+            return .poison
+        }
+    }
+
+    /// The value a name denotes: a declaration in scope, else a built-in constant.
+    func lookupValue(_ name: String, _ range: SourceRange, _ scope: Scope) -> SemaValue {
+        if let binding = scope.lookup(name) {
+            markUsed(binding)
+            return value(of: binding, at: range)
+        }
+        if let constant = Builtins.constant(name) { return constant }
+        if let e = Builtins.enumerationOwning(name) {
+            report(Messages.unknownName(range, name: name, suggestion: nil,
+                                        help: "'\(name)' is a value of \(e); it can only be written there"))
+            return .poison
+        }
+        let candidates = scope.visibleNames + Builtins.constantNames
+        report(Messages.unknownName(range, name: name, suggestion: closestMatch(to: name, in: candidates)))
+        return .poison
+    }
+
+    /// Evaluates a binding once and caches it; a binding reached while it is being
+    /// evaluated is a cycle.
+    func value(of binding: Binding, at use: SourceRange) -> SemaValue {
+        if let v = binding.value { return v }
+        if binding.evaluating {
+            report(Messages.recursive(use, name: binding.name.name, what: binding.kind.noun))
+            return .poison
+        }
+        binding.evaluating = true
+        defer { binding.evaluating = false }
+        var result: SemaValue
+        switch binding.kind {
+        case .path:
+            if let body = binding.pathBody, let elements = evalPathBlock(body, binding.scope) {
+                result = .path(elements)
+            } else {
+                result = .poison
+            }
+        case .timing:
+            result = binding.expr.map { eval($0, binding.scope) } ?? .poison
+            if !result.isPoison, case .timing = result {} else if !result.isPoison, let e = binding.expr {
+                report(Messages.typeMismatch(e.range, expected: "a timing function", found: result.typeName,
+                                             context: "'timing \(binding.name.name)'",
+                                             help: "timing functions are linear, easeIn, easeOut, easeInEaseOut, default, cubic(...), steps(...) and spring(...)"))
+                result = .poison
+            }
+        default:
+            result = binding.expr.map { eval($0, binding.scope) } ?? .poison
+            if let type = binding.declaredType, !result.isPoison, let e = binding.expr {
+                result = checkDeclaredType(result, type, e.range)
+            }
+        }
+        binding.value = result
+        return result
+    }
+
+    /// `let x: Time = ...`: the annotation names a type the value must have.
+    func checkDeclaredType(_ v: SemaValue, _ type: Identifier, _ range: SourceRange) -> SemaValue {
+        guard let expected = TypeNames.lookup(type.name) else {
+            report(Messages.unknownName(type.range, name: type.name, suggestion: closestMatch(to: type.name, in: TypeNames.all),
+                                        help: "types are " + TypeNames.all.joined(separator: ", ")))
+            return .poison
+        }
+        if TypeNames.matches(v, expected) { return v }
+        report(Messages.typeMismatch(range, expected: TypeNames.describe(expected), found: v.typeName))
+        return .poison
+    }
+
+    private func unary(_ op: UnaryOperator, _ v: SemaValue, _ range: SourceRange) -> SemaValue {
+        switch (op, v) {
+        case (_, .poison): return .poison
+        case (.plus, .number), (.plus, .tuple): return v
+        case (.negate, .number(let x, let d)): return .number(-x, d)
+        case (.negate, .tuple(let items, let isSize)):
+            var out: [SemaValue] = []
+            for item in items {
+                let n = unary(.negate, item, range)
+                if n.isPoison { return .poison }
+                out.append(n)
+            }
+            return .tuple(out, isSize: isSize)
+        case (.not, .bool(let b)): return .bool(!b)
+        default:
+            report(Messages.typeMismatch(range, expected: op == .not ? "a boolean" : "a number or a point",
+                                         found: v.typeName, context: "'\(op.rawValue)'"))
+            return .poison
+        }
+    }
+
+    func binary(_ op: BinaryOperator, _ l: SemaValue, _ r: SemaValue, _ range: SourceRange,
+                _ lRange: SourceRange, _ rRange: SourceRange) -> SemaValue {
+        if l.isPoison || r.isPoison { return .poison }
+        switch (op, l, r) {
+        case (.size, .number(let w, let dw), .number(let h, let dh)):
+            guard dw == .none && dh == .none else {
+                report(Messages.typeMismatch(range, expected: "two lengths for a size", found: "\(dw.noun) x \(dh.noun)"))
+                return .poison
+            }
+            return .tuple([.number(w, .none), .number(h, .none)], isSize: true)
+
+        case (.add, .number(let a, let da), .number(let b, let db)),
+             (.subtract, .number(let a, let da), .number(let b, let db)):
+            guard da == db else {
+                report(Messages.operandDimensions(range, op: op.rawValue, left: da, right: db))
+                return .poison
+            }
+            return finite(.number(op == .add ? a + b : a - b, da), range, a, b)
+
+        case (.multiply, .number(let a, let da), .number(let b, let db)):
+            guard da == .none || db == .none else {
+                report(Messages.operandDimensions(range, op: "*", left: da, right: db))
+                return .poison
+            }
+            return finite(.number(a * b, da == .none ? db : da), range, a, b)
+
+        case (.divide, .number(let a, let da), .number(let b, let db)):
+            let dim: Dimension
+            if da == db { dim = .none } else if db == .none { dim = da } else {
+                report(Messages.operandDimensions(range, op: "/", left: da, right: db))
+                return .poison
+            }
+            guard b != 0 else {
+                report(Messages.divisionByZero(rRange))
+                return .poison
+            }
+            return finite(.number(a / b, dim), range, a, b)
+
+        case (.less, .number(let a, let da), .number(let b, let db)), (.lessEqual, .number(let a, let da), .number(let b, let db)),
+             (.greater, .number(let a, let da), .number(let b, let db)), (.greaterEqual, .number(let a, let da), .number(let b, let db)),
+             (.equal, .number(let a, let da), .number(let b, let db)), (.notEqual, .number(let a, let da), .number(let b, let db)):
+            guard da == db else {
+                report(Messages.operandDimensions(range, op: op.rawValue, left: da, right: db))
+                return .poison
+            }
+            switch op {
+            case .less: return .bool(a < b)
+            case .lessEqual: return .bool(a <= b)
+            case .greater: return .bool(a > b)
+            case .greaterEqual: return .bool(a >= b)
+            case .equal: return .bool(a == b)
+            default: return .bool(a != b)
+            }
+
+        case (.equal, .bool(let a), .bool(let b)): return .bool(a == b)
+        case (.notEqual, .bool(let a), .bool(let b)): return .bool(a != b)
+        case (.equal, .string(let a), .string(let b)): return .bool(a == b)
+        case (.notEqual, .string(let a), .string(let b)): return .bool(a != b)
+
+        case (.add, .string(let a), .string(let b)): return .string(a + b)
+        case (.add, .string(let a), .number(let b, .none)): return .string(a + formatNumber(b))
+        case (.add, .number(let a, .none), .string(let b)): return .string(formatNumber(a) + b)
+
+        case (.add, .tuple(let a, let sa), .tuple(let b, let sb)), (.subtract, .tuple(let a, let sa), .tuple(let b, let sb)):
+            guard a.count == b.count else {
+                report(Messages.operandTypes(range, op: op.rawValue, left: l.typeName, right: r.typeName))
+                return .poison
+            }
+            var out: [SemaValue] = []
+            for (x, y) in zip(a, b) {
+                let v = binary(op, x, y, range, lRange, rRange)
+                if v.isPoison { return .poison }
+                out.append(v)
+            }
+            return .tuple(out, isSize: sa && sb)
+
+        case (.multiply, .tuple(let a, let s), .number), (.divide, .tuple(let a, let s), .number):
+            var out: [SemaValue] = []
+            for x in a {
+                let v = binary(op, x, r, range, lRange, rRange)
+                if v.isPoison { return .poison }
+                out.append(v)
+            }
+            return .tuple(out, isSize: s)
+        case (.multiply, .number, .tuple(let b, let s)):
+            var out: [SemaValue] = []
+            for y in b {
+                let v = binary(op, l, y, range, lRange, rRange)
+                if v.isPoison { return .poison }
+                out.append(v)
+            }
+            return .tuple(out, isSize: s)
+
+        case (.multiply, .transform(let a), .transform(let b)):
+            return .transform(a + b)
+
+        default:
+            report(Messages.operandTypes(range, op: op.rawValue, left: l.typeName, right: r.typeName))
+            return .poison
+        }
+    }
+
+    /// Reports NaN, and overflow from finite operands (`inf` itself is allowed).
+    private func finite(_ v: SemaValue, _ range: SourceRange, _ a: Double, _ b: Double) -> SemaValue {
+        guard case .number(let x, _) = v else { return v }
+        if x.isNaN {
+            report(Messages.nonFinite(range, nan: true))
+            return .poison
+        }
+        if x.isInfinite && a.isFinite && b.isFinite {
+            report(Messages.nonFinite(range, nan: false))
+            return .poison
+        }
+        return v
+    }
+
+    private func index(_ base: SemaValue, _ indices: [Expr], _ range: SourceRange, _ scope: Scope) -> SemaValue {
+        if base.isPoison { return .poison }
+        guard indices.count == 1 else {
+            report(Messages.typeMismatch(range, expected: "one index", found: "\(indices.count) indices"))
+            return .poison
+        }
+        let i = eval(indices[0], scope)
+        guard case .number(let x, .none) = i else {
+            if !i.isPoison { report(Messages.typeMismatch(indices[0].range, expected: "a whole number", found: i.typeName, context: "an index")) }
+            return .poison
+        }
+        let items: [SemaValue]
+        switch base {
+        case .list(let xs): items = xs
+        case .tuple(let xs, _): items = xs
+        default:
+            report(Messages.typeMismatch(range, expected: "a list", found: base.typeName, context: "indexing"))
+            return .poison
+        }
+        guard x == x.rounded(), x >= 0, x < Double(items.count) else {
+            report(Messages.indexOutOfRange(indices[0].range, index: formatNumber(x), count: items.count))
+            return .poison
+        }
+        return items[Int(x)]
+    }
+
+    private func member(_ base: SemaValue, _ name: Identifier, _ range: SourceRange) -> SemaValue {
+        switch (base, name.name) {
+        case (.poison, _): return .poison
+        case (.tuple(let xs, _), "x"), (.tuple(let xs, _), "width"): if xs.count >= 1 { return xs[0] }
+        case (.tuple(let xs, _), "y"), (.tuple(let xs, _), "height"): if xs.count >= 2 { return xs[1] }
+        case (.tuple(let xs, _), "z"): if xs.count >= 3 { return xs[2] }
+        case (.color(let c), "red"): return .number(c.red, .none)
+        case (.color(let c), "green"): return .number(c.green, .none)
+        case (.color(let c), "blue"): return .number(c.blue, .none)
+        case (.color(let c), "alpha"): return .number(c.alpha, .none)
+        case (.list(let xs), "count"): return .number(Double(xs.count), .none)
+        default: break
+        }
+        report(Messages.typeMismatch(name.range, expected: "a member such as .x, .y, .width, .height, .alpha or .count",
+                                     found: "'.\(name.name)' on \(base.typeName)"))
+        return .poison
+    }
+}
+
+/// The type names usable in `let x: Type` and component parameters.
+enum TypeNames {
+    enum Kind: Hashable { case number, time, angle, length, point, size, rect, color, transform, path, bool, string, image, timing, list, any }
+
+    static let table: [String: Kind] = [
+        "Number": .number, "Time": .time, "Angle": .angle, "Length": .length, "Point": .point, "Size": .size,
+        "Rect": .rect, "Color": .color, "Colour": .color, "Transform": .transform, "Path": .path, "Bool": .bool,
+        "String": .string, "Image": .image, "Timing": .timing, "List": .list, "Any": .any,
+    ]
+    static var all: [String] { table.keys.sorted() }
+
+    static func lookup(_ name: String) -> Kind? { table[name] }
+
+    static func describe(_ k: Kind) -> String {
+        switch k {
+        case .number: return "a number"
+        case .time: return "a time"
+        case .angle: return "an angle"
+        case .length: return "a length"
+        case .point: return "a point"
+        case .size: return "a size"
+        case .rect: return "a rect"
+        case .color: return "a colour"
+        case .transform: return "a transform"
+        case .path: return "a path"
+        case .bool: return "a boolean"
+        case .string: return "a string"
+        case .image: return "an image"
+        case .timing: return "a timing function"
+        case .list: return "a list"
+        case .any: return "any value"
+        }
+    }
+
+    static func matches(_ v: SemaValue, _ k: Kind) -> Bool {
+        switch (k, v) {
+        case (.any, _): return true
+        case (.number, .number(_, .none)), (.length, .number(_, .none)): return true
+        case (.time, .number(_, .time)), (.angle, .number(_, .angle)): return true
+        case (.point, .tuple(let xs, _)), (.size, .tuple(let xs, _)): return xs.count == 2 && v.plainNumbers != nil
+        case (.rect, .tuple(let xs, let isSize)): return (xs.count == 4 || (xs.count == 2 && isSize)) && v.plainNumbers != nil
+        case (.color, .color), (.transform, .transform), (.path, .path), (.bool, .bool), (.string, .string),
+             (.image, .image), (.timing, .timing), (.list, .list):
+            return true
+        default: return false
+        }
+    }
+}

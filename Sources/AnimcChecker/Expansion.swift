@@ -1,0 +1,121 @@
+import AnimcBase
+import AnimcDiagnostics
+import AnimcIR
+import AnimcSyntax
+
+extension Checker {
+    /// Visits the items of `block` in order with `scope` as their scope: declarations
+    /// (`let`, `timing`, `path`, `component`) are registered first so that order within
+    /// a block does not matter; `for` and `if` are expanded in place; every other item
+    /// is passed to `visit` with the scope it sees. Afterwards every declaration is
+    /// evaluated once, so mistakes in unused constants are still reported.
+    func expand(_ block: Block, scope: Scope, _ visit: (Item, Scope) -> Void) {
+        register(block.items, in: scope)
+        for item in block.items {
+            switch item.kind {
+            case .letDecl, .timingDecl, .pathDecl, .component, .error:
+                continue
+            case .forLoop(let bindings, let body):
+                expandLoop(bindings, body, scope, item.range, visit)
+            case .ifItem(let condition, let then, let otherwise):
+                let c = eval(condition, scope)
+                guard case .bool(let flag) = c else {
+                    if !c.isPoison {
+                        report(Messages.typeMismatch(condition.range, expected: "a boolean", found: c.typeName, context: "'if'"))
+                    }
+                    continue
+                }
+                if let chosen = flag ? then : otherwise {
+                    expand(chosen, scope: Scope(parent: scope), visit)
+                }
+            default:
+                visit(item, scope)
+            }
+        }
+        for binding in scope.order where binding.value == nil {
+            switch binding.kind {
+            case .constant, .timing, .path: _ = value(of: binding, at: binding.name.range)
+            default: break
+            }
+        }
+    }
+
+    /// Registers the declarations among `items` in `scope`.
+    func register(_ items: [Item], in scope: Scope) {
+        for item in items {
+            switch item.kind {
+            case .letDecl(let name, let type, let value):
+                declare(Binding(name: name, kind: .constant, expr: value, declaredType: type, scope: scope), in: scope)
+            case .timingDecl(let name, let value):
+                declare(Binding(name: name, kind: .timing, expr: value, scope: scope), in: scope)
+            case .pathDecl(let name, let body):
+                declare(Binding(name: name, kind: .path, pathBody: body, scope: scope), in: scope)
+            case .component(let name, let params, let body):
+                let info = ComponentInfo(name: name, parameters: params, body: body, scope: scope, range: item.range)
+                declare(Binding(name: name, kind: .component, scope: scope, value: .component(info)), in: scope)
+            default:
+                break
+            }
+        }
+    }
+
+    /// `for a in s1, b in s2 { body }`: the body once per combination, the first
+    /// binding varying slowest, each iteration in its own scope.
+    private func expandLoop(_ bindings: [LoopBinding], _ body: Block, _ scope: Scope, _ range: SourceRange,
+                            _ visit: (Item, Scope) -> Void) {
+        var sequences: [[SemaValue]] = []
+        for binding in bindings {
+            guard let values = loopValues(binding.sequence, scope) else { return }
+            sequences.append(values)
+        }
+        var total = 1.0
+        for s in sequences { total *= Double(s.count) }
+        if total > Double(ExpansionLimits.maxLoopIterations) {
+            _ = allowExpansion(iterations: ExpansionLimits.maxLoopIterations + 1, at: range)
+            return
+        }
+        var indices = [Int](repeating: 0, count: sequences.count)
+        guard !sequences.contains(where: \.isEmpty) else { return }
+        while true {
+            guard allowExpansion(iterations: 1, at: range) else { return }
+            let iteration = Scope(parent: scope)
+            for (k, binding) in bindings.enumerated() {
+                declare(Binding(name: binding.name, kind: .loopVariable, scope: iteration, value: sequences[k][indices[k]]), in: iteration)
+            }
+            expand(body, scope: iteration, visit)
+            // Advance the odometer, last binding fastest.
+            var k = sequences.count - 1
+            while k >= 0 {
+                indices[k] += 1
+                if indices[k] < sequences[k].count { break }
+                indices[k] = 0
+                k -= 1
+            }
+            if k < 0 { return }
+        }
+    }
+
+    private func loopValues(_ expr: Expr, _ scope: Scope) -> [SemaValue]? {
+        let v = eval(expr, scope)
+        switch v {
+        case .range(let lo, let hi, let inclusive, let dim):
+            guard lo.isFinite, hi.isFinite else {
+                report(Messages.nonFinite(expr.range, nan: false))
+                return nil
+            }
+            let count = max(0, (inclusive ? (hi - lo).rounded(.down) + 1 : (hi - lo).rounded(.up)))
+            if count > Double(ExpansionLimits.maxLoopIterations) {
+                _ = allowExpansion(iterations: ExpansionLimits.maxLoopIterations + 1, at: expr.range)
+                return nil
+            }
+            return (0..<Int(count)).map { .number(lo + Double($0), dim) }
+        case .list(let items):
+            return items
+        case .poison:
+            return nil
+        default:
+            report(Messages.typeMismatch(expr.range, expected: "a range or a list", found: v.typeName, context: "'for'"))
+            return nil
+        }
+    }
+}

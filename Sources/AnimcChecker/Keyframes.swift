@@ -1,0 +1,343 @@
+import AnimcBase
+import AnimcDiagnostics
+import AnimcIR
+import AnimcSyntax
+
+extension Checker {
+    /// The keyframes of a `keyframes` animation, from rows or from arrays, with every
+    /// count, order and range rule checked (E0401–E0405, W0406, E0411–E0413).
+    func lowerKeyframes(_ a: [String: Attribute], _ rows: [KeyframeRow], _ info: KeyPathInfo, _ item: Item,
+                        _ body: Block) -> Keyframes? {
+        var mode = CalculationMode.linear
+        if let attr = a["calculationMode"] {
+            guard let m = enumerationValue(attr.value, attr.scope, cases: CalculationMode.allCases.map(\.rawValue), context: "'calculationMode'"),
+                  let cm = CalculationMode(rawValue: m) else { return nil }
+            mode = cm
+        }
+        if !info.type.interpolates && mode != .discrete {
+            report(Messages.notInterpolatable(animationNameRange(item), keyPath: info.keyPath, type: info.type, basic: false,
+                                              fixIt: a["calculationMode"] == nil
+                                                ? attributeInsertion(body, "calculationMode: discrete", message: "use discrete mode") : nil))
+            return nil
+        }
+        let arrayAttributes = ["values", "keyTimes", "timingFunctions"].compactMap { a[$0] }
+        if !rows.isEmpty, let first = arrayAttributes.first {
+            report(Messages.keyframeForms(first.range, problem: "keyframe rows and '\(first.name):' cannot be mixed"))
+            return nil
+        }
+        let property = PropertyTable.info(info.target.property)
+        var values: [Value] = []
+        var valueRanges: [SourceRange] = []
+        var keyTimes: [Double]?
+        var timingFunctions: [TimingFunction] = []
+        var ok = true
+
+        if !rows.isEmpty {
+            var times: [Double] = []
+            var timeRanges: [SourceRange] = []
+            var timings: [TimingFunction?] = []
+            for row in rows {
+                if let v = lowerValue(row.value, row.scope, as: info.type, context: "'\(info.keyPath)'") {
+                    if checkRange(v, property, component: info.target.component, at: row.value.range) {
+                        values.append(v)
+                        valueRanges.append(row.value.range)
+                    } else { ok = false }
+                } else { ok = false }
+                if let t = keyTime(row.time, row.scope) { times.append(t); timeRanges.append(row.time.range) } else { ok = false }
+                if let e = row.timing {
+                    if let f = lowerTimingFunction(e, row.scope, context: "a keyframe's segment") { timings.append(f) } else { ok = false; timings.append(nil) }
+                } else {
+                    timings.append(nil)
+                }
+            }
+            guard ok else { return nil }
+            if let last = rows.last, let t = last.timing {
+                report(Messages.lastRowTiming(SourceRange(start: lastTildeStart(last) ?? t.range.start, end: t.range.end)))
+                return nil
+            }
+            if mode.isPaced {
+                report(Messages.pacedIgnores(rows[0].time.range, attribute: "key times", mode: mode, removable: false))
+            } else {
+                guard checkKeyTimes(times, timeRanges, mode: mode, valuesCount: values.count, rowsForm: true) else { return nil }
+                keyTimes = mode == .discrete ? times + [1] : times
+            }
+            if timings.contains(where: { $0 != nil }) {
+                if mode.isPaced {
+                    if let r = rows.first(where: { $0.timing != nil })?.timing?.range {
+                        report(Messages.pacedIgnores(r, attribute: "timing functions", mode: mode, removable: false))
+                    }
+                } else {
+                    timingFunctions = timings.dropLast().map { $0 ?? .linear }
+                }
+            }
+        } else {
+            guard let valuesAttribute = a["values"] else {
+                report(Messages.missingAttribute(animationNameRange(item), what: "a keyframes animation", needs: "values",
+                                                 help: "add rows such as '0 = 0' and '1 = 1', or 'values: [0, 1]'"))
+                return nil
+            }
+            guard let (vs, rs) = lowerList(valuesAttribute, as: info.type, context: "'values'") else { return nil }
+            for (v, r) in zip(vs, rs) where !checkRange(v, property, component: info.target.component, at: r) { return nil }
+            values = vs
+            valueRanges = rs
+            if let kt = a["keyTimes"] {
+                if mode.isPaced {
+                    report(Messages.pacedIgnores(kt.range, attribute: "keyTimes", mode: mode))
+                } else {
+                    guard let (ts, trs) = lowerList(kt, as: .number, context: "'keyTimes'") else { return nil }
+                    let times = ts.compactMap { if case .number(let x) = $0 { return x } else { return nil } }
+                    let wanted = mode == .discrete ? values.count + 1 : values.count
+                    guard times.count == wanted else {
+                        report(Messages.keyTimesCount(kt.value.range, keyTimes: times.count, values: values.count, mode: mode))
+                        return nil
+                    }
+                    guard checkKeyTimes(times, trs, mode: mode, valuesCount: values.count, rowsForm: false) else { return nil }
+                    keyTimes = times
+                }
+            } else if !mode.isPaced {
+                let n = values.count
+                if mode == .discrete {
+                    keyTimes = (0...n).map { Double($0) / Double(max(n, 1)) }
+                } else {
+                    keyTimes = n == 1 ? [0] : (0..<n).map { Double($0) / Double(n - 1) }
+                }
+            }
+            if let tf = a["timingFunctions"] {
+                if mode.isPaced {
+                    report(Messages.pacedIgnores(tf.range, attribute: "timingFunctions", mode: mode))
+                } else {
+                    let v = eval(tf.value, tf.scope)
+                    guard case .list(let items) = v else {
+                        if !v.isPoison { report(Messages.typeMismatch(tf.value.range, expected: "a list of timing functions", found: v.typeName)) }
+                        return nil
+                    }
+                    for item in items {
+                        guard case .timing(let f) = item else {
+                            report(Messages.typeMismatch(tf.value.range, expected: "a list of timing functions", found: "a list holding \(item.typeName)"))
+                            return nil
+                        }
+                        timingFunctions.append(f)
+                    }
+                    let segments = max(values.count - 1, 0)
+                    guard timingFunctions.count == segments else {
+                        report(Messages.timingFunctionsCount(tf.value.range, count: timingFunctions.count, segments: segments))
+                        return nil
+                    }
+                }
+            }
+        }
+        guard !values.isEmpty else {
+            report(Messages.keyframeForms(animationNameRange(item), problem: "a keyframes animation needs at least one value"))
+            return nil
+        }
+        guard checkSameStructure(values, valueRanges) else { return nil }
+        var tcb: [[Double]] = []
+        for name in ["tensionValues", "continuityValues", "biasValues"] {
+            guard let attr = a[name] else { tcb.append([]); continue }
+            guard let (xs, _) = lowerList(attr, as: .number, context: "'\(name)'") else { return nil }
+            let numbers = xs.compactMap { if case .number(let x) = $0 { return x } else { return nil } }
+            guard numbers.count == values.count else {
+                report(Messages.keyTimesCount(attr.value.range, keyTimes: numbers.count, values: values.count, mode: .cubic))
+                return nil
+            }
+            tcb.append(numbers)
+        }
+        return Keyframes(values: values, keyTimes: keyTimes, timingFunctions: timingFunctions, calculationMode: mode,
+                         tension: tcb[0], continuity: tcb[1], bias: tcb[2])
+    }
+
+    /// A key time: a fraction (`0.5` or `50%`).
+    private func keyTime(_ expr: Expr, _ scope: Scope) -> Double? {
+        let v = eval(expr, scope)
+        switch v {
+        case .number(let x, .none): return x
+        case .number(_, .time):
+            report(CheckerDiagnostics.unitMismatch.at(expr.range, "key times are fractions of the duration, not times",
+                                                      label: "this is a time",
+                                                      help: "write a fraction such as 0.5 or 50%, or divide by the duration"))
+            return nil
+        case .poison: return nil
+        default:
+            report(Messages.typeMismatch(expr.range, expected: "a fraction of the duration", found: v.typeName, context: "a key time"))
+            return nil
+        }
+    }
+
+    private func lastTildeStart(_ row: KeyframeRow) -> UInt32? {
+        let bytes = tree.file.bytes
+        var i = Int(row.value.range.end)
+        while i < bytes.count, i < Int(row.range.end) {
+            if bytes[i] == 0x7E { return UInt32(i) }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Range, order and end checks on key times.
+    private func checkKeyTimes(_ times: [Double], _ ranges: [SourceRange], mode: CalculationMode, valuesCount: Int,
+                               rowsForm: Bool) -> Bool {
+        for (i, t) in times.enumerated() where t < 0 || t > 1 {
+            report(Messages.keyTimesRange(ranges[i], value: t))
+            return false
+        }
+        for i in 1..<max(times.count, 1) where times[i] < times[i - 1] {
+            report(Messages.keyTimesOrder(ranges[i], previous: ranges[i - 1]))
+            return false
+        }
+        guard let first = times.first, let last = times.last else { return true }
+        if first != 0 {
+            report(Messages.keyTimesEnds(ranges[0], first: true, mode: mode))
+            return false
+        }
+        let lastMustBeOne = mode != .discrete || !rowsForm
+        if lastMustBeOne && last != 1 && (times.count > 1 || mode == .discrete) {
+            report(Messages.keyTimesEnds(ranges[ranges.count - 1], first: false, mode: mode))
+            return false
+        }
+        return true
+    }
+
+    /// A list attribute: element ranges come from the literal when it is one.
+    func lowerList(_ attr: Attribute, as type: ValueType, context: String) -> ([Value], [SourceRange])? {
+        if case .list(let elements) = attr.value.kind {
+            var values: [Value] = []
+            for e in elements {
+                guard let v = lowerValue(e, attr.scope, as: type, context: context) else { return nil }
+                values.append(v)
+            }
+            return (values, elements.map(\.range))
+        }
+        let v = eval(attr.value, attr.scope)
+        guard case .list(let items) = v else {
+            if !v.isPoison { report(Messages.typeMismatch(attr.value.range, expected: "a list", found: v.typeName, context: context)) }
+            return nil
+        }
+        var values: [Value] = []
+        for item in items {
+            guard let x = convert(item, to: type, at: attr.value.range, context: context, literal: false) else { return nil }
+            values.append(x)
+        }
+        return (values, Array(repeating: attr.value.range, count: values.count))
+    }
+
+    /// Paths, dash patterns and colour lists interpolate element by element, so every
+    /// value must have the first one's shape (E0412).
+    func checkSameStructure(_ values: [Value], _ ranges: [SourceRange]) -> Bool {
+        guard let first = values.first else { return true }
+        for (i, v) in values.enumerated().dropFirst() {
+            switch (first, v) {
+            case (.path(let p), .path(let q)) where !p.hasSameStructure(as: q):
+                report(Messages.pathStructure(ranges[i], what: "this path", first: ranges[0]))
+                return false
+            case (.numbers(let p), .numbers(let q)) where p.count != q.count:
+                report(Messages.pathStructure(ranges[i], what: "this list of \(q.count)", first: ranges[0]))
+                return false
+            case (.colors(let p), .colors(let q)) where p.count != q.count:
+                report(Messages.pathStructure(ranges[i], what: "this list of \(q.count) colours", first: ranges[0]))
+                return false
+            default: continue
+            }
+        }
+        return true
+    }
+
+    /// A motion along a path (CAKeyframeAnimation with `path`).
+    func lowerMotion(_ a: [String: Attribute], _ along: Expr?, _ info: KeyPathInfo, _ item: Item) -> Motion? {
+        guard info.type == .point else {
+            report(Messages.motionTarget(animationNameRange(item), keyPath: info.keyPath, type: info.type))
+            return nil
+        }
+        let pathExpr: (Expr, Scope)
+        if let along {
+            if let p = a["path"] {
+                report(Messages.duplicateProperty(p.range, name: "path", previous: along.range))
+                return nil
+            }
+            pathExpr = (along, a.values.first?.scope ?? global)
+        } else if let p = a["path"] {
+            pathExpr = (p.value, p.scope)
+        } else {
+            report(Messages.missingAttribute(animationNameRange(item), what: "a motion", needs: "a path",
+                                             help: "write 'motion \(info.keyPath) along somePath { ... }'"))
+            return nil
+        }
+        guard case .path(let path)? = lowerValue(pathExpr.0, pathExpr.1, as: .path, context: "the motion path") else { return nil }
+        let geometry = PathGeometry(path)
+        guard !geometry.segments.isEmpty else {
+            report(Messages.missingAttribute(pathExpr.0.range, what: "a motion path", needs: "at least one line or curve"))
+            return nil
+        }
+        var mode = CalculationMode.linear
+        if let attr = a["calculationMode"] {
+            guard let m = enumerationValue(attr.value, attr.scope, cases: CalculationMode.allCases.map(\.rawValue), context: "'calculationMode'"),
+                  let cm = CalculationMode(rawValue: m) else { return nil }
+            mode = cm
+        }
+        var rotation = RotationMode.none
+        if let attr = a["rotationMode"] {
+            guard let m = enumerationValue(attr.value, attr.scope, cases: RotationMode.allCases.map(\.rawValue), context: "'rotationMode'"),
+                  let rm = RotationMode(rawValue: m) else { return nil }
+            rotation = rm
+        }
+        let vertices = geometry.vertexCount
+        var keyTimes: [Double]?
+        var timings: [TimingFunction] = []
+        if let kt = a["keyTimes"] {
+            if mode.isPaced {
+                report(Messages.pacedIgnores(kt.range, attribute: "keyTimes", mode: mode))
+            } else {
+                guard let (ts, trs) = lowerList(kt, as: .number, context: "'keyTimes'") else { return nil }
+                let times = ts.compactMap { if case .number(let x) = $0 { return x } else { return nil } }
+                guard times.count == vertices else {
+                    report(CheckerDiagnostics.keyTimesCount.at(kt.value.range, "\(times.count) key times for a path with \(vertices) vertices",
+                                                               label: "expected \(vertices)",
+                                                               notes: [Note("a path's vertices are its start and the end of each line or curve")]))
+                    return nil
+                }
+                guard checkKeyTimes(times, trs, mode: mode, valuesCount: vertices, rowsForm: false) else { return nil }
+                keyTimes = times
+            }
+        }
+        if let tf = a["timingFunctions"] {
+            if mode.isPaced {
+                report(Messages.pacedIgnores(tf.range, attribute: "timingFunctions", mode: mode))
+            } else {
+                let v = eval(tf.value, tf.scope)
+                guard case .list(let items) = v else { return nil }
+                for item in items {
+                    guard case .timing(let f) = item else {
+                        report(Messages.typeMismatch(tf.value.range, expected: "a list of timing functions", found: "a list holding \(item.typeName)"))
+                        return nil
+                    }
+                    timings.append(f)
+                }
+                guard timings.count == vertices - 1 else {
+                    report(Messages.timingFunctionsCount(tf.value.range, count: timings.count, segments: vertices - 1))
+                    return nil
+                }
+            }
+        }
+        if keyTimes == nil && !mode.isPaced {
+            keyTimes = (0..<vertices).map { Double($0) / Double(max(vertices - 1, 1)) }
+        }
+        return Motion(path: path, keyTimes: keyTimes, timingFunctions: timings, calculationMode: mode, rotationMode: rotation)
+    }
+
+    /// A fix-it that adds an attribute line to an animation's block, indented like the
+    /// block's first item.
+    func attributeInsertion(_ block: Block, _ text: String, message: String) -> FixIt? {
+        let bytes = tree.file.bytes
+        let open = Int(block.range.start)
+        guard open < bytes.count, bytes[open] == 0x7B else { return nil }
+        guard let first = block.items.first else {
+            return .insert(" \(text) ", at: UInt32(open + 1), message)
+        }
+        var lineStart = Int(first.range.start)
+        while lineStart > 0, bytes[lineStart - 1] != 0x0A, bytes[lineStart - 1] != 0x0D { lineStart -= 1 }
+        let prefix = bytes[lineStart..<Int(first.range.start)]
+        if lineStart <= open || !prefix.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+            return .insert("\(text); ", at: first.range.start, message)
+        }
+        return .insert(text + "\n" + String(decoding: prefix, as: UTF8.self), at: first.range.start, message)
+    }
+}

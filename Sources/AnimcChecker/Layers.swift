@@ -1,0 +1,474 @@
+import AnimcBase
+import AnimcDiagnostics
+import AnimcIR
+import AnimcSyntax
+
+/// A layer while the tree is being built; flattened into ``Layer`` at the end.
+final class LayerNode {
+    let name: String
+    let nameRange: SourceRange
+    let kind: LayerKind
+    let isMask: Bool
+    let range: SourceRange
+    weak var parent: LayerNode?
+    var children: [LayerNode] = []
+    var properties: [PropertyID: (value: Value, range: SourceRange)] = [:]
+    var animations: [Animation] = []
+    var animationKeys: [String: SourceRange] = [:]
+    var timing = LayerTiming()
+    var timingRanges: [String: SourceRange] = [:]
+    var maskReference: (name: String, range: SourceRange)?
+    var mask: LayerNode?
+    var maskedBy: (LayerNode, SourceRange)?
+
+    init(name: String, nameRange: SourceRange, kind: LayerKind, isMask: Bool, range: SourceRange) {
+        self.name = name
+        self.nameRange = nameRange
+        self.kind = kind
+        self.isMask = isMask
+        self.range = range
+    }
+
+    var id: String {
+        guard let p = parent, p.parent != nil || !p.name.isEmpty else { return name }
+        return p.id + "." + name
+    }
+
+    func modelValue(_ id: PropertyID) -> Value {
+        properties[id]?.value ?? PropertyTable.info(id).defaultValue
+    }
+}
+
+extension Checker {
+    static let layerTimingAttributes: Set<String> = ["beginTime", "speed", "timeOffset"]
+
+    func lowerFile() -> Composition? {
+        let root = LayerNode(name: "", nameRange: .empty(at: 0), kind: .layer, isMask: false, range: tree.root.range)
+        var composition: (name: Identifier?, body: Block, range: SourceRange)?
+        expand(tree.root, scope: global) { item, scope in
+            switch item.kind {
+            case .composition(let name, let body):
+                if let first = composition {
+                    report(Messages.misplaced(item.range, problem: "a file has only one composition",
+                                              help: "the first one is at \(LineIndex(tree.file).location(of: first.range.start))"))
+                } else {
+                    composition = (name, body, item.range)
+                }
+            case .layer(let mask, let kind, let name, let body):
+                lowerLayer(mask: mask != nil, kind: kind, name: name, nameOverride: nil, body: body, range: item.range,
+                           parent: root, scope: scope)
+            case .instance(let name, let indices, let value):
+                lowerInstance(name, indices, value, item.range, parent: root, scope: scope)
+            default:
+                break  // misplaced items were reported by the parser
+            }
+        }
+        resolveMasks(root)
+        guard let comp = composition else {
+            if !hasSyntaxErrors { report(Messages.missingComposition(.empty(at: 0))) }
+            return nil
+        }
+        var layers: [Layer] = []
+        flatten(root, parentIndex: nil, into: &layers)
+        let settings = lowerComposition(comp.name, comp.body, comp.range)
+        let result = Composition(
+            name: comp.name?.name ?? fileStem, size: settings.size, fps: settings.fps, window: settings.window,
+            backgroundColor: settings.background, layers: layers, range: comp.range)
+        checkCompositionRules(result, windowRange: settings.windowRange, compositionRange: comp.range)
+        return result
+    }
+
+    private var fileStem: String {
+        let name = tree.file.name.split(separator: "/").last.map(String.init) ?? tree.file.name
+        return name.hasSuffix(".anim") ? String(name.dropLast(5)) : name
+    }
+
+    // MARK: Composition
+
+    struct CompositionSettings {
+        var size = Size(0, 0)
+        var fps = 60.0
+        var window: TimeWindow?
+        var windowRange: SourceRange?
+        var background: Color?
+    }
+
+    private func lowerComposition(_ name: Identifier?, _ body: Block, _ range: SourceRange) -> CompositionSettings {
+        var settings = CompositionSettings()
+        var seenAttributes: [String: SourceRange] = [:]
+        var sawSize = false
+        let known = ["size", "fps", "window", "backgroundColor"]
+        expand(body, scope: Scope(parent: global)) { item, scope in
+            guard case .property(let key, let value) = item.kind else { return }
+            let attr = key.dotted
+            if let previous = seenAttributes[attr] {
+                report(Messages.duplicateProperty(item.range, name: attr, previous: previous))
+                return
+            }
+            seenAttributes[attr] = item.range
+            switch attr {
+            case "size":
+                sawSize = true
+                guard case .size(let s)? = lowerValue(value, scope, as: .size, context: "'size'") else { return }
+                if s.width <= 0 || s.height <= 0 {
+                    report(Messages.outOfRange(value.range, what: "the composition size", value: "\(formatNumber(s.width)) x \(formatNumber(s.height))", valid: "positive widths and heights"))
+                }
+                settings.size = s
+            case "fps":
+                guard case .number(let f)? = lowerValue(value, scope, as: .number, context: "'fps'") else { return }
+                guard f > 0, f <= 1000 else {
+                    report(Messages.outOfRange(value.range, what: "fps", value: formatNumber(f), valid: "(0, 1000]"))
+                    return
+                }
+                settings.fps = f
+            case "window":
+                let v = eval(value, scope)
+                guard case .range(let lo, let hi, let inclusive, let dim) = v else {
+                    if !v.isPoison {
+                        report(Messages.typeMismatch(value.range, expected: "a time range such as 0s ..< 3s", found: v.typeName, context: "'window'"))
+                    }
+                    return
+                }
+                guard dim == .time else {
+                    if dim == .none {
+                        report(Messages.missingUnit(value.range, expected: .time, literal: false, value: lo, context: "'window'"))
+                    } else {
+                        report(Messages.dimensionMismatch(value.range, expected: .time, found: dim, context: "'window'"))
+                    }
+                    return
+                }
+                guard lo.isFinite, hi.isFinite, hi > lo || (inclusive && hi == lo) else {
+                    report(Messages.outOfRange(value.range, what: "the window", value: "\(formatNumber(lo))s to \(formatNumber(hi))s",
+                                               valid: "a finite range whose end follows its start"))
+                    return
+                }
+                settings.window = TimeWindow(start: lo, end: hi, includesEnd: inclusive)
+                settings.windowRange = value.range
+            case "backgroundColor":
+                guard case .color(let c)? = lowerValue(value, scope, as: .color, context: "'backgroundColor'") else { return }
+                settings.background = c
+            default:
+                report(Messages.unknownAttribute(key.range, name: attr, on: "a composition", suggestion: closestMatch(to: attr, in: known)))
+            }
+        }
+        if !sawSize {
+            report(Messages.missingAttribute(name?.range ?? SourceRange(start: range.start, end: range.start + 11),
+                                             what: "the composition", needs: "a size",
+                                             help: "add 'size: 375 x 667' (width x height in points)"))
+        }
+        return settings
+    }
+
+    // MARK: Layers
+
+    @discardableResult
+    func lowerLayer(mask: Bool, kind: Identifier, name: Identifier?, nameOverride: (String, SourceRange)?, body: Block,
+                    range: SourceRange, parent: LayerNode, scope: Scope) -> LayerNode? {
+        guard let layerKind = LayerKind(rawValue: kind.name) else { return nil }
+        let layerName: String
+        let nameRange: SourceRange
+        if let (n, r) = nameOverride {
+            layerName = n
+            nameRange = r
+        } else if let name {
+            layerName = name.name
+            nameRange = name.range
+        } else {
+            report(Messages.misplaced(kind.range, problem: "this \(kind.name) needs a name",
+                                      help: "only a component's root layer may leave its name out"))
+            return nil
+        }
+        if let sibling = parent.children.first(where: { $0.name == layerName }) {
+            report(Messages.duplicateLayer(nameRange, name: layerName, previous: sibling.nameRange))
+            return nil
+        }
+        guard allowExpansion(layers: 1, at: range) else { return nil }
+        let node = LayerNode(name: layerName, nameRange: nameRange, kind: layerKind, isMask: mask, range: range)
+        node.parent = parent
+        parent.children.append(node)
+        expand(body, scope: Scope(parent: scope)) { item, itemScope in
+            lowerLayerItem(item, node, itemScope)
+        }
+        checkLayerRules(node)
+        return node
+    }
+
+    private func lowerLayerItem(_ item: Item, _ node: LayerNode, _ scope: Scope) {
+        switch item.kind {
+        case .property(let key, let value):
+            lowerProperty(key, value, item.range, node, scope)
+        case .layer(let mask, let kind, let name, let body):
+            lowerLayer(mask: mask != nil, kind: kind, name: name, nameOverride: nil, body: body, range: item.range,
+                       parent: node, scope: scope)
+        case .instance(let name, let indices, let value):
+            lowerInstance(name, indices, value, item.range, parent: node, scope: scope)
+        case .animation:
+            guard let animation = lowerAnimation(item, layerKind: node.kind, scope: scope, group: nil) else { return }
+            if let previous = node.animationKeys[animation.name] {
+                report(Messages.duplicateAnimation(animationNameRange(item), name: animation.name, previous: previous,
+                                                   insertAt: aliasInsertionPoint(item)))
+                return
+            }
+            node.animationKeys[animation.name] = animationNameRange(item)
+            node.animations.append(animation)
+        default:
+            break
+        }
+    }
+
+    private func lowerProperty(_ key: KeyPathSyntax, _ value: Expr, _ range: SourceRange, _ node: LayerNode, _ scope: Scope) {
+        let path = key.dotted
+        if path == "mask" {
+            guard case .identifier(let name) = value.kind else {
+                report(Messages.typeMismatch(value.range, expected: "the name of a mask layer", found: "an expression", context: "'mask'"))
+                return
+            }
+            if let previous = node.timingRanges["mask"] {
+                report(Messages.duplicateProperty(range, name: "mask", previous: previous))
+                return
+            }
+            node.timingRanges["mask"] = range
+            node.maskReference = (name, value.range)
+            return
+        }
+        if Checker.layerTimingAttributes.contains(path) {
+            if let previous = node.timingRanges[path] {
+                report(Messages.duplicateProperty(range, name: path, previous: previous))
+                return
+            }
+            node.timingRanges[path] = range
+            let type: ValueType = path == "speed" ? .number : .time
+            guard case .number(let x)? = lowerValue(value, scope, as: type, context: "'\(path)'") else { return }
+            switch path {
+            case "beginTime": node.timing.beginTime = x
+            case "speed": node.timing.speed = x
+            default: node.timing.timeOffset = x
+            }
+            return
+        }
+        guard let keyPath = PropertyTable.keyPath(path) else {
+            let candidates = PropertyTable.properties.map(\.id.rawValue) + ["mask"] + Array(Checker.layerTimingAttributes)
+            report(Messages.unknownProperty(key.range, name: path, kind: node.kind, suggestion: closestMatch(to: path, in: candidates)))
+            return
+        }
+        let info = PropertyTable.info(keyPath.target.property)
+        guard info.applies(to: node.kind) else {
+            let owners = (info.kinds ?? []).map { Messages.kindNoun($0) + "s" }.sorted().joined(separator: " and ")
+            report(Messages.propertyNotOnKind(key.range, name: path, kind: node.kind, owners: owners))
+            return
+        }
+        if let component = keyPath.target.component {
+            lowerComponentProperty(component, keyPath, info, key, value, range, node, scope)
+            return
+        }
+        if let previous = node.properties[info.id] {
+            report(Messages.duplicateProperty(range, name: path, previous: previous.range))
+            return
+        }
+        guard let v = lowerValue(value, scope, as: info.type, context: "'\(path)'"),
+              checkRange(v, info, component: nil, at: value.range) else { return }
+        node.properties[info.id] = (v, range)
+    }
+
+    /// `position.x: 10`: sets one component of a point, size or rect model value.
+    private func lowerComponentProperty(_ component: KeyPathComponent, _ keyPath: KeyPathInfo, _ info: PropertyInfo,
+                                        _ key: KeyPathSyntax, _ value: Expr, _ range: SourceRange, _ node: LayerNode,
+                                        _ scope: Scope) {
+        if info.type == .transform {
+            report(Messages.subKeyPathModel(key.range, path: keyPath.keyPath, base: info.id.rawValue))
+            return
+        }
+        guard let v = lowerValue(value, scope, as: keyPath.type, context: "'\(keyPath.keyPath)'"),
+              checkRange(v, info, component: component, at: value.range) else { return }
+        let current = node.modelValue(info.id)
+        guard let updated = ValueMath.setting(component, of: current, to: v) else { return }
+        node.properties[info.id] = (updated, node.properties[info.id]?.range ?? range)
+    }
+
+    // MARK: Instances
+
+    func lowerInstance(_ name: Identifier, _ indices: [Expr], _ value: Expr, _ range: SourceRange, parent: LayerNode, scope: Scope) {
+        guard case .call(let callee, let arguments) = value.kind else {
+            if case .error = value.kind { return }
+            report(Messages.badInstance(value.range, problem: "'\(name.name) = ...' must instantiate a component",
+                                        help: "write '\(name.name) = SomeComponent(label: value, ...)'; to declare a constant use 'let'"))
+            return
+        }
+        guard let binding = scope.lookup(callee.name) else {
+            let components = scope.visibleNames.filter { scope.lookup($0)?.kind == .component }
+            report(Messages.unknownName(callee.range, name: callee.name, suggestion: closestMatch(to: callee.name, in: components)))
+            return
+        }
+        markUsed(binding)
+        guard case .component(let info)? = binding.value else {
+            report(Messages.badInstance(callee.range, problem: "'\(callee.name)' is a \(binding.kind.noun), not a component"))
+            return
+        }
+        var indexTexts: [String] = []
+        for index in indices {
+            let v = eval(index, scope)
+            guard case .number(let x, .none) = v, x == x.rounded(), x.magnitude < 1e15 else {
+                if !v.isPoison { report(Messages.typeMismatch(index.range, expected: "a whole number", found: v.typeName, context: "an instance index")) }
+                return
+            }
+            indexTexts.append(formatNumber(x))
+        }
+        let instanceName = indices.isEmpty ? name.name : "\(name.name)[\(indexTexts.joined(separator: ","))]"
+        if instantiating.contains(ObjectIdentifier(info)) {
+            report(Messages.recursive(callee.range, name: callee.name, what: "component"))
+            return
+        }
+        // Parameters live in a scope whose parent is the component's declaration scope:
+        // components are lexically scoped.
+        let parameterScope = Scope(parent: info.scope)
+        var given: [String: (Expr, SourceRange)] = [:]
+        for argument in arguments {
+            guard let label = argument.label else {
+                report(Messages.badArguments(argument.range, callee: callee.name, problem: "an unlabelled argument",
+                                             usage: "\(callee.name)(" + info.parameters.map { "\($0.name.name): ..." }.joined(separator: ", ") + ")"))
+                return
+            }
+            guard info.parameters.contains(where: { $0.name.name == label.name }) else {
+                report(Messages.badArguments(label.range, callee: callee.name, problem: "unknown parameter '\(label.name)'",
+                                             usage: "parameters are " + info.parameters.map(\.name.name).joined(separator: ", ")))
+                return
+            }
+            if given[label.name] != nil {
+                report(Messages.badArguments(label.range, callee: callee.name, problem: "parameter '\(label.name)' given twice"))
+                return
+            }
+            given[label.name] = (argument.value, argument.range)
+        }
+        for parameter in info.parameters {
+            let v: SemaValue
+            if let (expr, _) = given[parameter.name.name] {
+                v = eval(expr, scope)
+            } else if let d = parameter.defaultValue {
+                v = eval(d, info.scope)
+            } else {
+                report(Messages.badInstance(value.range, problem: "missing argument '\(parameter.name.name)' for component '\(callee.name)'"))
+                return
+            }
+            if v.isPoison { return }
+            var checked = v
+            if let type = parameter.type {
+                checked = checkDeclaredType(v, type, given[parameter.name.name]?.1 ?? parameter.range)
+                if checked.isPoison { return }
+            }
+            declare(Binding(name: parameter.name, kind: .parameter, scope: parameterScope, value: checked), in: parameterScope)
+        }
+        instantiating.append(ObjectIdentifier(info))
+        defer { instantiating.removeLast() }
+        var roots = 0
+        expand(info.body, scope: parameterScope) { item, itemScope in
+            guard case .layer(let mask, let kind, let layerName, let body) = item.kind else { return }
+            roots += 1
+            if roots > 1 {
+                report(Messages.badComponent(item.range, problem: "component '\(info.name.name)' has more than one root layer"))
+                return
+            }
+            lowerLayer(mask: mask != nil, kind: kind, name: layerName, nameOverride: (instanceName, name.range), body: body,
+                       range: range, parent: parent, scope: itemScope)
+        }
+        if roots == 0 {
+            report(Messages.badComponent(info.name.range, problem: "component '\(info.name.name)' has no root layer"))
+        }
+    }
+
+    // MARK: Masks and flattening
+
+    /// Resolves `mask: name` references: the name is looked up among the layer's own
+    /// children, then its ancestors' children, outwards. A mask layer becomes a child
+    /// of the layer it masks.
+    private func resolveMasks(_ root: LayerNode) {
+        var all: [LayerNode] = []
+        var stack = [root]
+        while let n = stack.popLast() {
+            all.append(n)
+            stack += n.children.reversed()
+        }
+        var failed = false
+        for node in all {
+            guard let (name, range) = node.maskReference else { continue }
+            var scopeNode: LayerNode? = node
+            var found: LayerNode?
+            var candidates: [String] = []
+            while let s = scopeNode, found == nil {
+                found = s.children.first { $0.name == name }
+                candidates += s.children.filter(\.isMask).map(\.name)
+                scopeNode = s.parent
+            }
+            guard let target = found else {
+                failed = true
+                report(Messages.unknownLayer(range, name: name, suggestion: closestMatch(to: name, in: candidates)))
+                continue
+            }
+            guard target.isMask else {
+                report(Messages.maskIsSublayer(range, name: name, declared: target.nameRange))
+                continue
+            }
+            if let (_, first) = target.maskedBy {
+                report(Messages.maskUsedTwice(range, name: name, first: first))
+                continue
+            }
+            var ancestor: LayerNode? = node
+            var cycle = false
+            while let a = ancestor {
+                if a === target { cycle = true }
+                ancestor = a.parent
+            }
+            if cycle {
+                report(Messages.maskCycle(range, name: name))
+                continue
+            }
+            target.maskedBy = (node, range)
+            node.mask = target
+        }
+        // A typo in a mask reference leaves its mask unused: one message, not two.
+        guard !failed else { return }
+        for node in all where node.isMask && node.maskedBy == nil {
+            report(CheckerDiagnostics.unusedMask.at(node.nameRange, "mask layer '\(node.name)' is never used as a mask",
+                                                    help: "name it in a layer's 'mask:' property, or remove it"))
+        }
+    }
+
+    /// Depth-first, parents first: each layer, then its mask (re-parented under it),
+    /// then its sublayers in declaration order. Unattached masks are dropped.
+    private func flatten(_ node: LayerNode, parentIndex: Int?, into layers: inout [Layer]) {
+        var childParent = parentIndex
+        if node.parent != nil {
+            let index = layers.count
+            layers.append(irLayer(node, parent: parentIndex))
+            childParent = index
+            if let mask = node.mask {
+                let maskIndex = layers.count
+                layers[index].mask = maskIndex
+                flattenMask(mask, maskedID: layers[index].id, parentIndex: index, into: &layers)
+            }
+        }
+        for child in node.children where !child.isMask {
+            flatten(child, parentIndex: childParent, into: &layers)
+        }
+    }
+
+    private func flattenMask(_ mask: LayerNode, maskedID: String, parentIndex: Int, into layers: inout [Layer]) {
+        let index = layers.count
+        var layer = irLayer(mask, parent: parentIndex)
+        layer.isMask = true
+        layer.id = maskedID + "." + mask.name
+        layers.append(layer)
+        if let inner = mask.mask {
+            layers[index].mask = layers.count
+            flattenMask(inner, maskedID: layer.id, parentIndex: index, into: &layers)
+        }
+        for child in mask.children where !child.isMask {
+            flatten(child, parentIndex: index, into: &layers)
+        }
+    }
+
+    private func irLayer(_ node: LayerNode, parent: Int?) -> Layer {
+        let properties = node.properties.sorted { $0.key < $1.key }.map { PropertyValue($0.key, $0.value.value, range: $0.value.range) }
+        return Layer(id: node.id, kind: node.kind, parent: parent, isMask: node.isMask, properties: properties,
+                     animations: node.animations, timing: node.timing, range: node.range)
+    }
+}

@@ -1,0 +1,275 @@
+import AnimcBase
+import AnimcDiagnostics
+import AnimcIR
+import AnimcSyntax
+
+/// The interval of parent time during which an animation shows something.
+struct VisibleInterval {
+    var start: Double
+    var end: Double
+
+    func overlaps(_ other: VisibleInterval) -> Bool {
+        min(end, other.end) - max(start, other.start) > 1e-9
+    }
+
+    func covers(from a: Double, to b: Double) -> Bool { start <= a + 1e-9 && end >= b - 1e-9 }
+}
+
+extension Checker {
+    /// Where an animation contributes, in its parent's time: its active interval
+    /// (semantics.md §2–3), widened by its fill. Inside a group `removedOnCompletion`
+    /// is ignored, so a forwards fill holds to the group's end.
+    func visibleInterval(_ t: Timing, topLevel: Bool) -> VisibleInterval {
+        if t.speed == 0 { return VisibleInterval(start: -.infinity, end: .infinity) }
+        let length = t.activeDuration / abs(t.speed)
+        var start = t.speed > 0 ? t.beginTime : t.beginTime - length
+        var end = t.speed > 0 ? t.beginTime + length : t.beginTime
+        let backwards = t.speed > 0 ? t.fillMode.fillsBackwards : t.fillMode.fillsForwards
+        let forwards = t.speed > 0 ? t.fillMode.fillsForwards : t.fillMode.fillsBackwards
+        if backwards { start = -.infinity }
+        if forwards && (!topLevel || !t.removedOnCompletion) { end = .infinity }
+        return VisibleInterval(start: start, end: end)
+    }
+
+    /// The value an animation shows first, when it is a literal.
+    func firstValue(_ p: PropertyAnimation) -> Value? {
+        switch p.content {
+        case .basic(.value(let v), _), .spring(.value(let v), _, _), .decay(.value(let v), _, _): return v
+        case .keyframes(let k): return k.values.first
+        case .motion(let m): return PathGeometry(m.path).startPoint.map { .point($0) }
+        default: return nil
+        }
+    }
+
+    func lastValue(_ p: PropertyAnimation) -> Value? {
+        switch p.content {
+        case .basic(_, .value(let v)), .spring(_, .value(let v), _): return v
+        case .keyframes(let k): return k.values.last
+        default: return nil
+        }
+    }
+
+    /// Equality with a tolerance, because compile-time arithmetic (`2 / 3 * L`) rounds.
+    func approximatelyEqual(_ a: Value, _ b: Value) -> Bool {
+        func close(_ x: Double, _ y: Double) -> Bool { abs(x - y) <= 1e-9 * max(1, abs(x), abs(y)) }
+        switch (a, b) {
+        case (.number(let x), .number(let y)): return close(x, y)
+        case (.point(let p), .point(let q)): return close(p.x, q.x) && close(p.y, q.y)
+        case (.size(let p), .size(let q)): return close(p.width, q.width) && close(p.height, q.height)
+        case (.rect(let p), .rect(let q)):
+            return close(p.x, q.x) && close(p.y, q.y) && close(p.width, q.width) && close(p.height, q.height)
+        case (.color(let p), .color(let q)):
+            return close(p.red, q.red) && close(p.green, q.green) && close(p.blue, q.blue) && close(p.alpha, q.alpha)
+        case (.transform(let p), .transform(let q)):
+            return p == q || (isIdentityList(p) && isIdentityList(q))
+        default: return a == b
+        }
+    }
+
+    private func isIdentityList(_ t: Transform) -> Bool {
+        t.functions.allSatisfy { $0 == $0.identityCounterpart }
+    }
+
+    // MARK: Per animation
+
+    func checkPropertyAnimationRules(_ a: Animation, item: Item, type: ValueType) {
+        guard case .property(let p) = a.kind else { return }
+        var values: [Value] = []
+        switch p.content {
+        case .basic(.value(let f), .value(let t)), .spring(.value(let f), .value(let t), _): values = [f, t]
+        case .keyframes(let k): values = k.values
+        default: break
+        }
+        // A template (in a loop or component) is expanded many times; warn only when
+        // every expansion has no effect, not when one instance happens to (the centre
+        // tile of a grid ripples by zero).
+        let key = animationNameRange(item)
+        noEffect[key, default: (0, 0, nil)].instances += 1
+        if values.count >= 2 || (values.count == 1 && isKeyframes(p)),
+           let first = values.first, values.allSatisfy({ approximatelyEqual($0, first) }), !p.cumulative {
+            noEffect[key]?.count += 1
+            noEffect[key]?.diagnostic = CheckerDiagnostics.noVisibleEffect.at(
+                key, values.count == 1 ? "a single keyframe changes nothing over time" : "every value of this animation is the same",
+                help: values.count == 1 ? "add a second keyframe, or set the property's model value instead" : "change a value, or remove the animation")
+        }
+        if (p.target.property == .transform || p.target.property == .sublayerTransform) && p.target.component == nil {
+            for (x, y) in zip(values, values.dropFirst()) {
+                guard case .transform(let t1) = x, case .transform(let t2) = y, !t1.interpolatesComponentwise(with: t2) else { continue }
+                let turn = abs(t2.writtenZRotation - t1.writtenZRotation)
+                if turn >= .pi - 1e-9 {
+                    let degrees = formatNumber((turn * 180 / .pi * 1e6).rounded() / 1e6)
+                    report(CheckerDiagnostics.matrixTurn.at(
+                        animationNameRange(item), "these transforms interpolate as matrices, so the \(degrees)° turn takes the short way",
+                        notes: [Note("the two ends do not list the same transform functions")],
+                        help: "animate 'transform.rotation.z', or give both ends the same functions, e.g. rotate(0deg) scale(1) to rotate(270deg) scale(2)"))
+                    break
+                }
+            }
+        }
+    }
+
+    private func isKeyframes(_ p: PropertyAnimation) -> Bool {
+        if case .keyframes = p.content { return true }
+        return false
+    }
+
+    // MARK: Groups
+
+    func checkGroupRules(_ group: Animation, item: Item) {
+        guard case .group(let children) = group.kind else { return }
+        let duration = group.timing.duration
+        for child in children {
+            let range = nameRange(child)
+            let t = child.timing
+            let speed = t.speed == 0 ? 1 : abs(t.speed)
+            let end = t.beginTime + t.activeDuration / speed
+            if t.beginTime >= duration - 1e-9 || end <= 1e-9 {
+                report(CheckerDiagnostics.neverActive.at(
+                    range, "'\(child.name)' never plays: it is outside its group's \(seconds(duration))",
+                    notes: [Note("it runs from \(seconds(t.beginTime)) to \(seconds(end)) in group time")]))
+            } else if end.isFinite && end > duration + 1e-9 {
+                report(CheckerDiagnostics.childPastGroup.at(
+                    range, "'\(child.name)' runs until \(seconds(end)), past its group's end at \(seconds(duration))",
+                    notes: [Note("children are clipped to the group, not scaled")],
+                    help: "lengthen the group's duration or shorten the child"))
+            }
+        }
+        checkFighting(children, topLevel: false)
+    }
+
+    /// The range that names an animation in messages.
+    func nameRange(_ a: Animation) -> SourceRange { animationNames[a.range] ?? a.range }
+
+    /// W0508: two non-additive animations of one key path visible at once.
+    private func checkFighting(_ animations: [Animation], topLevel: Bool) {
+        for (j, later) in animations.enumerated() {
+            guard case .property(let q) = later.kind, !q.additive else { continue }
+            let laterInterval = visibleInterval(later.timing, topLevel: topLevel)
+            for earlier in animations[..<j] {
+                guard case .property(let p) = earlier.kind, !p.additive, p.target == q.target else { continue }
+                let earlierInterval = visibleInterval(earlier.timing, topLevel: topLevel)
+                guard laterInterval.overlaps(earlierInterval) else { continue }
+                let from = max(laterInterval.start, earlierInterval.start)
+                let to = min(laterInterval.end, earlierInterval.end)
+                let range = nameRange(later)
+                let secondary = nameRange(earlier)
+                report(CheckerDiagnostics.fightingAnimations.at(
+                    range, "'\(later.name)' hides '\(earlier.name)' on \(q.target.keyPath) \(span(from, to))",
+                    secondary: [Label(secondary, "hidden while both run")],
+                    help: "end the first where the second begins, or make the second 'additive: true'"))
+                break
+            }
+        }
+    }
+
+    private func span(_ a: Double, _ b: Double) -> String {
+        if a == -.infinity && b == .infinity { return "at all times" }
+        if b == .infinity { return "from \(seconds(a)) on" }
+        if a == -.infinity { return "until \(seconds(b))" }
+        return "from \(seconds(a)) to \(seconds(b))"
+    }
+
+    func seconds(_ t: Double) -> String {
+        t.isInfinite ? "forever" : formatNumber((t * 1e6).rounded() / 1e6) + " s"
+    }
+
+    // MARK: Layers
+
+    /// Rules that need the layer's model values: pops, flashes, forwards fills that
+    /// are removed, and fights between top-level animations.
+    func checkLayerRules(_ node: LayerNode) {
+        for (index, a) in node.animations.enumerated() {
+            let name = nameRange(a)
+            let block = animationBlocks[a.range]
+            let t = a.timing
+            // W0502
+            if t.fillMode.fillsForwards && t.removedOnCompletion && t.activeDuration.isFinite && t.speed != 0 {
+                var harmless = false
+                if case .property(let p) = a.kind, let last = lastValue(p),
+                   let model = ValueMath.component(p.target.component, of: node.modelValue(p.target.property)),
+                   approximatelyEqual(last, model) { harmless = true }
+                if !harmless {
+                    report(CheckerDiagnostics.fillWithoutKeep.at(
+                        name, "fillMode \(t.fillMode.rawValue) has no effect after the end: the animation is removed on completion",
+                        help: "set 'removedOnCompletion: false', or set the model value to the end value",
+                        fixIts: block.flatMap { attributeInsertion($0, "removedOnCompletion: false", message: "keep the animation") }.map { [$0] } ?? []))
+                }
+            }
+            // W0504
+            if case .property(let p) = a.kind, t.beginTime > 1e-9, t.speed > 0, !t.fillMode.fillsBackwards,
+               let first = firstValue(p), let model = ValueMath.component(p.target.component, of: node.modelValue(p.target.property)),
+               !approximatelyEqual(first, model),
+               !coveredBefore(t.beginTime, target: p.target, among: Array(node.animations[..<index]) + Array(node.animations[(index + 1)...]), topLevel: true) {
+                report(CheckerDiagnostics.firstKeyframePop.at(
+                    name, "'\(a.name)' starts at \(seconds(t.beginTime)) from \(IRDump.value(first)), but until then the layer shows \(IRDump.value(model))",
+                    help: "set the model value to \(IRDump.value(first)), or add 'fillMode: backwards'",
+                    fixIts: block.flatMap { attributeInsertion($0, "fillMode: backwards", message: "fill backwards") }.map { [$0] } ?? []))
+            }
+            if case .group = a.kind { checkDelayedChildren(a, node) }
+        }
+        checkFighting(node.animations, topLevel: true)
+    }
+
+    /// W0501, recursively through nested groups.
+    private func checkDelayedChildren(_ group: Animation, _ node: LayerNode) {
+        guard case .group(let children) = group.kind else { return }
+        for (index, child) in children.enumerated() {
+            if case .group = child.kind { checkDelayedChildren(child, node); continue }
+            guard case .property(let p) = child.kind else { continue }
+            let t = child.timing
+            guard t.beginTime > 1e-9, t.speed > 0, !t.fillMode.fillsBackwards, t.beginTime < group.timing.duration,
+                  let first = firstValue(p),
+                  let model = ValueMath.component(p.target.component, of: node.modelValue(p.target.property)),
+                  !approximatelyEqual(first, model) else { continue }
+            let others = Array(children[..<index]) + Array(children[(index + 1)...])
+            if coveredBefore(t.beginTime, target: p.target, among: others, topLevel: false) { continue }
+            let block = animationBlocks[child.range]
+            report(CheckerDiagnostics.delayedChildFlash.at(
+                nameRange(child),
+                "'\(child.name)' begins \(seconds(t.beginTime)) into its group; until then the layer flashes its model value",
+                notes: [Note("the model value is \(IRDump.value(model)); the animation starts from \(IRDump.value(first))")],
+                help: "add 'fillMode: backwards', or make the model value \(IRDump.value(first))",
+                fixIts: block.flatMap { attributeInsertion($0, "fillMode: backwards", message: "fill backwards") }.map { [$0] } ?? []))
+        }
+    }
+
+    /// Whether other animations of the same key path show something throughout
+    /// [0, `begin`], so the model value never appears before this one starts.
+    private func coveredBefore(_ begin: Double, target: AnimationTarget, among others: [Animation], topLevel: Bool) -> Bool {
+        others.contains { other in
+            guard case .property(let p) = other.kind, p.target == target, !p.additive else { return false }
+            return visibleInterval(other.timing, topLevel: topLevel).covers(from: 0, to: begin)
+        }
+    }
+
+    // MARK: Composition
+
+    func checkCompositionRules(_ c: Composition, windowRange: SourceRange?, compositionRange: SourceRange) {
+        if c.window == nil {
+            outer: for layer in c.layers where layer.timing.speed != 0 {
+                for a in layer.animations where a.timing.activeDuration.isInfinite && a.timing.speed != 0 {
+                    report(CheckerDiagnostics.infiniteWithoutWindow.at(
+                        nameRange(a), "'\(a.name)' repeats forever and the composition has no window",
+                        secondary: [Label(SourceRange(start: compositionRange.start, end: compositionRange.start + 11), "composition declared here")],
+                        help: "add 'window: 0s ..< \(seconds(a.timing.duration).replacingOccurrencesOfSpace)' to the composition to bake one cycle"))
+                    break outer
+                }
+            }
+        } else if let w = c.window {
+            for layer in c.layers where layer.timing.isIdentity {
+                for a in layer.animations {
+                    let i = visibleInterval(a.timing, topLevel: true)
+                    if a.timing.speed > 0 && (i.start >= w.end - 1e-9 || i.end <= w.start + 1e-9) {
+                        report(CheckerDiagnostics.neverActive.at(
+                            nameRange(a), "'\(a.name)' is never seen inside the composition's window",
+                            notes: [Note("it shows from \(seconds(i.start)) to \(seconds(i.end)); the window is \(seconds(w.start)) to \(seconds(w.end))")]))
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension String {
+    var replacingOccurrencesOfSpace: String { String(filter { $0 != " " }) }
+}

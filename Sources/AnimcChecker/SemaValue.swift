@@ -1,0 +1,175 @@
+import AnimcBase
+import AnimcIR
+import AnimcSyntax
+
+/// The physical dimension of a number. Lengths are plain numbers (points).
+enum Dimension: Hashable {
+    case none, time, angle
+
+    var noun: String {
+        switch self {
+        case .none: return "a number"
+        case .time: return "a time"
+        case .angle: return "an angle"
+        }
+    }
+}
+
+/// A value during compile-time evaluation. Richer than the IR's ``Value``: tuples are
+/// not yet points or sizes, enumerations are still names, and `poison` marks a value
+/// whose error was already reported so that nothing downstream reports again.
+indirect enum SemaValue {
+    case number(Double, Dimension)
+    case bool(Bool)
+    case string(String)
+    case color(Color)
+    /// `(a, b, ...)`; `isSize` when written `w x h`.
+    case tuple([SemaValue], isSize: Bool)
+    case list([SemaValue])
+    case range(lower: Double, upper: Double, inclusive: Bool, dimension: Dimension)
+    case transform([TransformFunction])
+    case path([PathElement])
+    case timing(TimingFunction)
+    case image(String)
+    /// The special `presentation` value for an animation's `from`.
+    case presentation
+    case component(ComponentInfo)
+    case poison
+
+    var isPoison: Bool { if case .poison = self { return true } else { return false } }
+
+    /// How the value is named in messages.
+    var typeName: String {
+        switch self {
+        case .number(_, let d): return d.noun
+        case .bool: return "a boolean"
+        case .string: return "a string"
+        case .color: return "a colour"
+        case .tuple(let items, let isSize):
+            if isSize { return "a size" }
+            if items.count == 2 { return "a point" }
+            if items.count == 4 { return "a rect" }
+            return "a \(items.count)-tuple"
+        case .list: return "a list"
+        case .range: return "a range"
+        case .transform: return "a transform"
+        case .path: return "a path"
+        case .timing: return "a timing function"
+        case .image: return "an image"
+        case .presentation: return "'presentation'"
+        case .component: return "a component"
+        case .poison: return "an invalid value"
+        }
+    }
+
+    /// The numbers of a tuple whose elements are all plain numbers.
+    var plainNumbers: [Double]? {
+        guard case .tuple(let items, _) = self else { return nil }
+        var result: [Double] = []
+        for item in items {
+            guard case .number(let v, .none) = item else { return nil }
+            result.append(v)
+        }
+        return result
+    }
+
+    static func vector(_ xs: [Double], isSize: Bool = false) -> SemaValue {
+        .tuple(xs.map { .number($0, .none) }, isSize: isSize)
+    }
+}
+
+/// A component declaration, with the scope it was declared in (components are
+/// lexically scoped: their bodies see the declaration's surroundings, not the caller's).
+final class ComponentInfo {
+    let name: Identifier
+    let parameters: [Parameter]
+    let body: Block
+    let scope: Scope
+    let range: SourceRange
+
+    init(name: Identifier, parameters: [Parameter], body: Block, scope: Scope, range: SourceRange) {
+        self.name = name
+        self.parameters = parameters
+        self.body = body
+        self.scope = scope
+        self.range = range
+    }
+}
+
+/// A named thing in a scope.
+final class Binding {
+    enum Kind {
+        case constant, timing, path, component, parameter, loopVariable
+
+        var noun: String {
+            switch self {
+            case .constant: return "constant"
+            case .timing: return "timing function"
+            case .path: return "path"
+            case .component: return "component"
+            case .parameter: return "parameter"
+            case .loopVariable: return "loop variable"
+            }
+        }
+    }
+
+    let name: Identifier
+    let kind: Kind
+    /// The expression of a `let` or `timing`, evaluated on first use.
+    let expr: Expr?
+    /// The body of a `path` declaration.
+    let pathBody: Block?
+    /// An optional declared type (`let x: Time = ...`).
+    let declaredType: Identifier?
+    let scope: Scope
+    var value: SemaValue?
+    var evaluating = false
+
+    init(name: Identifier, kind: Kind, expr: Expr? = nil, pathBody: Block? = nil, declaredType: Identifier? = nil,
+         scope: Scope, value: SemaValue? = nil) {
+        self.name = name
+        self.kind = kind
+        self.expr = expr
+        self.pathBody = pathBody
+        self.declaredType = declaredType
+        self.scope = scope
+        self.value = value
+    }
+}
+
+/// A lexical scope: a block's declarations, looked up before the enclosing block's.
+final class Scope {
+    let parent: Scope?
+    private(set) var bindings: [String: Binding] = [:]
+    /// Declaration order, so evaluation and diagnostics are deterministic.
+    private(set) var order: [Binding] = []
+
+    init(parent: Scope?) { self.parent = parent }
+
+    func lookup(_ name: String) -> Binding? {
+        var scope: Scope? = self
+        while let s = scope {
+            if let b = s.bindings[name] { return b }
+            scope = s.parent
+        }
+        return nil
+    }
+
+    func local(_ name: String) -> Binding? { bindings[name] }
+
+    func insert(_ binding: Binding) {
+        bindings[binding.name.name] = binding
+        order.append(binding)
+    }
+
+    /// Every name visible from here, for suggestions.
+    var visibleNames: [String] {
+        var names: [String] = []
+        var scope: Scope? = self
+        while let s = scope {
+            names += s.order.map(\.name.name)
+            scope = s.parent
+        }
+        return names
+    }
+}

@@ -1,0 +1,112 @@
+import AnimcBase
+
+/// A whole compiled `.anim` file: the canvas, the time window, and the layer tree
+/// with its animations.
+public struct Composition: Hashable, Sendable {
+    public var name: String
+    public var size: Size
+    /// Frames per second for baking and frame-based output.
+    public var fps: Double
+    /// The times a bake samples. `nil` when the source gave none; the build then uses
+    /// the end of the last finite animation, or refuses if something repeats forever.
+    public var window: TimeWindow?
+    public var backgroundColor: Color?
+    /// Every layer, parents before children, siblings in declaration (drawing) order.
+    public var layers: [Layer]
+    public var range: SourceRange
+
+    public init(name: String, size: Size, fps: Double, window: TimeWindow?, backgroundColor: Color?,
+                layers: [Layer], range: SourceRange) {
+        self.name = name
+        self.size = size
+        self.fps = fps
+        self.window = window
+        self.backgroundColor = backgroundColor
+        self.layers = layers
+        self.range = range
+    }
+
+    /// The index of the layer whose ``Layer/id`` is `id`.
+    public func layerIndex(_ id: String) -> Int? { layers.firstIndex { $0.id == id } }
+}
+
+/// `start ..< end` or `start ... end`, in seconds.
+public struct TimeWindow: Hashable, Sendable {
+    public var start: Double
+    public var end: Double
+    /// Whether a frame exactly at `end` belongs to the window (`...` rather than `..<`).
+    public var includesEnd: Bool
+    public init(start: Double, end: Double, includesEnd: Bool) {
+        self.start = start
+        self.end = end
+        self.includesEnd = includesEnd
+    }
+}
+
+/// One layer. The tree is flat: ``parent`` points at an earlier index.
+public struct Layer: Hashable, Sendable {
+    /// The stable address of the layer: dotted names from the root, with instance
+    /// indices, e.g. `grid.tile[3,4]`. Used by `animc eval --layer`, outputs and messages.
+    public var id: String
+    public var kind: LayerKind
+    /// The parent layer, or nil for a top-level layer. A mask layer's parent is the
+    /// layer it masks.
+    public var parent: Int?
+    /// Whether this layer is its parent's mask rather than a sublayer.
+    public var isMask: Bool
+    /// The layer that masks this one (a layer whose ``isMask`` is true).
+    public var mask: Int?
+    /// Model values the source set explicitly, in property-table order. Everything
+    /// else has the table's default.
+    public var properties: [PropertyValue]
+    /// Animations in the order they are added, which is the order they apply.
+    public var animations: [Animation]
+    /// The layer's own media timing (`CALayer` adopts `CAMediaTiming`).
+    public var timing: LayerTiming
+    public var range: SourceRange
+
+    public init(id: String, kind: LayerKind, parent: Int?, isMask: Bool = false, mask: Int? = nil,
+                properties: [PropertyValue], animations: [Animation], timing: LayerTiming = LayerTiming(),
+                range: SourceRange) {
+        self.id = id
+        self.kind = kind
+        self.parent = parent
+        self.isMask = isMask
+        self.mask = mask
+        self.properties = properties
+        self.animations = animations
+        self.timing = timing
+        self.range = range
+    }
+
+    /// The model value of `property`: the explicit one or the table default.
+    public func modelValue(_ property: PropertyID) -> Value {
+        properties.first { $0.property == property }?.value ?? PropertyTable.info(property).defaultValue
+    }
+}
+
+/// An explicitly set model value.
+public struct PropertyValue: Hashable, Sendable {
+    public var property: PropertyID
+    public var value: Value
+    public var range: SourceRange
+    public init(_ property: PropertyID, _ value: Value, range: SourceRange) {
+        self.property = property
+        self.value = value
+        self.range = range
+    }
+}
+
+/// A layer's `beginTime`, `speed` and `timeOffset`, which map its parent's time to its
+/// own for everything attached to it and below it.
+public struct LayerTiming: Hashable, Sendable {
+    public var beginTime: Double
+    public var speed: Double
+    public var timeOffset: Double
+    public init(beginTime: Double = 0, speed: Double = 1, timeOffset: Double = 0) {
+        self.beginTime = beginTime
+        self.speed = speed
+        self.timeOffset = timeOffset
+    }
+    public var isIdentity: Bool { beginTime == 0 && speed == 1 && timeOffset == 0 }
+}
