@@ -1,0 +1,135 @@
+import AnimcBase
+import AnimcDiagnostics
+import AnimcSyntax
+
+/// The `animc` command-line tool as a library: `run` takes the arguments (without
+/// the program name) and returns the exit status. 0 success, 1 findings or compile
+/// errors, 2 usage or I/O errors.
+public struct CommandLineTool {
+    public static let version = "0.1.0"
+
+    public enum ExitCode {
+        public static let success: Int32 = 0
+        public static let findings: Int32 = 1
+        public static let usage: Int32 = 2
+    }
+
+    let fileSystem: FileSystem
+    let console: Console
+
+    public init(fileSystem: FileSystem = LocalFileSystem(), console: Console = StandardConsole()) {
+        self.fileSystem = fileSystem
+        self.console = console
+    }
+
+    public func run(_ arguments: [String]) -> Int32 {
+        guard let first = arguments.first else {
+            console.writeErr(Help.main)
+            return ExitCode.usage
+        }
+        let rest = arguments.dropFirst()
+        switch first {
+        case "--version", "-V", "version":
+            console.writeOut("animc \(CommandLineTool.version)\n")
+            return ExitCode.success
+        case "--help", "-h", "help":
+            if let topic = rest.first {
+                guard let text = Help.command(topic) else {
+                    return usageError("unknown command '\(topic)'", command: nil)
+                }
+                console.writeOut(text)
+            } else {
+                console.writeOut(Help.main)
+            }
+            return ExitCode.success
+        case "check", "lint":
+            return wantsHelp(rest) ? showHelp(first) : CheckCommand(tool: self, name: first).run(rest)
+        case "parse":
+            return wantsHelp(rest) ? showHelp(first) : ParseCommand(tool: self).run(rest)
+        case "explain":
+            return wantsHelp(rest) ? showHelp(first) : ExplainCommand(tool: self).run(rest)
+        default:
+            var message = "unknown command '\(first)'"
+            if let guess = closestMatch(to: first, in: Help.commands) { message += "; did you mean '\(guess)'?" }
+            return usageError(message, command: nil)
+        }
+    }
+
+    private func wantsHelp(_ args: ArraySlice<String>) -> Bool {
+        args.contains("--help") || args.contains("-h")
+    }
+
+    private func showHelp(_ command: String) -> Int32 {
+        console.writeOut(Help.command(command) ?? Help.main)
+        return ExitCode.success
+    }
+
+    /// Prints `animc: error: <message>` and a pointer to help; returns exit code 2.
+    func usageError(_ message: String, command: String?) -> Int32 {
+        let prefix = command.map { "animc \($0)" } ?? "animc"
+        console.writeErr("\(prefix): error: \(message)\n")
+        console.writeErr("run '\(prefix) --help' for usage\n")
+        return ExitCode.usage
+    }
+
+    /// Prints an I/O problem as one line.
+    func ioError(_ error: FileSystemError, command: String) {
+        console.writeErr("animc \(command): error: \(error.path): \(error.reason)\n")
+    }
+
+    /// Whether human output on stderr gets colour: `--color always|never|auto`; in auto
+    /// mode only on a terminal, with `NO_COLOR` unset or empty and `TERM` not `dumb`;
+    /// `CLICOLOR_FORCE` forces it (for CI logs that render ANSI).
+    func useColor(_ option: String?) throws(UsageError) -> Bool {
+        switch option ?? "auto" {
+        case "always": return true
+        case "never": return false
+        case "auto":
+            let env = console.environment
+            if let force = env["CLICOLOR_FORCE"], !force.isEmpty, force != "0" { return true }
+            if let noColor = env["NO_COLOR"], !noColor.isEmpty { return false }
+            if env["TERM"] == "dumb" { return false }
+            return console.stderrIsTerminal
+        default:
+            throw UsageError(message: "invalid value '\(option ?? "")' for '--color' (expected auto, always or never)")
+        }
+    }
+
+    /// Expands the PATH arguments: files as given, directories recursively to their
+    /// `*.anim` files. Problems are reported and make the result's `failed` true.
+    func expandPaths(_ paths: [String], command: String) -> (files: [String], failed: Bool) {
+        var files: [String] = []
+        var failed = false
+        for path in paths {
+            if fileSystem.isDirectory(path) {
+                do {
+                    let found = try fileSystem.filesRecursively(under: path).filter { $0.hasSuffix(".anim") }
+                    if found.isEmpty {
+                        console.writeErr("animc \(command): error: \(path): no .anim files in this directory\n")
+                        failed = true
+                    }
+                    files += found
+                } catch {
+                    ioError(error, command: command)
+                    failed = true
+                }
+            } else if fileSystem.exists(path) {
+                files.append(path)
+            } else {
+                console.writeErr("animc \(command): error: \(path): no such file or directory\n")
+                failed = true
+            }
+        }
+        return (files, failed)
+    }
+
+    /// Reads a source file, reporting a failure as one line.
+    func readSource(_ path: String, command: String) -> SourceFile? {
+        do {
+            return SourceFile(name: path, bytes: try fileSystem.readFile(path))
+        } catch {
+            ioError(error, command: command)
+            return nil
+        }
+    }
+}

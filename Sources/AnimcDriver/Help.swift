@@ -1,0 +1,85 @@
+/// Usage texts. Kept beside the commands they describe and checked by tests: every
+/// command has a help text and every option in a spec appears in it.
+enum Help {
+    static let commands = ["check", "lint", "parse", "build", "eval", "explain", "help", "version"]
+
+    static let main = """
+    animc \(CommandLineTool.version): compile .anim animations
+
+    USAGE: animc <command> [options]
+
+    COMMANDS:
+      build FILE...          compile to timeline or baked JSON
+      check PATH...          report every diagnostic; writes nothing (alias: lint)
+      eval FILE --at TIME    print property values at given times
+      parse FILE --dump      print the syntax tree
+      explain CODE           explain a diagnostic code (--list for all)
+      help [COMMAND]         show help for a command
+      --version              print the version
+
+    EXIT STATUS: 0 success, 1 findings or compile errors, 2 usage or I/O error.
+    Run 'animc <command> --help' for a command's options.
+
+    """
+
+    static func command(_ name: String) -> String? {
+        switch name {
+        case "check", "lint": return check(name)
+        case "parse": return parse
+        case "explain": return explain
+        case "build": return build
+        case "eval": return eval
+        case "help": return main
+        case "version": return "USAGE: animc --version\n"
+        default: return nil
+        }
+    }
+
+    static func check(_ name: String) -> String {
+        """
+        USAGE: animc \(name) PATH... [options]
+
+        Parse and check .anim files and report every diagnostic. Writes no output files.
+        Directories are searched recursively for *.anim files.
+
+        OPTIONS:
+          --format FORMAT   human (default, to stderr), json (JSON Lines), sarif, github
+                            (machine formats go to stdout)
+          --werror          treat warnings as errors (exit 1 when any warning remains)
+          --color WHEN      auto (default), always or never; NO_COLOR disables auto colour
+
+        Suppress one finding with a comment on the line before it:
+            // animc-ignore W0501: the flash is hidden behind the logo
+
+        EXIT STATUS: 0 clean, 1 errors (or warnings with --werror), 2 usage or I/O error.
+
+        """
+    }
+
+    static let parse = """
+    USAGE: animc parse FILE [--dump] [--color WHEN]
+
+    Parse one file. With --dump, print its syntax tree (one node per line with
+    line:column ranges, then its diagnostics) to stdout.
+
+    """
+
+    static let explain = """
+    USAGE: animc explain CODE
+           animc explain --list
+
+    Print the long explanation of a diagnostic code such as E0203, or list every code
+    with its severity and summary.
+
+    """
+
+    static let build = """
+    USAGE: animc build FILE... [options]
+
+    """
+
+    static let eval = """
+    USAGE: animc eval FILE --at TIME[,TIME...] [options]
+
+    """
+}

@@ -1,0 +1,76 @@
+import AnimcBase
+import AnimcChecker
+import AnimcDiagnostics
+import AnimcIR
+import AnimcSyntax
+
+/// What compiling one file produced.
+public struct CompileResult: Sendable {
+    public var file: SourceFile
+    public var tree: SyntaxTree
+    /// The IR, when the file has no errors.
+    public var composition: Composition?
+    /// Diagnostics that remain after suppression comments, in order.
+    public var diagnostics: [Diagnostic]
+    public var suppressed: [SuppressedDiagnostic]
+
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    public var report: FileReport { FileReport(file: file, diagnostics: diagnostics, suppressed: suppressed) }
+}
+
+/// Runs the stages in order. Pure: no I/O, so editors and tests call it directly.
+public enum Pipeline {
+    /// Parses and checks `file`. A file with syntax errors is not checked further:
+    /// its semantic errors would mostly be echoes of the syntax errors.
+    public static func compile(_ file: SourceFile) -> CompileResult {
+        let tree = parse(file)
+        var diagnostics = tree.diagnostics
+        var composition: Composition?
+        if !tree.diagnostics.contains(where: { $0.severity == .error }) {
+            let checked = check(tree)
+            diagnostics += checked.diagnostics
+            composition = checked.composition
+        }
+        let (kept, suppressed) = Suppressions.apply(diagnostics, comments: tree.comments, file: file,
+                                                   knownCodes: DiagnosticRegistry.codes)
+        return CompileResult(file: file, tree: tree, composition: composition,
+                             diagnostics: kept.sorted(by: Diagnostic.ordered), suppressed: suppressed)
+    }
+}
+
+/// Every diagnostic code animc can emit, in code order: what `explain --list` prints
+/// and what SARIF's rule table holds.
+public enum DiagnosticRegistry {
+    public static let all: [DiagnosticDescriptor] = {
+        (SyntaxDiagnostics.all + CheckerDiagnostics.all + Suppressions.all + BuildDiagnostics.all).sorted { $0.code < $1.code }
+    }()
+
+    public static let codes: Set<String> = Set(all.map(\.code.rawValue))
+
+    public static func descriptor(_ code: String) -> DiagnosticDescriptor? {
+        all.first { $0.code.rawValue.lowercased() == code.lowercased() }
+    }
+}
+
+/// Diagnostics of the build step (E06xx).
+public enum BuildDiagnostics {
+    public static let unboundedBake = DiagnosticDescriptor(
+        "E0601", "unbounded-bake", .error, "A bake of an animation that never ends, with no window",
+        explanation: """
+        A baked file holds every frame, so it needs a last frame. Something in the \
+        composition repeats forever and the composition has no `window`, so there is \
+        none. Add `window: 0s ..< 3s` (for example one cycle) to the composition, or \
+        pass `--window 0..3` to `animc build`.
+        """)
+
+    public static let bakeTooLarge = DiagnosticDescriptor(
+        "E0602", "bake-too-large", .error, "A bake that would be too large",
+        explanation: """
+        The number of frames times the number of animated values is beyond the bake \
+        limit (50 million samples), which would take gigabytes. Shorten the window, \
+        lower `--fps`, or use the timeline target, which stores the animation itself \
+        instead of its frames.
+        """)
+
+    public static let all = [unboundedBake, bakeTooLarge]
+}
