@@ -1,0 +1,200 @@
+import AnimcBase
+import AnimcBake
+import AnimcDiagnostics
+import AnimcIR
+import AnimcRuntime
+
+/// `animc eval FILE --at TIME[,TIME...] [--layer L] [--property P] [--format human|json]`
+/// `animc eval FILE --fraction F --animation NAME [--scrub timing|linear] [...]`
+///
+/// Values at given times, for authors scrubbing in a terminal and for scripts.
+struct EvalCommand {
+    let tool: CommandLineTool
+    static let spec = ArgumentSpec(valued: ["at", "layer", "property", "format", "fraction", "animation", "scrub", "color"], flags: [])
+
+    func run(_ args: ArraySlice<String>) -> Int32 {
+        let parsed: ParsedArguments
+        let useColor: Bool
+        do {
+            parsed = try parseArguments(args, spec: EvalCommand.spec, command: "eval")
+            useColor = try tool.useColor(parsed.value("color"))
+        } catch {
+            return tool.usageError(error.message, command: "eval")
+        }
+        guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
+            return tool.usageError("expected exactly one FILE", command: "eval")
+        }
+        let format = parsed.value("format") ?? "human"
+        guard format == "human" || format == "json" else {
+            return tool.usageError("invalid value '\(format)' for '--format' (expected human or json)", command: "eval")
+        }
+        let fractionMode = parsed.value("fraction") != nil || parsed.value("animation") != nil
+        if fractionMode && parsed.value("at") != nil {
+            return tool.usageError("give either --at or --fraction with --animation, not both", command: "eval")
+        }
+        if !fractionMode && parsed.value("at") == nil {
+            return tool.usageError("missing --at TIME (or --fraction F --animation NAME)", command: "eval")
+        }
+        var times: [Double] = []
+        if let at = parsed.value("at") {
+            for part in at.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let t = parseTime(String(part)) else {
+                    return tool.usageError("invalid time '\(part)' in --at; write seconds such as 1.5, 1.5s or 1500ms", command: "eval")
+                }
+                times.append(t)
+            }
+        }
+        var fraction = 0.0
+        if fractionMode {
+            guard let f = parsed.value("fraction").flatMap(Double.init), f.isFinite else {
+                return tool.usageError("--fraction needs a number, such as 0.5", command: "eval")
+            }
+            guard parsed.value("animation") != nil else {
+                return tool.usageError("--fraction needs --animation NAME", command: "eval")
+            }
+            fraction = f
+        }
+        let scrubText = parsed.value("scrub") ?? "timing"
+        guard let scrub = ScrubMode(rawValue: scrubText) else {
+            return tool.usageError("invalid value '\(scrubText)' for '--scrub' (expected timing or linear)", command: "eval")
+        }
+        if parsed.value("scrub") != nil && !fractionMode {
+            return tool.usageError("--scrub only applies with --fraction", command: "eval")
+        }
+
+        guard tool.fileSystem.exists(path), !tool.fileSystem.isDirectory(path) else {
+            tool.console.writeErr("animc eval: error: \(path): \(tool.fileSystem.isDirectory(path) ? "is a directory" : "no such file or directory")\n")
+            return CommandLineTool.ExitCode.usage
+        }
+        guard let file = tool.readSource(path, command: "eval") else { return CommandLineTool.ExitCode.usage }
+        let result = Pipeline.compile(file)
+        if result.hasErrors || result.composition == nil {
+            DiagnosticOutput(console: tool.console, useColor: useColor).emit([result.report], format: "human", summaryVerb: nil)
+            return CommandLineTool.ExitCode.findings
+        }
+        guard let composition = result.composition else { return CommandLineTool.ExitCode.findings }
+        let timeline = Timeline(composition)
+
+        var layerIndices = Array(0..<timeline.layerCount)
+        if let layer = parsed.value("layer") {
+            guard let i = timeline.layerIndex(layer) else {
+                var message = "no layer '\(layer)' in \(path)"
+                if let guess = closestMatch(to: layer, in: composition.layers.map(\.id)) { message += "; did you mean '\(guess)'?" }
+                return tool.usageError(message, command: "eval")
+            }
+            layerIndices = [i]
+        }
+        let property = parsed.value("property")
+        if let p = property, PropertyTable.keyPath(p) == nil {
+            var message = "unknown property '\(p)'"
+            if let guess = closestMatch(to: p, in: PropertyTable.keyPaths.map(\.keyPath)) { message += "; did you mean '\(guess)'?" }
+            return tool.usageError(message, command: "eval")
+        }
+
+        var states: [(label: String, time: Double, state: SceneState)] = []
+        if fractionMode, let name = parsed.value("animation") {
+            let matches = timeline.animations(named: name, layer: parsed.value("layer"))
+            guard let animation = matches.first else {
+                let all = timeline.animations.map { "\(timeline.layerID(ofAnimation: $0.id))/\($0.path)" }
+                var message = "no animation named '\(name)'"
+                if let guess = closestMatch(to: name, in: all + timeline.animations.map(\.path)) { message += "; did you mean '\(guess)'?" }
+                return tool.usageError(message, command: "eval")
+            }
+            guard matches.count == 1 else {
+                let names = matches.map { "\(timeline.layerID(ofAnimation: $0.id))/\($0.path)" }.joined(separator: ", ")
+                return tool.usageError("'\(name)' names \(matches.count) animations (\(names)); qualify it as LAYER/NAME", command: "eval")
+            }
+            guard let state = timeline.state(atFraction: fraction, ofAnimation: animation.id, scrub: scrub) else {
+                return tool.usageError("cannot map a fraction of '\(name)' to a time (a speed of 0 or a timing function that cannot be inverted)", command: "eval")
+            }
+            let label = "fraction \(formatNumber(fraction)) of \(timeline.layerID(ofAnimation: animation.id))/\(animation.path)"
+                + (scrub == .linear ? " (scrubbed linearly)" : "")
+            states.append((label, state.time, state))
+        } else {
+            var state = timeline.makeState()
+            for t in times {
+                timeline.evaluate(at: t, into: &state)
+                states.append(("t = \(formatNumber(t)) s", t, state))
+            }
+        }
+
+        let selections = layerIndices.map { i in (i, keyPaths(for: i, composition, property: property, all: parsed.value("layer") != nil)) }
+            .filter { !$0.1.isEmpty }
+        if property != nil && selections.isEmpty {
+            let scope = parsed.value("layer").map { "layer '\($0)'" } ?? "any layer"
+            return tool.usageError("\(scope) has no property '\(property ?? "")'", command: "eval")
+        }
+        if format == "json" {
+            var samples: [JSONValue] = []
+            for (label, time, state) in states {
+                var layersJSON: [JSONValue] = []
+                for (i, paths) in selections {
+                    var values: [JSONMember] = []
+                    for p in paths {
+                        if let v = timeline.value(p, layer: i, in: state) { values.append(JSONMember(p, ValueJSON.encode(v))) }
+                    }
+                    layersJSON.append(.object([
+                        JSONMember("id", .string(composition.layers[i].id)),
+                        JSONMember("values", .object(values)),
+                        JSONMember("opacity", .number(state.effectiveOpacity(ofLayer: i))),
+                        JSONMember("matrix", .array(state.matrix(ofLayer: i).array.map { .number($0) })),
+                    ]))
+                }
+                samples.append(.object([JSONMember("label", .string(label)), JSONMember("time", .number(time)),
+                                        JSONMember("layers", .array(layersJSON))]))
+            }
+            let doc: JSONValue = .object([JSONMember("format", "animc.eval"), JSONMember("version", 1),
+                                          JSONMember("samples", .array(samples))])
+            tool.console.writeOut(doc.serializedString(style: .pretty))
+            return CommandLineTool.ExitCode.success
+        }
+        var out = ""
+        for (label, time, state) in states {
+            out += label + (label.hasPrefix("t =") ? "" : " (t = \(formatNumber((time * 1e9).rounded() / 1e9)) s)") + "\n"
+            for (i, paths) in selections {
+                out += "  \(composition.layers[i].id)\n"
+                let width = paths.map(\.count).max() ?? 0
+                for p in paths {
+                    guard let v = timeline.value(p, layer: i, in: state), let info = PropertyTable.keyPath(p) else { continue }
+                    out += "    \(p.padding(width))  \(ValueJSON.describe(v, type: info.type))\n"
+                }
+                if parsed.value("layer") != nil {
+                    out += "    \("opacity (effective)".padding(width))  \(ValueJSON.describe(.number(state.effectiveOpacity(ofLayer: i)), type: .number))\n"
+                }
+            }
+        }
+        tool.console.writeOut(out)
+        return CommandLineTool.ExitCode.success
+    }
+
+    /// Which key paths to print for layer `i`: the one asked for; every property of the
+    /// one layer asked for; otherwise what the layer's animations target.
+    private func keyPaths(for i: Int, _ c: Composition, property: String?, all: Bool) -> [String] {
+        let layer = c.layers[i]
+        if let p = property {
+            guard let info = PropertyTable.keyPath(p), PropertyTable.info(info.target.property).applies(to: layer.kind) else { return [] }
+            return [p]
+        }
+        if all { return PropertyTable.properties.filter { $0.applies(to: layer.kind) }.map(\.id.rawValue) }
+        var paths: [String] = []
+        func visit(_ a: Animation) {
+            switch a.kind {
+            case .group(let children): children.forEach(visit)
+            case .property(let p):
+                let path = p.target.keyPath
+                if !paths.contains(path) { paths.append(path) }
+            }
+        }
+        layer.animations.forEach(visit)
+        return paths
+    }
+}
+
+/// Seconds from `1.5`, `1.5s` or `1500ms`.
+func parseTime(_ text: String) -> Double? {
+    var t = text.trimmingSpacesAround
+    var scale = 1.0
+    if t.hasSuffix("ms") { t.removeLast(2); scale = 0.001 } else if t.hasSuffix("s") { t.removeLast() }
+    guard !t.isEmpty, let v = Double(t), v.isFinite else { return nil }
+    return v * scale
+}

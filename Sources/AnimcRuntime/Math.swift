@@ -1,0 +1,176 @@
+import AnimcIR
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// libm through one door, so the rest of the runtime reads the same on every platform.
+@inline(__always) func msin(_ x: Double) -> Double { sin(x) }
+@inline(__always) func mcos(_ x: Double) -> Double { cos(x) }
+@inline(__always) func mtan(_ x: Double) -> Double { tan(x) }
+@inline(__always) func mexp(_ x: Double) -> Double { exp(x) }
+@inline(__always) func mlog(_ x: Double) -> Double { log(x) }
+@inline(__always) func matan2(_ y: Double, _ x: Double) -> Double { atan2(y, x) }
+@inline(__always) func macos(_ x: Double) -> Double { acos(x) }
+
+/// A 4×4 matrix in Core Animation's row-vector layout (`CATransform3D`): a point is
+/// a row vector on the left, `a.concat(b)` applies `a` first, translation sits in
+/// m41...m43, perspective in m34.
+public struct M4: Equatable, Sendable {
+    public var m: (Double, Double, Double, Double, Double, Double, Double, Double,
+                   Double, Double, Double, Double, Double, Double, Double, Double)
+
+    @inline(__always)
+    public init(_ m: (Double, Double, Double, Double, Double, Double, Double, Double,
+                      Double, Double, Double, Double, Double, Double, Double, Double)) {
+        self.m = m
+    }
+
+    public static let identity = M4((1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1))
+
+    public init(_ matrix: Matrix4) {
+        self.init((matrix.m11, matrix.m12, matrix.m13, matrix.m14, matrix.m21, matrix.m22, matrix.m23, matrix.m24,
+                   matrix.m31, matrix.m32, matrix.m33, matrix.m34, matrix.m41, matrix.m42, matrix.m43, matrix.m44))
+    }
+
+    public var matrix4: Matrix4 {
+        Matrix4(m11: m.0, m12: m.1, m13: m.2, m14: m.3, m21: m.4, m22: m.5, m23: m.6, m24: m.7,
+                m31: m.8, m32: m.9, m33: m.10, m34: m.11, m41: m.12, m42: m.13, m43: m.14, m44: m.15)
+    }
+
+    public static func == (a: M4, b: M4) -> Bool { a.array == b.array }
+
+    /// Row-major entries m11...m44.
+    public var array: [Double] {
+        [m.0, m.1, m.2, m.3, m.4, m.5, m.6, m.7, m.8, m.9, m.10, m.11, m.12, m.13, m.14, m.15]
+    }
+
+    @inline(__always)
+    subscript(_ r: Int, _ c: Int) -> Double {
+        get {
+            withUnsafeBytes(of: m) { $0.load(fromByteOffset: (r * 4 + c) * 8, as: Double.self) }
+        }
+        set {
+            withUnsafeMutableBytes(of: &m) { $0.storeBytes(of: newValue, toByteOffset: (r * 4 + c) * 8, as: Double.self) }
+        }
+    }
+
+    /// `self` then `b`: the matrix product self · b.
+    @inline(__always)
+    public func concat(_ b: M4) -> M4 {
+        let a = m, c = b.m
+        return M4((
+            a.0 * c.0 + a.1 * c.4 + a.2 * c.8 + a.3 * c.12,
+            a.0 * c.1 + a.1 * c.5 + a.2 * c.9 + a.3 * c.13,
+            a.0 * c.2 + a.1 * c.6 + a.2 * c.10 + a.3 * c.14,
+            a.0 * c.3 + a.1 * c.7 + a.2 * c.11 + a.3 * c.15,
+            a.4 * c.0 + a.5 * c.4 + a.6 * c.8 + a.7 * c.12,
+            a.4 * c.1 + a.5 * c.5 + a.6 * c.9 + a.7 * c.13,
+            a.4 * c.2 + a.5 * c.6 + a.6 * c.10 + a.7 * c.14,
+            a.4 * c.3 + a.5 * c.7 + a.6 * c.11 + a.7 * c.15,
+            a.8 * c.0 + a.9 * c.4 + a.10 * c.8 + a.11 * c.12,
+            a.8 * c.1 + a.9 * c.5 + a.10 * c.9 + a.11 * c.13,
+            a.8 * c.2 + a.9 * c.6 + a.10 * c.10 + a.11 * c.14,
+            a.8 * c.3 + a.9 * c.7 + a.10 * c.11 + a.11 * c.15,
+            a.12 * c.0 + a.13 * c.4 + a.14 * c.8 + a.15 * c.12,
+            a.12 * c.1 + a.13 * c.5 + a.14 * c.9 + a.15 * c.13,
+            a.12 * c.2 + a.13 * c.6 + a.14 * c.10 + a.15 * c.14,
+            a.12 * c.3 + a.13 * c.7 + a.14 * c.11 + a.15 * c.15))
+    }
+
+    @inline(__always)
+    public static func translation(_ x: Double, _ y: Double, _ z: Double) -> M4 {
+        M4((1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1))
+    }
+
+    @inline(__always)
+    public static func scale(_ x: Double, _ y: Double, _ z: Double) -> M4 {
+        M4((x, 0, 0, 0, 0, y, 0, 0, 0, 0, z, 0, 0, 0, 0, 1))
+    }
+
+    /// `CATransform3DMakeRotation(angle, x, y, z)`: positive angles turn clockwise on
+    /// screen about +z (iOS's y-down coordinates).
+    public static func rotation(_ angle: Double, _ x: Double, _ y: Double, _ z: Double) -> M4 {
+        let len = (x * x + y * y + z * z).squareRoot()
+        guard len > 0 else { return .identity }
+        let (ux, uy, uz) = (x / len, y / len, z / len)
+        let c = mcos(angle), s = msin(angle), t = 1 - c
+        return M4((c + ux * ux * t, ux * uy * t + uz * s, ux * uz * t - uy * s, 0,
+                   ux * uy * t - uz * s, c + uy * uy * t, uy * uz * t + ux * s, 0,
+                   ux * uz * t + uy * s, uy * uz * t - ux * s, c + uz * uz * t, 0,
+                   0, 0, 0, 1))
+    }
+
+    /// Maps a point (z = 0 unless given) and divides by w.
+    @inline(__always)
+    public func apply(_ x: Double, _ y: Double, _ z: Double = 0) -> (x: Double, y: Double, z: Double, w: Double) {
+        let w = x * m.3 + y * m.7 + z * m.11 + m.15
+        let px = x * m.0 + y * m.4 + z * m.8 + m.12
+        let py = x * m.1 + y * m.5 + z * m.9 + m.13
+        let pz = x * m.2 + y * m.6 + z * m.10 + m.14
+        return (px / w, py / w, pz / w, w)
+    }
+
+    var determinant3x3: Double {
+        m.0 * (m.5 * m.10 - m.6 * m.9) - m.1 * (m.4 * m.10 - m.6 * m.8) + m.2 * (m.4 * m.9 - m.5 * m.8)
+    }
+
+    /// The inverse, or nil when singular.
+    func inverse() -> M4? {
+        let a = array
+        var inv = [Double](repeating: 0, count: 16)
+        inv[0] = a[5] * a[10] * a[15] - a[5] * a[11] * a[14] - a[9] * a[6] * a[15] + a[9] * a[7] * a[14] + a[13] * a[6] * a[11] - a[13] * a[7] * a[10]
+        inv[4] = -a[4] * a[10] * a[15] + a[4] * a[11] * a[14] + a[8] * a[6] * a[15] - a[8] * a[7] * a[14] - a[12] * a[6] * a[11] + a[12] * a[7] * a[10]
+        inv[8] = a[4] * a[9] * a[15] - a[4] * a[11] * a[13] - a[8] * a[5] * a[15] + a[8] * a[7] * a[13] + a[12] * a[5] * a[11] - a[12] * a[7] * a[9]
+        inv[12] = -a[4] * a[9] * a[14] + a[4] * a[10] * a[13] + a[8] * a[5] * a[14] - a[8] * a[6] * a[13] - a[12] * a[5] * a[10] + a[12] * a[6] * a[9]
+        inv[1] = -a[1] * a[10] * a[15] + a[1] * a[11] * a[14] + a[9] * a[2] * a[15] - a[9] * a[3] * a[14] - a[13] * a[2] * a[11] + a[13] * a[3] * a[10]
+        inv[5] = a[0] * a[10] * a[15] - a[0] * a[11] * a[14] - a[8] * a[2] * a[15] + a[8] * a[3] * a[14] + a[12] * a[2] * a[11] - a[12] * a[3] * a[10]
+        inv[9] = -a[0] * a[9] * a[15] + a[0] * a[11] * a[13] + a[8] * a[1] * a[15] - a[8] * a[3] * a[13] - a[12] * a[1] * a[11] + a[12] * a[3] * a[9]
+        inv[13] = a[0] * a[9] * a[14] - a[0] * a[10] * a[13] - a[8] * a[1] * a[14] + a[8] * a[2] * a[13] + a[12] * a[1] * a[10] - a[12] * a[2] * a[9]
+        inv[2] = a[1] * a[6] * a[15] - a[1] * a[7] * a[14] - a[5] * a[2] * a[15] + a[5] * a[3] * a[14] + a[13] * a[2] * a[7] - a[13] * a[3] * a[6]
+        inv[6] = -a[0] * a[6] * a[15] + a[0] * a[7] * a[14] + a[4] * a[2] * a[15] - a[4] * a[3] * a[14] - a[12] * a[2] * a[7] + a[12] * a[3] * a[6]
+        inv[10] = a[0] * a[5] * a[15] - a[0] * a[7] * a[13] - a[4] * a[1] * a[15] + a[4] * a[3] * a[13] + a[12] * a[1] * a[7] - a[12] * a[3] * a[5]
+        inv[14] = -a[0] * a[5] * a[14] + a[0] * a[6] * a[13] + a[4] * a[1] * a[14] - a[4] * a[2] * a[13] - a[12] * a[1] * a[6] + a[12] * a[2] * a[5]
+        inv[3] = -a[1] * a[6] * a[11] + a[1] * a[7] * a[10] + a[5] * a[2] * a[11] - a[5] * a[3] * a[10] - a[9] * a[2] * a[7] + a[9] * a[3] * a[6]
+        inv[7] = a[0] * a[6] * a[11] - a[0] * a[7] * a[10] - a[4] * a[2] * a[11] + a[4] * a[3] * a[10] + a[8] * a[2] * a[7] - a[8] * a[3] * a[6]
+        inv[11] = -a[0] * a[5] * a[11] + a[0] * a[7] * a[9] + a[4] * a[1] * a[11] - a[4] * a[3] * a[9] - a[8] * a[1] * a[7] + a[8] * a[3] * a[5]
+        inv[15] = a[0] * a[5] * a[10] - a[0] * a[6] * a[9] - a[4] * a[1] * a[10] + a[4] * a[2] * a[9] + a[8] * a[1] * a[6] - a[8] * a[2] * a[5]
+        let det = a[0] * inv[0] + a[1] * inv[4] + a[2] * inv[8] + a[3] * inv[12]
+        guard det != 0, det.isFinite else { return nil }
+        return M4(inv.map { $0 / det })
+    }
+
+    init(_ a: [Double]) {
+        self.init((a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15]))
+    }
+}
+
+extension TransformFunction {
+    /// The function's matrix in Core Animation's layout.
+    var matrix: M4 {
+        switch self {
+        case .translate(let x, let y, let z): return .translation(x, y, z)
+        case .scale(let x, let y, let z): return .scale(x, y, z)
+        case .rotate(let x, let y, let z, let a): return .rotation(a, x, y, z)
+        case .skew(let ax, let ay):
+            // CSS skew: x' = x + tan(ax)·y, y' = tan(ay)·x + y.
+            return M4((1, mtan(ay), 0, 0, mtan(ax), 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1))
+        case .perspective(let d):
+            guard d.isFinite, d > 0 else { return .identity }
+            return M4((1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -1 / d, 0, 0, 0, 1))
+        case .matrix(let m): return M4(m)
+        }
+    }
+}
+
+extension Transform {
+    /// The list's matrix. Functions apply right to left to a point, as in CSS, so the
+    /// rightmost comes first in Core Animation's concatenation order.
+    public var matrix: M4 {
+        var result = M4.identity
+        for f in functions.reversed() { result = result.concat(f.matrix) }
+        return result
+    }
+}

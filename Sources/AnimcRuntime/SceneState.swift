@@ -1,0 +1,202 @@
+import AnimcIR
+
+/// Every layer's values at one time, plus each layer's composed matrix and effective
+/// opacity. Made by ``Timeline/makeState()`` and filled by
+/// ``Timeline/evaluate(at:into:)``; reusing one state across samples allocates nothing.
+public struct SceneState: Sendable {
+    /// The composition time this state was evaluated at.
+    public internal(set) var time: Double = .nan
+    var values: [Double]
+    var layerTimes: [Double]
+    /// Heading added by motion animations with a rotation mode, per layer.
+    var angles: [Double]
+    var hasAngle: [Bool]
+    /// 16 doubles per layer: layer coordinates → composition coordinates.
+    var world: [Double]
+    var opacity: [Double]
+    var inherited: [Double]
+    var hints: [Int]
+    var scratch: [Double]
+    var lastComponent: [Int]
+    var lastComponentValue: [Double]
+    var initialized = false
+
+    init(valueCount: Int, layerCount: Int, hintCount: Int, scratch: Int) {
+        values = [Double](repeating: 0, count: valueCount)
+        layerTimes = [Double](repeating: 0, count: layerCount)
+        angles = [Double](repeating: 0, count: layerCount)
+        hasAngle = [Bool](repeating: false, count: layerCount)
+        world = [Double](repeating: 0, count: layerCount * 16)
+        opacity = [Double](repeating: 0, count: layerCount)
+        inherited = [Double](repeating: 0, count: layerCount)
+        hints = [Int](repeating: 0, count: hintCount + 1)
+        self.scratch = [Double](repeating: 0, count: scratch)
+        lastComponent = [Int](repeating: -1, count: layerCount * 2)
+        lastComponentValue = [Double](repeating: 0, count: layerCount * 2)
+    }
+
+    /// Runs `body` with the evaluation buffers of this state.
+    mutating func withBuffers<R>(_ body: (EvalBuffers) -> R) -> R {
+        values.withUnsafeMutableBufferPointer { v in
+        angles.withUnsafeMutableBufferPointer { a in
+        hints.withUnsafeMutableBufferPointer { h in
+        scratch.withUnsafeMutableBufferPointer { s in
+        lastComponent.withUnsafeMutableBufferPointer { lc in
+        lastComponentValue.withUnsafeMutableBufferPointer { lv in
+            body(EvalBuffers(values: v, angles: a, hints: h, scratch: s, lastComponent: lc, lastComponentValue: lv))
+        }
+        }
+        }
+        }
+        }
+        }
+    }
+
+    /// The composed matrix of layer `i`: from its own coordinates (its bounds) to the
+    /// composition's, in Core Animation's row-vector layout.
+    public func matrix(ofLayer i: Int) -> M4 {
+        M4(Array(world[(i * 16)..<(i * 16 + 16)]))
+    }
+
+    /// Opacity multiplied down the tree; 0 when the layer or an ancestor is hidden, or
+    /// when the layer is not double-sided and faces away.
+    public func effectiveOpacity(ofLayer i: Int) -> Double { opacity[i] }
+
+    /// The layer's own time (after its and its ancestors' beginTime, speed, timeOffset).
+    public func localTime(ofLayer i: Int) -> Double { layerTimes[i] }
+}
+
+extension Timeline {
+    /// Evaluates the whole scene at composition time `t` into `state`, without
+    /// allocating. Sampling increasing times (frame after frame) is the fast path:
+    /// keyframe lookups resume from where the previous sample left them.
+    public func evaluate(at t: Double, into state: inout SceneState) {
+        evaluate(at: t, into: &state, linearOverride: nil)
+    }
+
+    func evaluate(at t: Double, into state: inout SceneState, linearOverride: Int?) {
+        state.time = t
+        let firstTime = !state.initialized
+        state.initialized = true
+        let layers = self.layers
+        let model = self.model
+        var times = state.layerTimes
+        state.layerTimes = []  // borrowed below without copying
+        state.withBuffers { b in
+            times.withUnsafeMutableBufferPointer { times in
+                model.withUnsafeBufferPointer { modelBuffer in
+                    guard let dst = b.values.baseAddress, let src = modelBuffer.baseAddress else { return }
+                    for layer in layers {
+                        let parentTime = layer.parent.map { times[$0] } ?? t
+                        let lt = layer.timing
+                        times[layer.index] = (parentTime - lt.beginTime) * lt.speed + lt.timeOffset
+                        // Layers without animations keep their model values between samples.
+                        if layer.animations.isEmpty && !firstTime { continue }
+                        (dst + layer.range.lowerBound).update(from: src + layer.range.lowerBound, count: layer.range.count)
+                        b.angles[layer.index] = 0
+                        b.lastComponent[layer.index * 2] = -1
+                        b.lastComponent[layer.index * 2 + 1] = -1
+                        Evaluator.evaluateAnimations(layer, layerTime: times[layer.index], b, linearOverride: linearOverride)
+                    }
+                }
+            }
+        }
+        state.layerTimes = times
+        computeGeometry(&state)
+    }
+
+    /// Composes each layer's matrix as Core Animation does (row vectors, parents last):
+    ///
+    ///     world = T(−anchor) · transform · R(heading) · T(position, zPosition)
+    ///             · [parent's sublayerTransform about its anchor] · [flatten] · world(parent)
+    ///
+    /// where the anchor is `anchorPoint` in the bounds (plus `anchorPointZ`). A plain
+    /// parent flattens its sublayers into its plane (z dropped after their transforms);
+    /// a transform layer keeps them in 3D. The composition itself does not flatten, so
+    /// z survives for consumers that want it.
+    func computeGeometry(_ state: inout SceneState) {
+        let layers = self.layers
+        state.values.withUnsafeBufferPointer { values in
+        state.world.withUnsafeMutableBufferPointer { world in
+        state.opacity.withUnsafeMutableBufferPointer { opacity in
+        state.inherited.withUnsafeMutableBufferPointer { inherited in
+        state.angles.withUnsafeBufferPointer { angles in
+            guard let v = values.baseAddress, let w = world.baseAddress else { return }
+            for layer in layers {
+                let g = LayerGeometry(layer, v)
+                var local = M4.translation(-g.anchorX, -g.anchorY, -g.anchorZ)
+                if let t = g.transform, !t.isIdentity { local = local.concat(t) }
+                let angle = angles[layer.index]
+                if angle != 0 { local = local.concat(.rotation(angle, 0, 0, 1)) }
+                local = local.concat(.translation(g.positionX, g.positionY, g.zPosition))
+                var result = local
+                var parentOpacity = 1.0
+                if let p = layer.parent {
+                    let parent = layers[p]
+                    let pg = LayerGeometry(parent, v)
+                    if let s = pg.sublayerTransform, !s.isIdentity {
+                        result = result.concat(.translation(-pg.anchorX, -pg.anchorY, -pg.anchorZ)).concat(s)
+                            .concat(.translation(pg.anchorX, pg.anchorY, pg.anchorZ))
+                    }
+                    if parent.flattensSublayers {
+                        // Drop z in the parent's plane; keep x, y and w.
+                        result.m.2 = 0; result.m.6 = 0; result.m.10 = 0; result.m.14 = 0
+                    }
+                    result = result.concat(M4.load(w + p * 16))
+                    parentOpacity = inherited[p]
+                }
+                result.store(w + layer.index * 16)
+                let own = g.hidden ? 0 : g.opacity * parentOpacity
+                inherited[layer.index] = own
+                opacity[layer.index] = (!g.doubleSided && !Timeline.facesViewer(result, g)) ? 0 : own
+            }
+        }
+        }
+        }
+        }
+        }
+    }
+
+    /// Whether the layer's front faces the viewer: the winding of its bounds' corners
+    /// after projection (a non-double-sided layer is not drawn otherwise).
+    static func facesViewer(_ m: M4, _ g: LayerGeometry) -> Bool {
+        let w = max(g.boundsWidth, 1), h = max(g.boundsHeight, 1)
+        let p0 = m.apply(g.boundsX, g.boundsY)
+        let p1 = m.apply(g.boundsX + w, g.boundsY)
+        let p2 = m.apply(g.boundsX, g.boundsY + h)
+        if p0.w <= 0 || p1.w <= 0 || p2.w <= 0 { return false }
+        let cross = (p1.x - p0.x) * (p2.y - p0.y) - (p1.y - p0.y) * (p2.x - p0.x)
+        return cross > 0
+    }
+}
+
+/// The geometric properties of one layer, read from a value buffer.
+struct LayerGeometry {
+    var positionX = 0.0, positionY = 0.0, zPosition = 0.0
+    var anchorX = 0.0, anchorY = 0.0, anchorZ = 0.0
+    var boundsX = 0.0, boundsY = 0.0, boundsWidth = 0.0, boundsHeight = 0.0
+    var transform: M4?
+    var sublayerTransform: M4?
+    var opacity = 1.0
+    var hidden = false
+    var doubleSided = true
+
+    @inline(__always)
+    init(_ layer: RuntimeLayer, _ v: UnsafePointer<Double>) {
+        if let s = layer.slot(.position) { positionX = v[s.offset]; positionY = v[s.offset + 1] }
+        if let s = layer.slot(.zPosition) { zPosition = v[s.offset] }
+        var ax = 0.5, ay = 0.5
+        if let s = layer.slot(.anchorPoint) { ax = v[s.offset]; ay = v[s.offset + 1] }
+        if let s = layer.slot(.anchorPointZ) { anchorZ = v[s.offset] }
+        if let s = layer.slot(.bounds) {
+            boundsX = v[s.offset]; boundsY = v[s.offset + 1]; boundsWidth = v[s.offset + 2]; boundsHeight = v[s.offset + 3]
+        }
+        anchorX = boundsX + ax * boundsWidth
+        anchorY = boundsY + ay * boundsHeight
+        if let s = layer.slot(.transform) { transform = M4.load(UnsafeMutablePointer(mutating: v + s.offset)) }
+        if let s = layer.slot(.sublayerTransform) { sublayerTransform = M4.load(UnsafeMutablePointer(mutating: v + s.offset)) }
+        if let s = layer.slot(.opacity) { opacity = v[s.offset] }
+        if let s = layer.slot(.hidden) { hidden = v[s.offset] >= 0.5 }
+        if let s = layer.slot(.doubleSided) { doubleSided = v[s.offset] >= 0.5 }
+    }
+}

@@ -1,0 +1,109 @@
+import AnimcIR
+
+/// A cubic Bézier timing curve from (0,0) to (1,1), solved for y given x.
+///
+/// Coefficients are precomputed as in WebKit's UnitBezier. `solveX` starts Newton's
+/// method from x itself and stops at 1e-12; if the derivative vanishes or Newton
+/// wanders out of [0, 1] it falls back to bisection to 1e-12. Progress is therefore
+/// exact to well below 1e-9, and baked output is deterministic.
+public struct UnitBezier: Hashable, Sendable {
+    let ax, bx, cx, ay, by, cy: Double
+    let startGradient, endGradient: Double
+
+    public init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
+        cx = 3 * x1
+        bx = 3 * (x2 - x1) - cx
+        ax = 1 - cx - bx
+        cy = 3 * y1
+        by = 3 * (y2 - y1) - cy
+        ay = 1 - cy - by
+        // Tangents used outside [0, 1] (CSS Easing): through the nearer control point.
+        if x1 > 0 { startGradient = y1 / x1 } else if y1 == 0 && x2 > 0 { startGradient = y2 / x2 } else { startGradient = 0 }
+        if x2 < 1 { endGradient = (y2 - 1) / (x2 - 1) } else if y2 == 1 && x1 < 1 { endGradient = (y1 - 1) / (x1 - 1) } else { endGradient = 0 }
+    }
+
+    @inline(__always) func sampleX(_ t: Double) -> Double { ((ax * t + bx) * t + cx) * t }
+    @inline(__always) func sampleY(_ t: Double) -> Double { ((ay * t + by) * t + cy) * t }
+    @inline(__always) func sampleDerivativeX(_ t: Double) -> Double { (3 * ax * t + 2 * bx) * t + cx }
+
+    /// The curve parameter whose x is `x`, for x in [0, 1].
+    @inline(__always)
+    public func solveX(_ x: Double) -> Double {
+        var t = x
+        for _ in 0..<8 {
+            let err = sampleX(t) - x
+            if abs(err) < 1e-12 { return t }
+            let d = sampleDerivativeX(t)
+            if abs(d) < 1e-7 { break }
+            t -= err / d
+            if t < 0 || t > 1 { break }
+        }
+        return bisect(x)
+    }
+
+    @inline(never)
+    func bisect(_ x: Double) -> Double {
+        var lo = 0.0, hi = 1.0
+        var t = x
+        for _ in 0..<64 {
+            let v = sampleX(t)
+            if abs(v - x) < 1e-12 { return t }
+            if v < x { lo = t } else { hi = t }
+            t = (lo + hi) * 0.5
+        }
+        return t
+    }
+
+    /// y at x; outside [0, 1] the curve continues along its end tangents.
+    @inline(__always)
+    public func solve(_ x: Double) -> Double {
+        if x < 0 { return startGradient * x }
+        if x > 1 { return 1 + endGradient * (x - 1) }
+        return sampleY(solveX(x))
+    }
+}
+
+/// A timing function ready to evaluate: progress in, progress out.
+public enum CompiledTimingFunction: Hashable, Sendable {
+    case linear
+    case bezier(UnitBezier)
+    case steps(count: Int, position: StepPosition)
+    /// Spring progress at `x · duration` seconds.
+    case spring(SpringSolution, duration: Double)
+
+    /// - Parameter duration: seconds the function spans, which a spring needs.
+    public init(_ f: TimingFunction, duration: Double) {
+        switch f {
+        case .linear: self = .linear
+        case .cubic(let x1, let y1, let x2, let y2):
+            self = (x1, y1, x2, y2) == (0, 0, 1, 1) ? .linear : .bezier(UnitBezier(x1, y1, x2, y2))
+        case .steps(let n, let p): self = .steps(count: max(n, 1), position: p)
+        case .spring(let s): self = .spring(SpringSolution(s), duration: duration)
+        }
+    }
+
+    /// - Parameter before: CSS's "before flag" for steps: true while filling backwards,
+    ///   so a jump at the very start is not taken yet.
+    @inline(__always)
+    public func apply(_ x: Double, before: Bool = false) -> Double {
+        switch self {
+        case .linear: return x
+        case .bezier(let b): return b.solve(x)
+        case .steps(let n, let position): return CompiledTimingFunction.steps(x, n, position, before)
+        case .spring(let s, let d): return s.position(at: x * d)
+        }
+    }
+
+    static func steps(_ x: Double, _ n: Int, _ position: StepPosition, _ before: Bool) -> Double {
+        let scaled = x * Double(n)
+        var current = scaled.rounded(.down)
+        if position == .start || position == .jumpBoth { current += 1 }
+        if before && scaled == scaled.rounded(.down) { current -= 1 }
+        if x >= 0 && current < 0 { current = 0 }
+        let jumps = Double(position.jumps(n))
+        if x <= 1 && current > jumps { current = jumps }
+        return current / jumps
+    }
+
+    public var isLinear: Bool { if case .linear = self { return true } else { return false } }
+}
