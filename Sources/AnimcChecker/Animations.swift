@@ -177,6 +177,10 @@ extension Checker {
             content = .motion(m)
         case "spring":
             guard let (from, to) = lowerFromTo(attributes, info, item, model: property), let p = lowerSpring(attributes) else { return nil }
+            if !info.type.interpolates {
+                report(Messages.notInterpolatable(target?.range ?? item.range, keyPath: info.keyPath, type: info.type, basic: true, fixIt: nil))
+                return nil
+            }
             if let tf = attributes["timingFunction"] { report(Messages.springTiming(tf.range, kind: "spring")); return nil }
             if timing.duration.isNaN && group?.duration == nil { timing.duration = p.settlingDuration }
             content = .spring(from: from, to: to, parameters: p)
@@ -364,6 +368,12 @@ extension Checker {
     }
 
     private func lowerDecay(_ a: [String: Attribute], _ info: KeyPathInfo, _ item: Item) -> (from: AnimatedValue, velocity: Value, rate: Double)? {
+        guard [.number, .length, .angle, .time, .point, .size, .rect, .color].contains(info.type) else {
+            report(Messages.typeMismatch(animationNameRange(item), expected: "a number, point, size, rect or colour key path",
+                                         found: "'\(info.keyPath)', which holds \(info.type)", context: "a decay",
+                                         help: "a decay moves a value at a velocity; animate a component such as 'transform.rotation.z'"))
+            return nil
+        }
         guard let v = a["velocity"] else {
             report(Messages.missingAttribute(animationNameRange(item), what: "a decay", needs: "'velocity'",
                                              help: "velocity is in the property's units per second, e.g. velocity: (1200, -800)"))

@@ -46,6 +46,8 @@ public struct CommandLineTool {
             return wantsHelp(rest) ? showHelp(first) : CheckCommand(tool: self, name: first).run(rest)
         case "parse":
             return wantsHelp(rest) ? showHelp(first) : ParseCommand(tool: self).run(rest)
+        case "build":
+            return wantsHelp(rest) ? showHelp(first) : BuildCommand(tool: self).run(rest)
         case "eval":
             return wantsHelp(rest) ? showHelp(first) : EvalCommand(tool: self).run(rest)
         case "explain":

@@ -64,7 +64,7 @@ public enum ValueType: Hashable, Sendable, CustomStringConvertible {
     /// Whether `additive` and `cumulative` make sense (there is a "+" for the type).
     public var isAdditive: Bool {
         switch self {
-        case .number, .length, .angle, .time, .point, .size, .rect, .color, .transform, .numbers: return true
+        case .number, .length, .angle, .time, .point, .size, .rect, .color, .transform: return true
         default: return false
         }
     }

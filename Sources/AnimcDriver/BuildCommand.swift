@@ -1,0 +1,169 @@
+import AnimcBake
+import AnimcBase
+import AnimcDiagnostics
+import AnimcIR
+import AnimcRuntime
+import AnimcTimeline
+
+/// `animc build FILE... [--target timeline|baked] [-o PATH] [--fps N] [--window START..END]`
+///
+/// Defaults: target `timeline`; the output goes beside each input as
+/// `NAME.timeline.json` or `NAME.baked.json`, or into `-o` (a file for one input, a
+/// directory for several). Outputs are written atomically.
+struct BuildCommand {
+    let tool: CommandLineTool
+    static let spec = ArgumentSpec(valued: ["target", "output", "fps", "window", "format", "color"], flags: ["werror"],
+                                   aliases: ["o": "output"])
+
+    enum Target: String { case timeline, baked }
+
+    func run(_ args: ArraySlice<String>) -> Int32 {
+        let parsed: ParsedArguments
+        let useColor: Bool
+        do {
+            parsed = try parseArguments(args, spec: BuildCommand.spec, command: "build")
+            useColor = try tool.useColor(parsed.value("color"))
+        } catch {
+            return tool.usageError(error.message, command: "build")
+        }
+        let targetText = parsed.value("target") ?? "timeline"
+        guard let target = Target(rawValue: targetText) else {
+            return tool.usageError("invalid value '\(targetText)' for '--target' (expected timeline or baked)", command: "build")
+        }
+        let format = parsed.value("format") ?? "human"
+        guard ["human", "json", "sarif", "github"].contains(format) else {
+            return tool.usageError("invalid value '\(format)' for '--format' (expected human, json, sarif or github)", command: "build")
+        }
+        var fps: Double?
+        if let text = parsed.value("fps") {
+            guard let f = Double(text), f.isFinite, f > 0, f <= 1000 else {
+                return tool.usageError("invalid value '\(text)' for '--fps' (expected a number in (0, 1000])", command: "build")
+            }
+            fps = f
+        }
+        var window: TimeWindow?
+        if let text = parsed.value("window") {
+            guard let w = parseWindow(text) else {
+                return tool.usageError("invalid value '\(text)' for '--window' (expected START..END in seconds, e.g. 0..3 or 0s...2.5s)", command: "build")
+            }
+            window = w
+        }
+        guard !parsed.positionals.isEmpty else {
+            return tool.usageError("no input files", command: "build")
+        }
+        let inputs = parsed.positionals
+        let output = parsed.value("output")
+        if let o = output, inputs.count > 1, !tool.fileSystem.isDirectory(o) {
+            return tool.usageError("with several inputs, -o must be an existing directory ('\(o)' is not)", command: "build")
+        }
+        var status = CommandLineTool.ExitCode.success
+        var reports: [FileReport] = []
+        let diagnosticsOut = DiagnosticOutput(console: tool.console, useColor: useColor)
+        for input in inputs {
+            guard !tool.fileSystem.isDirectory(input) else {
+                tool.console.writeErr("animc build: error: \(input): is a directory; give .anim files\n")
+                status = CommandLineTool.ExitCode.usage
+                continue
+            }
+            guard tool.fileSystem.exists(input) else {
+                tool.console.writeErr("animc build: error: \(input): no such file or directory\n")
+                status = CommandLineTool.ExitCode.usage
+                continue
+            }
+            guard let file = tool.readSource(input, command: "build") else {
+                status = CommandLineTool.ExitCode.usage
+                continue
+            }
+            let result = Pipeline.compile(file)
+            var report = result.report
+            let blocked = result.hasErrors || (parsed.has("werror") && report.warningCount > 0)
+            guard !blocked, let composition = result.composition else {
+                reports.append(report)
+                status = max(status, CommandLineTool.ExitCode.findings)
+                continue
+            }
+            let destination = outputPath(for: input, target: target, output: output)
+            let bytes: [UInt8]
+            switch target {
+            case .timeline:
+                var c = composition
+                if let fps { c.fps = fps }
+                if let window { c.window = window }
+                bytes = TimelineWriter.bytes(c)
+            case .baked:
+                let timeline = Timeline(composition)
+                switch Baker.plan(timeline, fps: fps, window: window) {
+                case .failure(let refusal):
+                    report.diagnostics.append(refusalDiagnostic(refusal, composition))
+                    reports.append(report)
+                    status = max(status, CommandLineTool.ExitCode.findings)
+                    continue
+                case .success(let plan):
+                    let showProgress = tool.console.stderrIsTerminal && plan.frameCount >= 600
+                    bytes = Baker.bake(timeline, plan: plan, progress: showProgress ? { done, total in
+                        tool.console.writeErr("\r  baking \(input): \(done)/\(total) frames")
+                        if done == total { tool.console.writeErr("\r\u{1B}[K") }
+                    } : nil)
+                }
+            }
+            reports.append(report)
+            do {
+                try tool.fileSystem.writeFileAtomically(destination, bytes)
+                if format == "human" {
+                    tool.console.writeErr("wrote \(destination) (\(sizeText(bytes.count)))\n")
+                }
+            } catch {
+                tool.ioError(error, command: "build")
+                status = CommandLineTool.ExitCode.usage
+            }
+        }
+        diagnosticsOut.emit(reports.filter { !$0.diagnostics.isEmpty || format != "human" }, format: format, summaryVerb: nil)
+        return status
+    }
+
+    /// Beside the input (`dir/name.timeline.json`), inside `-o` when it is a directory,
+    /// or `-o` itself.
+    func outputPath(for input: String, target: Target, output: String?) -> String {
+        let file = input.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? input
+        let stem = file.hasSuffix(".anim") ? String(file.dropLast(5)) : file
+        let name = "\(stem).\(target.rawValue).json"
+        if let o = output {
+            if o.hasSuffix("/") { return o + name }
+            if tool.fileSystem.isDirectory(o) { return o + "/" + name }
+            return o
+        }
+        let dir = input.contains("/") ? String(input[..<(input.lastIndex(of: "/") ?? input.endIndex)]) : ""
+        return dir.isEmpty ? name : dir + "/" + name
+    }
+
+    func refusalDiagnostic(_ refusal: BakeRefusal, _ c: Composition) -> Diagnostic {
+        switch refusal {
+        case .unbounded(let info, let range):
+            return BuildDiagnostics.unboundedBake.at(
+                range, "cannot bake '\(info.path)': it never ends and the composition has no window",
+                label: "repeats forever",
+                help: "add 'window: 0s ..< \(formatNumber(info.timing.duration))s' to the composition, or pass --window 0..\(formatNumber(info.timing.duration))")
+        case .tooLarge(let frames, let channels, let limit):
+            return BuildDiagnostics.bakeTooLarge.at(
+                SourceRange(start: c.range.start, end: min(c.range.end, c.range.start + 11)),
+                "baking would sample \(frames) frames of \(channels) values, beyond the limit of \(limit)",
+                help: "shorten the window, lower --fps, or build the timeline target instead")
+        }
+    }
+}
+
+/// `START..END` (half-open), `START..<END` or `START...END` (closed), in seconds with
+/// optional `s`/`ms`.
+func parseWindow(_ text: String) -> TimeWindow? {
+    let (separator, closed): (String, Bool)
+    if text.contains("...") { (separator, closed) = ("...", true) } else if text.contains("..<") { (separator, closed) = ("..<", false) } else { (separator, closed) = ("..", false) }
+    guard let r = text.range(of: separator) else { return nil }
+    guard let a = parseTime(String(text[..<r.lowerBound])), let b = parseTime(String(text[r.upperBound...])), b >= a else { return nil }
+    return TimeWindow(start: a, end: b, includesEnd: closed)
+}
+
+func sizeText(_ bytes: Int) -> String {
+    if bytes < 1024 { return "\(bytes) bytes" }
+    if bytes < 1 << 20 { return formatNumber((Double(bytes) / 1024 * 10).rounded() / 10) + " KiB" }
+    return formatNumber((Double(bytes) / Double(1 << 20) * 10).rounded() / 10) + " MiB"
+}

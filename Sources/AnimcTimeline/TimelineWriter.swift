@@ -1,0 +1,180 @@
+import AnimcBase
+import AnimcIR
+
+/// Writes a composition as `animc.timeline` JSON (see docs/formats.md).
+public enum TimelineWriter {
+    public static let format = "animc.timeline"
+    public static let version = 1
+
+    public static func json(_ c: Composition) -> JSONValue {
+        var composition: [JSONMember] = [
+            JSONMember("name", .string(c.name)),
+            JSONMember("size", [.number(c.size.width), .number(c.size.height)]),
+            JSONMember("fps", .number(c.fps)),
+        ]
+        composition.append(JSONMember("window", c.window.map { w in
+            .object([JSONMember("start", .number(w.start)), JSONMember("end", .number(w.end)),
+                     JSONMember("includesEnd", .bool(w.includesEnd))])
+        } ?? .null))
+        composition.append(JSONMember("backgroundColor", c.backgroundColor.map(color) ?? .null))
+        return .object([
+            JSONMember("format", .string(format)),
+            JSONMember("version", .number(Double(version))),
+            JSONMember("composition", .object(composition)),
+            JSONMember("layers", .array(c.layers.map(layer))),
+        ])
+    }
+
+    public static func bytes(_ c: Composition) -> [UInt8] { json(c).serialized(style: .pretty) }
+
+    static func layer(_ l: Layer) -> JSONValue {
+        .object([
+            JSONMember("id", .string(l.id)),
+            JSONMember("kind", .string(l.kind.rawValue)),
+            JSONMember("parent", l.parent.map { .number(Double($0)) } ?? .null),
+            JSONMember("isMask", .bool(l.isMask)),
+            JSONMember("mask", l.mask.map { .number(Double($0)) } ?? .null),
+            JSONMember("timing", .object([
+                JSONMember("beginTime", .number(l.timing.beginTime)),
+                JSONMember("speed", .number(l.timing.speed)),
+                JSONMember("timeOffset", .number(l.timing.timeOffset)),
+            ])),
+            JSONMember("properties", .object(l.properties.map { JSONMember($0.property.rawValue, value($0.value)) })),
+            JSONMember("animations", .array(l.animations.map(animation))),
+        ])
+    }
+
+    static func animation(_ a: Animation) -> JSONValue {
+        var members = [JSONMember("name", .string(a.name)), JSONMember("timing", timing(a.timing))]
+        switch a.kind {
+        case .group(let children):
+            members.append(JSONMember("group", .array(children.map(animation))))
+        case .property(let p):
+            members.append(JSONMember("keyPath", .string(p.target.keyPath)))
+            members.append(JSONMember("additive", .bool(p.additive)))
+            members.append(JSONMember("cumulative", .bool(p.cumulative)))
+            switch p.content {
+            case .basic(let from, let to):
+                members.append(JSONMember("basic", .object([JSONMember("from", animated(from)), JSONMember("to", animated(to))])))
+            case .keyframes(let k):
+                members.append(JSONMember("keyframes", .object([
+                    JSONMember("values", .array(k.values.map(value))),
+                    JSONMember("keyTimes", k.keyTimes.map { .array($0.map { .number($0) }) } ?? .null),
+                    JSONMember("timingFunctions", .array(k.timingFunctions.map(timingFunction))),
+                    JSONMember("calculationMode", .string(k.calculationMode.rawValue)),
+                    JSONMember("tension", .array(k.tension.map { .number($0) })),
+                    JSONMember("continuity", .array(k.continuity.map { .number($0) })),
+                    JSONMember("bias", .array(k.bias.map { .number($0) })),
+                ])))
+            case .motion(let m):
+                members.append(JSONMember("motion", .object([
+                    JSONMember("path", value(.path(m.path))),
+                    JSONMember("keyTimes", m.keyTimes.map { .array($0.map { .number($0) }) } ?? .null),
+                    JSONMember("timingFunctions", .array(m.timingFunctions.map(timingFunction))),
+                    JSONMember("calculationMode", .string(m.calculationMode.rawValue)),
+                    JSONMember("rotationMode", .string(m.rotationMode.rawValue)),
+                ])))
+            case .spring(let from, let to, let s):
+                members.append(JSONMember("spring", .object([
+                    JSONMember("from", animated(from)), JSONMember("to", animated(to)),
+                    JSONMember("mass", .number(s.mass)), JSONMember("stiffness", .number(s.stiffness)),
+                    JSONMember("damping", .number(s.damping)), JSONMember("initialVelocity", .number(s.initialVelocity)),
+                    JSONMember("allowsOverdamping", .bool(s.allowsOverdamping)),
+                ])))
+            case .decay(let from, let velocity, let deceleration):
+                members.append(JSONMember("decay", .object([
+                    JSONMember("from", animated(from)), JSONMember("velocity", value(velocity)),
+                    JSONMember("deceleration", .number(deceleration)),
+                ])))
+            }
+        }
+        return .object(members)
+    }
+
+    /// JSON has no infinity: unbounded repeats are the string "inf".
+    static func maybeInfinite(_ x: Double) -> JSONValue { x.isInfinite ? "inf" : .number(x) }
+
+    static func timing(_ t: Timing) -> JSONValue {
+        .object([
+            JSONMember("beginTime", .number(t.beginTime)),
+            JSONMember("duration", .number(t.duration)),
+            JSONMember("speed", .number(t.speed)),
+            JSONMember("timeOffset", .number(t.timeOffset)),
+            JSONMember("repeatCount", maybeInfinite(t.repeatCount)),
+            JSONMember("repeatDuration", maybeInfinite(t.repeatDuration)),
+            JSONMember("autoreverses", .bool(t.autoreverses)),
+            JSONMember("fillMode", .string(t.fillMode.rawValue)),
+            JSONMember("removedOnCompletion", .bool(t.removedOnCompletion)),
+            JSONMember("timingFunction", timingFunction(t.timingFunction)),
+        ])
+    }
+
+    static func timingFunction(_ f: TimingFunction) -> JSONValue {
+        switch f {
+        case .linear: return "linear"
+        case .cubic(let x1, let y1, let x2, let y2): return ["cubic", .number(x1), .number(y1), .number(x2), .number(y2)]
+        case .steps(let n, let p): return ["steps", .number(Double(n)), .string(p.rawValue)]
+        case .spring(let s):
+            return ["spring", .number(s.mass), .number(s.stiffness), .number(s.damping), .number(s.initialVelocity),
+                    .bool(s.allowsOverdamping)]
+        }
+    }
+
+    static func animated(_ v: AnimatedValue) -> JSONValue {
+        switch v {
+        case .value(let x): return .object([JSONMember("value", value(x))])
+        case .model: return "model"
+        case .presentation: return "presentation"
+        case .modelPlus(let x): return .object([JSONMember("modelPlus", value(x))])
+        }
+    }
+
+    static func color(_ c: Color) -> JSONValue {
+        [.number(c.red), .number(c.green), .number(c.blue), .number(c.alpha)]
+    }
+
+    /// Values are tagged with their kind so a value reads back without knowing its
+    /// property: `{"point": [x, y]}`.
+    static func value(_ v: Value) -> JSONValue {
+        let (tag, payload): (String, JSONValue)
+        switch v {
+        case .number(let x): (tag, payload) = ("number", .number(x))
+        case .point(let p): (tag, payload) = ("point", [.number(p.x), .number(p.y)])
+        case .size(let s): (tag, payload) = ("size", [.number(s.width), .number(s.height)])
+        case .rect(let r): (tag, payload) = ("rect", [.number(r.x), .number(r.y), .number(r.width), .number(r.height)])
+        case .color(let c): (tag, payload) = ("color", color(c))
+        case .transform(let t): (tag, payload) = ("transform", .array(t.functions.map(transformFunction)))
+        case .path(let p): (tag, payload) = ("path", .array(p.elements.map(pathElement)))
+        case .bool(let b): (tag, payload) = ("bool", .bool(b))
+        case .image(let name): (tag, payload) = ("image", name.map { .string($0) } ?? .null)
+        case .enumeration(let e): (tag, payload) = ("enum", .string(e))
+        case .numbers(let xs): (tag, payload) = ("numbers", .array(xs.map { .number($0) }))
+        case .colors(let cs): (tag, payload) = ("colors", .array(cs.map(color)))
+        }
+        return .object([JSONMember(tag, payload)])
+    }
+
+    static func transformFunction(_ f: TransformFunction) -> JSONValue {
+        switch f {
+        case .translate(let x, let y, let z): return ["translate", .number(x), .number(y), .number(z)]
+        case .scale(let x, let y, let z): return ["scale", .number(x), .number(y), .number(z)]
+        case .rotate(let x, let y, let z, let a): return ["rotate", .number(x), .number(y), .number(z), .number(a)]
+        case .skew(let x, let y): return ["skew", .number(x), .number(y)]
+        case .perspective(let d): return ["perspective", maybeInfinite(d)]
+        case .matrix(let m): return .array([.string("matrix")] + m.entries.map { .number($0) })
+        }
+    }
+
+    static func pathElement(_ e: PathElement) -> JSONValue {
+        switch e {
+        case .move(let q): return ["move", .number(q.x), .number(q.y)]
+        case .line(let q): return ["line", .number(q.x), .number(q.y)]
+        case .quad(let c, let q): return ["quad", .number(c.x), .number(c.y), .number(q.x), .number(q.y)]
+        case .cubic(let c1, let c2, let q):
+            return ["cubic", .number(c1.x), .number(c1.y), .number(c2.x), .number(c2.y), .number(q.x), .number(q.y)]
+        case .arc(let c, let r, let a0, let a1, let cw):
+            return ["arc", .number(c.x), .number(c.y), .number(r), .number(a0), .number(a1), .bool(cw)]
+        case .close: return ["close"]
+        }
+    }
+}
