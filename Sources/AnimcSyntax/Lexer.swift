@@ -381,8 +381,27 @@ public struct Lexer {
         append(.color, from: start, error: !valid)
     }
 
+    /// `'tile'` or `“tile”`: a string in the wrong quotes. One diagnostic whose fix-it
+    /// replaces both quotes, and a string token so parsing goes on normally.
+    private mutating func wrongQuotes(open: [UInt8], close: [UInt8]) -> Bool {
+        let start = i
+        var k = i + open.count
+        while k + close.count <= bytes.count, bytes[k] != 0x0A, bytes[k] != 0x0D {
+            if Array(bytes[k..<(k + close.count)]) == close {
+                i = k + close.count
+                diagnostics.append(SyntaxDiagnostics.wrongQuotes(SourceRange(start, i), openLength: open.count, closeLength: close.count))
+                append(.string, from: start, error: true)
+                return true
+            }
+            k += 1
+        }
+        return false
+    }
+
     private mutating func invalidCharacter() {
         let start = i
+        if bytes[i] == 0x27, wrongQuotes(open: [0x27], close: [0x27]) { return }
+        if bytes[i] == 0xE2, peek(1) == 0x80, peek(2) == 0x9C, wrongQuotes(open: [0xE2, 0x80, 0x9C], close: [0xE2, 0x80, 0x9D]) { return }
         if bytes[i] < 0x80 {
             let scalar = Unicode.Scalar(bytes[i])
             i += 1

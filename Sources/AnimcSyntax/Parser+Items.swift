@@ -31,7 +31,16 @@ extension Parser {
             if case .animation = context, canStartExpression(t), t.kind != .lBrace {
                 return parseKeyframe()
             }
-            report(SyntaxDiagnostics.expectedItem(errorRange, found: found, context: context.expectation))
+            // `0.5 = 1` outside a keyframes block: parse the row, then say where it belongs.
+            if t.kind == .number || t.kind == .lParen || t.kind == .minus {
+                let item = parseKeyframe()
+                if case .keyframe = item.kind {
+                    report(SyntaxDiagnostics.misplacedItem(item.range, item: "a keyframe row", block: context.name,
+                                                           hint: "keyframe rows belong inside a 'keyframes' animation"))
+                }
+                return item
+            }
+            report(SyntaxDiagnostics.expectedItem(t.range, found: describe(t), context: context.expectation))
             recover()
             return Item(kind: .error, range: t.range)
         }
@@ -87,6 +96,22 @@ extension Parser {
             }
             return item
         }
+        // `shap circle { ... }`: a misspelled kind. Suggest the closest and parse the
+        // declaration as that kind, so its contents are still checked.
+        if next.kind == .identifier && peek(2).kind == .lBrace && !inAnimation {
+            let kinds = Array(ContextualKeywords.layerKinds) + Array(ContextualKeywords.animationKinds) + [ContextualKeywords.group]
+            let guess = closestMatch(to: name, in: kinds)
+            report(SyntaxDiagnostics.unknownKind(t.range, name: name, suggestion: guess))
+            if let g = guess {
+                if ContextualKeywords.layerKinds.contains(g) {
+                    let item = parseLayer(kindOverride: g)
+                    return checkLayerPlacement(item, context)
+                }
+                return parseAnimation(kindOverride: g)
+            }
+            recover()
+            return Item(kind: .error, range: t.range)
+        }
         if inAnimation {
             return parseKeyframe()
         }
@@ -106,7 +131,7 @@ extension Parser {
             let value = parseExpression()
             return Item(kind: .property(key: key, value: value), range: key.range.union(value.range))
         }
-        report(SyntaxDiagnostics.expectedItem(errorRange, found: found, context: context.expectation))
+        report(SyntaxDiagnostics.expectedItem(t.range, found: describe(t), context: context.expectation))
         recover()
         return Item(kind: .error, range: t.range)
     }
@@ -276,12 +301,12 @@ extension Parser {
 
     /// LayerDecl = [ "mask" ] LayerKind [ identifier ] Block
     /// LayerKind = "layer" | "shape" | "image" | "gradient" | "transformLayer"
-    mutating func parseLayer() -> Item {
+    mutating func parseLayer(kindOverride: String? = nil) -> Item {
         let start = tok.range.start
         var mask: SourceRange?
         if isIdentifier(tok, ContextualKeywords.mask) { mask = advance().range }
         let kindToken = advance()
-        let kind = Identifier(text(kindToken), kindToken.range)
+        let kind = Identifier(kindOverride ?? text(kindToken), kindToken.range)
         var name: Identifier?
         if tok.kind == .identifier {
             let t = advance()
@@ -321,10 +346,10 @@ extension Parser {
     /// Animation = AnimationKind KeyPath [ "as" identifier ] [ "along" Expr ] Block
     ///           | "group" [ identifier ] Block
     /// AnimationKind = "basic" | "keyframes" | "motion" | "spring" | "decay"
-    mutating func parseAnimation() -> Item {
+    mutating func parseAnimation(kindOverride: String? = nil) -> Item {
         let start = tok.range.start
         let kindToken = advance()
-        let kind = Identifier(text(kindToken), kindToken.range)
+        let kind = Identifier(kindOverride ?? text(kindToken), kindToken.range)
         var target: KeyPathSyntax?
         var alias: Identifier?
         var along: Expr?

@@ -203,8 +203,24 @@ public struct Parser {
     mutating func parseBlock(_ context: BlockContext, what: String) -> Block {
         let open = tok
         guard tok.kind == .lBrace else {
-            report(SyntaxDiagnostics.expectedToken(errorRange, expected: "'{'", context: "to open \(what)", found: found))
-            return Block(items: [], range: .empty(at: previousEnd), closed: false)
+            // A forgotten `{`: report it once, then read what follows as the block's body
+            // up to its `}` (or the end), so the body's lines are not reported as
+            // misplaced one by one.
+            let at = previousEnd
+            report(SyntaxDiagnostics.expectedToken(errorRange, expected: "'{'", context: "to open \(what)", found: found,
+                                                   fixIt: .insert(" {", at: at, "insert '{'")))
+            guard enter() else { return Block(items: [], range: .empty(at: at), closed: false) }
+            defer { leave() }
+            var items: [Item] = []
+            while !atEOF && tok.kind != .rBrace {
+                let before = pos
+                if tok.kind == .semicolon || tok.kind == .comma || tok.kind == .rParen || tok.kind == .rBracket { advance(); continue }
+                items.append(parseItem(context))
+                expectSeparator(closing: .rBrace)
+                if pos == before { advance() }
+            }
+            if tok.kind == .rBrace { advance() }
+            return Block(items: items, range: SourceRange(start: at, end: previousEnd), closed: false)
         }
         guard enter() else {
             skipBalanced()
@@ -225,9 +241,12 @@ public struct Parser {
             }
             if atEOF || tok.kind == .rParen || tok.kind == .rBracket {
                 if atEOF || !onErrorLine {
+                    // At the end of the file the brace goes on a line of its own.
+                    let endsWithNewline = file.bytes.last == 0x0A || file.bytes.last == 0x0D
                     report(SyntaxDiagnostics.unclosedDelimiter(
                         at: errorRange, closing: .rBrace, opened: open.range, what: what, found: describe(tok),
-                        insertAt: atEOF ? previousEnd : tok.range.start))
+                        insertAt: atEOF ? UInt32(clamping: file.bytes.count) : tok.range.start,
+                        insertText: atEOF ? (endsWithNewline ? "}\n" : "\n}") : nil))
                 }
                 if !atEOF { advance(); continue }
                 return Block(items: items, range: SourceRange(start: open.range.start, end: previousEnd), closed: false)

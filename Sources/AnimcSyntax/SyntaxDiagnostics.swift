@@ -243,6 +243,15 @@ public enum SyntaxDiagnostics {
         return unexpectedCharacterDescriptor.at(range, "unexpected character \(shown)", help: help, fixIts: fixIts)
     }
 
+    static func wrongQuotes(_ range: SourceRange, openLength: Int, closeLength: Int) -> Diagnostic {
+        let open = SourceRange(start: range.start, end: range.start + UInt32(openLength))
+        let close = SourceRange(start: range.end - UInt32(closeLength), end: range.end)
+        return unexpectedCharacterDescriptor.at(
+            open, "strings are written with double quotes", label: "not a string quote",
+            secondary: [Label(close, "closing quote")],
+            fixIts: [FixIt("use double quotes", edits: [TextEdit(range: open, replacement: "\""), TextEdit(range: close, replacement: "\"")])])
+    }
+
     static func unterminatedString(_ opening: SourceRange, end: UInt32) -> Diagnostic {
         unterminatedStringDescriptor.at(
             SourceRange(start: opening.start, end: max(opening.end, end)), "unterminated string literal",
@@ -315,17 +324,24 @@ public enum SyntaxDiagnostics {
         expectedItemDescriptor.at(range, "expected \(context), found \(found)")
     }
 
+    static func unknownKind(_ range: SourceRange, name: String, suggestion: String?) -> Diagnostic {
+        expectedItemDescriptor.at(range, "unknown kind '\(name)'", label: "not a layer or animation kind",
+                                  help: suggestion.map { "did you mean '\($0)'?" }
+                                    ?? "layers are layer, shape, image, gradient, transformLayer; animations are basic, keyframes, motion, spring, decay, group",
+                                  fixIts: suggestion.map { [.replace(range, with: $0, "replace with '\($0)'")] } ?? [])
+    }
+
     static func expectedExpression(_ range: SourceRange, found: String, after: String?) -> Diagnostic {
         let what = after.map { "expected a value after \($0)" } ?? "expected a value"
         return expectedExpressionDescriptor.at(range, "\(what), found \(found)", label: "value expected here")
     }
 
     static func unclosedDelimiter(at range: SourceRange, closing: TokenKind, opened: SourceRange, what: String,
-                                  found: String, insertAt: UInt32) -> Diagnostic {
+                                  found: String, insertAt: UInt32, insertText: String? = nil) -> Diagnostic {
         unclosedDelimiterDescriptor.at(
             range, "expected \(closing.displayName) to close \(what), found \(found)",
             secondary: [Label(opened, "opened here")],
-            fixIts: [.insert(closing.spelling, at: insertAt, "insert \(closing.displayName)")])
+            fixIts: [.insert(insertText ?? closing.spelling, at: insertAt, "insert \(closing.displayName)")])
     }
 
     static func expectedName(_ range: SourceRange, after: String, found: String) -> Diagnostic {
