@@ -190,7 +190,8 @@ public enum CheckerDiagnostics {
     public static let indexOutOfRange = DiagnosticDescriptor(
         "E0320", "index-out-of-range", .error, "A list index outside the list",
         explanation: """
-        `list[i]` needs `i` to be a whole number from 0 to the list's count minus one.
+        `list[i]` needs `i` to be a whole number from 0 to the list's count minus one; \
+        `list.count` gives the count. Indices do not wrap around and are not clamped.
         """)
 
     public static let missingComposition = DiagnosticDescriptor(
@@ -345,7 +346,8 @@ public enum CheckerDiagnostics {
     public static let stepsCount = DiagnosticDescriptor(
         "E0418", "steps-count", .error, "steps() with too few steps",
         explanation: """
-        `steps(n)` needs at least one step, and `steps(n, jumpNone)` at least two.
+        `steps(n)` needs at least one step, and `steps(n, jumpNone)` at least two, \
+        because jumpNone holds both the first and the last value for a step each.
         """)
 
     public static let springTiming = DiagnosticDescriptor(

@@ -1,0 +1,130 @@
+import AnimcBase
+import AnimcChecker
+import AnimcDriver
+import AnimcIR
+import AnimcTestSupport
+import Testing
+
+/// Compile-time evaluation: units, dimensions, built-ins, loops, components.
+@Suite struct EvaluationTests {
+    /// The model value `property` gets on layer `box` when set to `expression`.
+    func value(_ expression: String, property: String = "zPosition", prelude: String = "") -> (Value?, [String]) {
+        let text = "composition { size: 10 x 10 }\n\(prelude)\nlayer box {\n  \(property): \(expression)\n}\n"
+        let result = Pipeline.compile(SourceFile(name: "t.anim", text: text))
+        let codes = result.diagnostics.map(\.code.rawValue)
+        guard let c = result.composition, let id = PropertyID(rawValue: property) else { return (nil, codes) }
+        return (c.layers[0].modelValue(id), codes)
+    }
+
+    func number(_ expression: String, prelude: String = "") -> Double? {
+        if case .number(let x)? = value(expression, prelude: prelude).0 { return x }
+        return nil
+    }
+
+    @Test func arithmeticAndPrecedence() {
+        #expect(number("1 + 2 * 3 - 4 / 2") == 5)
+        #expect(number("(1 + 2) * 3") == 9)
+        #expect(number("-2 * -3") == 6)
+        #expect(number("50% * 4") == 2)
+        #expect(number("2 > 1 && 3 <= 3 ? 7 : 8") == 7)
+        #expect(number("max(1, 5, 3) + min(4, 2) + abs(-1)") == 8)
+        #expect(number("floor(2.7) + ceil(2.1) + round(2.5)") == 8)
+        #expect(number("mod(7, 3) + mod(-1, 3)") == 3)
+        #expect(number("clamp(12, 0, 10) + lerp(0, 10, 0.25)") == 12.5)
+        #expect(number("length((3, 4)) + distance((0, 0), (6, 8))") == 15)
+        #expect(number("[10, 20, 30][2] + [1, 2].count") == 32)
+        #expect(number("(3, 4).y") == 4)
+    }
+
+    @Test func unitsConvertToSecondsAndRadians() {
+        #expect(number("3s / 1.5s") == 2)
+        #expect(number("(500ms + 0.5s) / 1s") == 1)
+        #expect(abs(number("(180deg + 0.5turn) / 1rad")! - 2 * .pi) < 1e-12)
+        #expect(abs(number("sin(90deg)")! - 1) < 1e-15)
+        #expect(abs(number("atan2(1, 1) / 1deg")! - 45) < 1e-12)
+    }
+
+    @Test func dimensionsAreChecked() {
+        #expect(value("2s + 45deg").1 == ["E0304"])
+        #expect(value("1 / 0").1 == ["E0305"])
+        #expect(value("sqrt(-1)").1 == ["E0306"])
+        #expect(value("1e300 * 1e300").1 == ["E0306"])
+        #expect(value("3", property: "opacity").1.isEmpty == false)  // 3 is outside [0, 1]
+        #expect(value("(1, 2)").1 == ["E0303"])
+        #expect(value("nope").1 == ["E0301"])
+    }
+
+    @Test func aTimeWhereAnAngleIsExpectedIsAnError() {
+        let (_, codes) = value("rotate(2s)", property: "transform")
+        #expect(codes == ["E0304"])
+        let (_, bare) = value("rotate(45)", property: "transform")
+        #expect(bare == ["E0304"])
+    }
+
+    @Test func sizesRectsAndPoints() {
+        #expect(value("50 x 20", property: "bounds").0 == .rect(Rect(0, 0, 50, 20)))
+        #expect(value("(1, 2, 3, 4)", property: "bounds").0 == .rect(Rect(1, 2, 3, 4)))
+        #expect(value("(1, 2) + (10, 20) * 2", property: "position").0 == .point(Point(21, 42)))
+    }
+
+    @Test func coloursAndStrings() {
+        #expect(value("rgb(255, 0, 0)", property: "backgroundColor").0 == .color(Color(red: 1, green: 0, blue: 0)))
+        #expect(value("#00FF0080", property: "backgroundColor").0 == .color(Color(red: 0, green: 1, blue: 0, alpha: 128.0 / 255)))
+        #expect(value("image(\"card-\" + (1 + 1))", property: "contents").0 == .image("card-2"))
+        #expect(value("rgb(300, 0, 0)", property: "backgroundColor").1 == ["E0313"])
+    }
+
+    @Test func transformsKeepTheirFunctionList() {
+        let (v, codes) = value("rotate(-45deg) scale(0.25)", property: "transform")
+        #expect(codes.isEmpty)
+        guard case .transform(let t)? = v else { Issue.record("not a transform"); return }
+        #expect(t.functions.count == 2)
+        #expect(t.functions[1] == .scale(x: 0.25, y: 0.25, z: 1))
+    }
+
+    @Test func letsAreOrderIndependentAndCyclesAreReported() {
+        #expect(number("a", prelude: "let a = b * 2\nlet b = 3") == 6)
+        #expect(value("a", prelude: "let a = b\nlet b = a").1.contains("E0312"))
+    }
+
+    @Test func loopsExpandWithTheFirstBindingSlowest() {
+        let text = """
+        composition { size: 10 x 10 }
+        component Dot(at: Point) { layer { position: at } }
+        layer grid {
+          for r in 0 ..< 2, c in [5, 6] {
+            dot[r, c] = Dot(at: (c, r))
+          }
+        }
+        """
+        let result = Pipeline.compile(SourceFile(name: "t.anim", text: text))
+        #expect(result.diagnostics.isEmpty)
+        #expect(result.composition?.layers.map(\.id) == ["grid", "grid.dot[0,5]", "grid.dot[0,6]", "grid.dot[1,5]", "grid.dot[1,6]"])
+    }
+
+    @Test func componentsAreLexicallyScoped() {
+        let text = """
+        composition { size: 10 x 10 }
+        let s = 5
+        component Box() { layer { cornerRadius: s } }
+        layer grid {
+          let s = 9
+          b = Box()
+        }
+        """
+        let result = Pipeline.compile(SourceFile(name: "t.anim", text: text))
+        #expect(result.composition?.layers[1].modelValue(.cornerRadius) == .number(5))
+    }
+
+    @Test func aComponentThatContainsItselfIsReported() {
+        let text = "composition { size: 10 x 10 }\ncomponent A() { layer { inner = A() } }\nlayer root { a = A() }\n"
+        let codes = Pipeline.compile(SourceFile(name: "t.anim", text: text)).diagnostics.map(\.code.rawValue)
+        #expect(codes.contains("E0312"))
+    }
+
+    @Test func anExpansionBeyondTheLimitStopsQuickly() {
+        let text = "composition { size: 10 x 10 }\ncomponent D() { layer {} }\nlayer f {\n  for i in 0 ..< 3000, j in 0 ..< 3000 { d[i, j] = D() }\n}\n"
+        let codes = withinTime(60) { Pipeline.compile(SourceFile(name: "t.anim", text: text)).diagnostics.map(\.code.rawValue) }
+        #expect(codes == ["E0311"])
+    }
+}
