@@ -3,9 +3,11 @@ import AnimcIR
 /// A cubic Bézier timing curve from (0,0) to (1,1), solved for y given x.
 ///
 /// Coefficients are precomputed as in WebKit's UnitBezier. `solveX` starts Newton's
-/// method from x itself and stops at 1e-12; if the derivative vanishes or Newton
-/// wanders out of [0, 1] it falls back to bisection to 1e-12. Progress is therefore
-/// exact to well below 1e-9, and baked output is deterministic.
+/// method from x itself and stops when a step is below 1e-12 in t; if the derivative
+/// (nearly) vanishes or Newton wanders out of [0, 1] it bisects in t to 1e-15.
+/// Converging in t rather than in x matters where x(t) is flat (x1 = 1, x2 = 0): there
+/// an x within 1e-12 still leaves t, and so progress, off by 1e-5. Progress is exact
+/// to well below 1e-9 for every curve, and baked output is deterministic.
 public struct UnitBezier: Hashable, Sendable {
     let ax, bx, cx, ay, by, cy: Double
     let startGradient, endGradient: Double
@@ -32,11 +34,13 @@ public struct UnitBezier: Hashable, Sendable {
         var t = x
         for _ in 0..<8 {
             let err = sampleX(t) - x
-            if abs(err) < 1e-12 { return t }
+            if err == 0 { return t }
             let d = sampleDerivativeX(t)
-            if abs(d) < 1e-7 { break }
-            t -= err / d
+            if abs(d) < 1e-6 { break }
+            let step = err / d
+            t -= step
             if t < 0 || t > 1 { break }
+            if abs(step) < 1e-12 { return t }
         }
         return bisect(x)
     }
@@ -44,14 +48,11 @@ public struct UnitBezier: Hashable, Sendable {
     @inline(never)
     func bisect(_ x: Double) -> Double {
         var lo = 0.0, hi = 1.0
-        var t = x
-        for _ in 0..<64 {
-            let v = sampleX(t)
-            if abs(v - x) < 1e-12 { return t }
-            if v < x { lo = t } else { hi = t }
-            t = (lo + hi) * 0.5
+        while hi - lo > 1e-15 {
+            let mid = (lo + hi) * 0.5
+            if sampleX(mid) < x { lo = mid } else { hi = mid }
         }
-        return t
+        return (lo + hi) * 0.5
     }
 
     /// y at x; outside [0, 1] the curve continues along its end tangents.

@@ -160,9 +160,10 @@ struct VectorKeyframes: Sendable {
         let a = i * width, b = (i + 1) * width
         switch mode {
         case .linear:
+            // (1 − s)·a + s·b is exact at both ends, so an animation ends exactly on its value.
+            let r = 1 - s
             for k in 0..<width {
-                let x = values[a + k]
-                out[k] = x + (values[b + k] - x) * s
+                out[k] = r * values[a + k] + s * values[b + k]
             }
         case .cubicPaced:
             let table = arcTables[i]
@@ -281,7 +282,7 @@ struct TransformKeyframes: Sendable {
     }
 
     static func interpolateFunction(_ a: TransformFunction, _ b: TransformFunction, _ s: Double) -> TransformFunction {
-        @inline(__always) func l(_ x: Double, _ y: Double) -> Double { x + (y - x) * s }
+        @inline(__always) func l(_ x: Double, _ y: Double) -> Double { (1 - s) * x + s * y }
         switch (a, b) {
         case let (.translate(x1, y1, z1), .translate(x2, y2, z2)): return .translate(x: l(x1, x2), y: l(y1, y2), z: l(z1, z2))
         case let (.scale(x1, y1, z1), .scale(x2, y2, z2)): return .scale(x: l(x1, x2), y: l(y1, y2), z: l(z1, z2))
