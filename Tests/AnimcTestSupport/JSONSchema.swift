@@ -2,7 +2,8 @@ import AnimcBase
 
 /// A small JSON Schema validator for the subset our schemas use (draft 2020-12
 /// keywords: type, properties, required, additionalProperties, items, prefixItems,
-/// minItems, maxItems, enum, const, minimum, maximum, oneOf, anyOf, $ref to $defs).
+/// minItems, maxItems, minProperties, maxProperties, enum, const, minimum, maximum,
+/// exclusiveMinimum, oneOf, anyOf, $ref to $defs).
 /// Enough to validate outputs structurally inside `swift test`; CI also validates with
 /// check-jsonschema.
 public struct SchemaValidator {
@@ -49,6 +50,7 @@ public struct SchemaValidator {
         if case .number(let x) = v {
             if let m = schema["minimum"]?.numberValue, x < m { errors.append("\(path): below \(m)") }
             if let m = schema["maximum"]?.numberValue, x > m { errors.append("\(path): above \(m)") }
+            if let m = schema["exclusiveMinimum"]?.numberValue, x <= m { errors.append("\(path): not above \(m)") }
         }
         if let options = schema["oneOf"]?.arrayValue {
             let matching = options.filter { option in
@@ -67,6 +69,8 @@ public struct SchemaValidator {
             if !any { errors.append("\(path): matches none of anyOf's schemas") }
         }
         if case .object(let members) = v {
+            if let n = schema["minProperties"]?.numberValue, Double(members.count) < n { errors.append("\(path): fewer than \(Int(n)) members") }
+            if let n = schema["maxProperties"]?.numberValue, Double(members.count) > n { errors.append("\(path): more than \(Int(n)) members") }
             for key in schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where !members.contains(where: { $0.key == key }) {
                 errors.append("\(path): missing '\(key)'")
             }
