@@ -23,7 +23,7 @@ enum Messages {
     }
 
     static func unknownProperty(_ range: SourceRange, name: String, kind: LayerKind, suggestion: String?) -> Diagnostic {
-        D.unknownProperty.at(range, "unknown property '\(name)' on \(kindNoun(kind))", label: "not a layer property",
+        D.unknownProperty.at(range, "unknown property '\(name)'", label: "not a property of \(kindNoun(kind))s",
                              help: suggestion.map { "did you mean '\($0)'?" },
                              fixIts: suggestion.map { [.replace(range, with: $0, "replace with '\($0)'")] } ?? [])
     }

@@ -53,8 +53,16 @@ struct BuildCommand {
         }
         let inputs = parsed.positionals
         let output = parsed.value("output")
-        if let o = output, inputs.count > 1, !tool.fileSystem.isDirectory(o) {
-            return tool.usageError("with several inputs, -o must be an existing directory ('\(o)' is not)", command: "build")
+        if let o = output, o.hasSuffix("/") {
+            // `-o out/` names a directory: create it if it is not there yet.
+            do {
+                try tool.fileSystem.createDirectory(String(o.dropLast()))
+            } catch {
+                tool.ioError(error, command: "build")
+                return CommandLineTool.ExitCode.usage
+            }
+        } else if let o = output, inputs.count > 1, !tool.fileSystem.isDirectory(o) {
+            return tool.usageError("with several inputs, -o must be a directory; write '\(o)/' to create it", command: "build")
         }
         var status = CommandLineTool.ExitCode.success
         var reports: [FileReport] = []

@@ -38,7 +38,9 @@ struct CheckCommand {
             reports.append(result.report)
         }
         let werror = parsed.has("werror")
-        DiagnosticOutput(console: tool.console, useColor: useColor).emit(reports, format: format, summaryVerb: "checked")
+        // After an I/O error with nothing checked, "no problems" would be misleading.
+        DiagnosticOutput(console: tool.console, useColor: useColor)
+            .emit(reports, format: format, summaryVerb: reports.isEmpty && ioFailed ? nil : "checked")
         if ioFailed { return CommandLineTool.ExitCode.usage }
         let errors = reports.reduce(0) { $0 + $1.errorCount }
         let warnings = reports.reduce(0) { $0 + $1.warningCount }

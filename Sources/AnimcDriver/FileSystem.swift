@@ -11,6 +11,8 @@ public protocol FileSystem: Sendable {
     /// Writes `bytes` so that `path` holds either its old contents or all of the new
     /// ones, never a partial file: a temporary file beside it, then a rename.
     func writeFileAtomically(_ path: String, _ bytes: [UInt8]) throws(FileSystemError)
+    /// Creates a directory and any missing parents; succeeds if it already exists.
+    func createDirectory(_ path: String) throws(FileSystemError)
 }
 
 /// A file system failure, with the message shown to the user.
@@ -140,6 +142,15 @@ public struct LocalFileSystem: FileSystem {
         ok = true
     }
 
+    public func createDirectory(_ path: String) throws(FileSystemError) {
+        var current = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            current += (current.isEmpty || current.hasSuffix("/") ? "" : "/") + part
+            if isDirectory(current) { continue }
+            if mkdir(current, 0o777) != 0 && errno != EEXIST { throw error(current) }
+        }
+    }
+
     /// mkstemp creates files with mode 0600; outputs should be readable like any file
     /// the user creates, so apply the usual 0666 & ~umask.
     private func fchmodDefault(_ path: String) {
@@ -195,4 +206,7 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
         if failWrites { throw FileSystemError(path: path, reason: "no space left on device") }
         self[path] = bytes
     }
+
+    /// Directories exist implicitly (as prefixes of file paths).
+    public func createDirectory(_ path: String) throws(FileSystemError) {}
 }

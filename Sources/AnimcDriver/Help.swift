@@ -76,10 +76,50 @@ enum Help {
     static let build = """
     USAGE: animc build FILE... [options]
 
+    Compile .anim files. Diagnostics are printed; a file with errors produces no output.
+    Each output is written atomically: a failure never leaves a partial file.
+
+    OPTIONS:
+      --target TARGET   timeline (default): the evaluable timeline, NAME.timeline.json
+                        baked: values per frame, NAME.baked.json
+      -o, --output PATH where to write: a file (one input) or a directory; by default
+                        the output goes beside the input
+      --fps N           frames per second for baking (default: the composition's fps)
+      --window A..B     the time window to bake, in seconds: 0..3 (half-open), 0..<3,
+                        or 0...3 (end included) (default: the composition's window)
+      --format FORMAT   diagnostics as human (default), json, sarif or github
+      --werror          treat warnings as errors (no output when any warning remains)
+      --color WHEN      auto (default), always or never
+
+    EXAMPLES:
+      animc build examples/splash.anim
+      animc build examples/splash.anim --target baked --fps 30 -o out/
+
     """
 
     static let eval = """
     USAGE: animc eval FILE --at TIME[,TIME...] [options]
+           animc eval FILE --fraction F --animation NAME [--scrub timing|linear] [options]
+
+    Print property values at given times: what the animated properties of every layer
+    are, or every property of one layer with --layer.
+
+    OPTIONS:
+      --at TIMES          comma-separated times in seconds: 0.5, 1.5s, 250ms
+      --fraction F        a fraction of an animation's duration (with --animation)
+      --animation NAME    the animation: its name (spin), path (looping/strokeEnd) or
+                          LAYER/NAME when the name is not unique
+      --scrub MODE        timing (default): the animation's timing function applies;
+                          linear: the fraction is the progress, as a paused
+                          UIViewPropertyAnimator shows while scrubbed
+      --layer ID          only this layer (a dotted id such as logo.circle)
+      --property KEYPATH  only this key path (opacity, transform.rotation.z, ...)
+      --format FORMAT     human (default) or json
+      --color WHEN        auto (default), always or never (for diagnostics)
+
+    EXAMPLES:
+      animc eval examples/scrub.anim --at 0,1,2
+      animc eval examples/scrub.anim --fraction 0.5 --animation spin --scrub linear
 
     """
 }

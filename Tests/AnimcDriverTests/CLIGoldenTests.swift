@@ -1,0 +1,76 @@
+import AnimcBase
+import AnimcDriver
+import AnimcTestSupport
+import Foundation
+import Testing
+
+/// Command lines run in-process over an in-memory copy of the examples and inputs;
+/// stdout, stderr, the exit status and the files written are the golden.
+@Suite struct CLIGoldenTests {
+    static let folder = "Tests/AnimcDriverTests/Fixtures/cli"
+    static let cases = Repository.files(in: folder, withExtension: "cmd")
+
+    static func fileSystem() -> InMemoryFileSystem {
+        let fs = InMemoryFileSystem()
+        for path in Repository.examples { fs[path] = Repository.bytes(path) }
+        for path in Repository.files(in: "Tests/AnimcDriverTests/Fixtures/inputs", withExtension: "anim") {
+            fs["inputs/" + (path.split(separator: "/").last.map(String.init) ?? path)] = Repository.bytes(path)
+        }
+        fs["notes/readme.txt"] = Repository.bytes("Tests/AnimcDriverTests/Fixtures/notes/readme.txt")
+        return fs
+    }
+
+    static func run(_ arguments: [String]) -> String {
+        let fs = fileSystem()
+        let before = Set(fs.allPaths)
+        let console = CapturingConsole()
+        let code = CommandLineTool(fileSystem: fs, console: console).run(arguments)
+        var out = "$ animc \(arguments.joined(separator: " "))\nexit: \(code)\n--- stdout\n\(console.out)--- stderr\n\(console.err)--- files written\n"
+        for path in fs.allPaths where !before.contains(path) {
+            out += "\(path) (\(fs[path]?.count ?? 0) bytes)\n"
+        }
+        return out
+    }
+
+    @Test(arguments: cases)
+    func matchesGolden(_ path: String) {
+        let line = Repository.read(path).trimmingCharacters(in: .whitespacesAndNewlines)
+        let arguments = line.isEmpty ? [] : line.split(separator: " ").map(String.init)
+        let output = Self.run(arguments)
+        if let problem = Golden.check(output, against: String(path.dropLast(4)) + ".txt") { Issue.record(Comment(rawValue: problem)) }
+    }
+
+    @Test func everyCommandHasHelpAndEveryOptionIsInIt() {
+        for command in ["check", "lint", "parse", "build", "eval", "explain"] {
+            let out = Self.run([command, "--help"])
+            #expect(out.contains("exit: 0") && out.contains("USAGE: animc \(command)"), "\(command) --help")
+        }
+        let build = Self.run(["build", "--help"])
+        for option in ["--target", "--output", "--fps", "--window", "--format", "--werror", "--color"] { #expect(build.contains(option)) }
+        let eval = Self.run(["eval", "--help"])
+        for option in ["--at", "--fraction", "--animation", "--scrub", "--layer", "--property", "--format"] { #expect(eval.contains(option)) }
+        let check = Self.run(["check", "--help"])
+        for option in ["--format", "--werror", "--color"] { #expect(check.contains(option)) }
+    }
+
+    @Test func goldensHaveCommands() {
+        for g in Repository.files(in: Self.folder, withExtension: "txt") {
+            #expect(Self.cases.contains(String(g.dropLast(4)) + ".cmd"), "orphaned golden \(g)")
+        }
+    }
+
+    /// NO_COLOR turns colour off in auto mode even on a terminal; CLICOLOR_FORCE turns it on.
+    @Test func colourFollowsTheEnvironment() {
+        func stderr(_ env: [String: String], terminal: Bool) -> String {
+            let console = CapturingConsole(environment: env)
+            console.stderrIsTerminal = terminal
+            _ = CommandLineTool(fileSystem: Self.fileSystem(), console: console).run(["check", "inputs/broken.anim"])
+            return console.err
+        }
+        #expect(stderr([:], terminal: true).contains("\u{1B}["))
+        #expect(!stderr(["NO_COLOR": "1"], terminal: true).contains("\u{1B}["))
+        #expect(!stderr(["TERM": "dumb"], terminal: true).contains("\u{1B}["))
+        #expect(!stderr([:], terminal: false).contains("\u{1B}["))
+        #expect(stderr(["CLICOLOR_FORCE": "1"], terminal: false).contains("\u{1B}["))
+    }
+}

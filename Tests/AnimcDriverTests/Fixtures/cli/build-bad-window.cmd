@@ -1,0 +1,1 @@
+build examples/scrub.anim --window 3..1

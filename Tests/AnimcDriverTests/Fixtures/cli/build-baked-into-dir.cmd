@@ -1,0 +1,1 @@
+build examples/scrub.anim examples/toss.anim --target baked -o out/

@@ -1,0 +1,1 @@
+build examples/scrub.anim examples/toss.anim -o one.json

@@ -1,0 +1,1 @@
+build inputs/warnings.anim --werror

@@ -1,0 +1,1 @@
+eval examples/splash.anim --fraction 0.5 --animation looping

@@ -1,0 +1,1 @@
+eval inputs/broken.anim --at 1

@@ -1,0 +1,1 @@
+eval examples/scrub.anim --fraction 0.25 --animation spin

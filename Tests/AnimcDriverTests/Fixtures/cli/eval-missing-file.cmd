@@ -1,0 +1,1 @@
+eval missing.anim --at 1

@@ -1,0 +1,1 @@
+eval examples/scrub.anim --at 1 --property opactiy

@@ -1,0 +1,1 @@
+explain E9999

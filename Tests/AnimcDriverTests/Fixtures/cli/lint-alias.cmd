@@ -1,0 +1,1 @@
+lint examples/scrub.anim

@@ -1,0 +1,1 @@
+parse inputs/warnings.anim --dump

@@ -1,0 +1,1 @@
+chek examples
