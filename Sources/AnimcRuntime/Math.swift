@@ -47,8 +47,9 @@ public struct M4: Equatable, Sendable {
         [m.0, m.1, m.2, m.3, m.4, m.5, m.6, m.7, m.8, m.9, m.10, m.11, m.12, m.13, m.14, m.15]
     }
 
+    /// Entry (row r, column c), 0-based: `m[3, 0]` is m41, the x translation.
     @inline(__always)
-    subscript(_ r: Int, _ c: Int) -> Double {
+    public internal(set) subscript(_ r: Int, _ c: Int) -> Double {
         get {
             withUnsafeBytes(of: m) { $0.load(fromByteOffset: (r * 4 + c) * 8, as: Double.self) }
         }
