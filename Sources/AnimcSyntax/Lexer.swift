@@ -293,7 +293,9 @@ public struct Lexer {
             }
         }
         let digitsEnd = i
-        if !malformed {
+        // Only a long literal or one with an exponent can overflow; checking just those
+        // keeps ordinary numbers free of string conversions.
+        if !malformed && (digitsEnd - start > 300 || bytes[start..<digitsEnd].contains(where: { $0 == 0x65 || $0 == 0x45 })) {
             let value = Double(text(start, digitsEnd)) ?? .infinity
             if !value.isFinite {
                 diagnostics.append(SyntaxDiagnostics.numberOutOfRange(SourceRange(start, digitsEnd)))
@@ -418,7 +420,54 @@ public struct Lexer {
 /// Decoders shared by the parser and tools: the lexer has already validated the
 /// token, so these only fail on tokens it flagged.
 public enum LiteralValue {
-    /// The magnitude and unit of a number token, e.g. `1.5s` → (1.5, .s).
+    /// The magnitude and unit of a number token's bytes, e.g. `1.5s` → (1.5, .s).
+    ///
+    /// Most literals have at most 15 significant digits and a small exponent; those are
+    /// converted exactly with Clinger's fast path (an integer mantissa times or divided
+    /// by an exact power of ten rounds once, correctly). The rest go through `strtod`.
+    public static func number(_ bytes: ArraySlice<UInt8>) -> (Double, NumberUnit?)? {
+        var i = bytes.startIndex
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var scale = 0
+        var exactPath = true
+        while i < bytes.endIndex, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+            if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(bytes[i] - 0x30) } else { exactPath = false }
+            if mantissa > 0 { digits += 1 }
+            i += 1
+        }
+        if i < bytes.endIndex, bytes[i] == 0x2E, i + 1 < bytes.endIndex, bytes[i + 1] >= 0x30, bytes[i + 1] <= 0x39 {
+            i += 1
+            while i < bytes.endIndex, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(bytes[i] - 0x30); scale += 1 } else { exactPath = false }
+                if mantissa > 0 { digits += 1 }
+                i += 1
+            }
+        }
+        if i < bytes.endIndex, bytes[i] == 0x65 || bytes[i] == 0x45 {
+            // Exponents are rare: let strtod handle them.
+            exactPath = false
+            var k = i + 1
+            if k < bytes.endIndex, bytes[k] == 0x2B || bytes[k] == 0x2D { k += 1 }
+            while k < bytes.endIndex, bytes[k] >= 0x30, bytes[k] <= 0x39 { k += 1 }
+            i = k
+        }
+        let unit: NumberUnit?
+        if i == bytes.endIndex {
+            unit = nil
+        } else {
+            guard let u = NumberUnit.from(spelling: String(decoding: bytes[i...], as: UTF8.self)) else { return nil }
+            unit = u
+        }
+        if exactPath && mantissa < (1 << 53) && scale <= 22 {
+            return (Double(mantissa) / powersOfTen[scale], unit)
+        }
+        return number(Substring(String(decoding: bytes[bytes.startIndex..<i], as: UTF8.self))).map { ($0.0, unit) }
+    }
+
+    private static let powersOfTen: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { r, _ in r * 10 } }
+
+    /// The magnitude and unit of a number's text, e.g. `1.5s` → (1.5, .s).
     public static func number(_ text: Substring) -> (Double, NumberUnit?)? {
         var digitsEnd = text.startIndex
         let scalars = text.unicodeScalars

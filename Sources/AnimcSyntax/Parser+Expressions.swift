@@ -21,9 +21,20 @@ extension Parser {
     /// Expr = Conditional
     ///
     /// `after` names what precedes the expression, for "expected a value after ..." messages.
-    mutating func parseExpression(after: String? = nil, allowBraceLiteral: Bool = false) -> Expr {
-        if !canStartExpression(tok) || (tok.flags.contains(.newlineBefore) && bracketDepth == 0 && after != nil) {
-            report(SyntaxDiagnostics.expectedExpression(errorRange, found: found, after: after))
+    /// An expression that follows something on its line (`opacity:`, `=`, an operator):
+    /// outside brackets it must start on that line.
+    mutating func parseExpression(after: @autoclosure () -> String?) -> Expr {
+        parseExpression(after: after(), requiresSameLine: true)
+    }
+
+    /// An expression that starts an item (a keyframe row's key time).
+    mutating func parseExpression() -> Expr {
+        parseExpression(after: nil, requiresSameLine: false)
+    }
+
+    private mutating func parseExpression(after: @autoclosure () -> String?, requiresSameLine: Bool) -> Expr {
+        if !canStartExpression(tok) || (tok.flags.contains(.newlineBefore) && bracketDepth == 0 && requiresSameLine) {
+            report(SyntaxDiagnostics.expectedExpression(errorRange, found: found, after: after()))
             return Expr(.error, .empty(at: previousEnd))
         }
         guard enter() else {
@@ -81,48 +92,82 @@ extension Parser {
     /// Size       = Additive [ "x" Additive ]
     /// Additive   = Multiplicative { ( "+" | "-" ) Multiplicative }
     /// Multiplicative = Unary { ( "*" | "/" ) Unary }
-    private static let levels: [[TokenKind]] = [
-        [.orOr], [.andAnd], [.equalEqual, .bangEqual, .less, .lessEqual, .greater, .greaterEqual],
-        [], [.plus, .minus], [.star, .slash],
-    ]
+    private static let levelCount = 6
     private static let sizeLevel = 3
     private static let comparisonLevel = 2
 
-    private mutating func binaryOperator(at level: Int) -> BinaryOperator? {
-        if level == Parser.sizeLevel {
-            guard isIdentifier(tok, ContextualKeywords.sizeOperator), !tok.flags.contains(.newlineBefore) || bracketDepth > 0,
+    /// The binary operator at the current token and its precedence level, if the token
+    /// is one that continues the expression here.
+    private func binaryOperator() -> (Int, BinaryOperator)? {
+        let result: (Int, BinaryOperator)
+        switch tok.kind {
+        case .orOr: result = (0, .or)
+        case .andAnd: result = (1, .and)
+        case .equalEqual: result = (2, .equal)
+        case .bangEqual: result = (2, .notEqual)
+        case .less: result = (2, .less)
+        case .lessEqual: result = (2, .lessEqual)
+        case .greater: result = (2, .greater)
+        case .greaterEqual: result = (2, .greaterEqual)
+        case .plus: result = (4, .add)
+        case .minus: result = (4, .subtract)
+        case .star: result = (5, .multiply)
+        case .slash: result = (5, .divide)
+        case .identifier:
+            guard tok.range.length == 1, file.bytes[Int(tok.range.start)] == 0x78,
+                  !tok.flags.contains(.newlineBefore) || bracketDepth > 0,
                   peek().kind != .colon, canStartExpression(peek()) else { return nil }
-            return .size
+            return (Parser.sizeLevel, .size)
+        default:
+            return nil
         }
-        guard Parser.levels[level].contains(tok.kind), continues(tok.kind) else { return nil }
-        return BinaryOperator(rawValue: tok.kind.spelling)
+        return continues(tok.kind) ? result : nil
     }
 
-    private mutating func parseBinary(_ level: Int) -> Expr {
-        if level >= Parser.levels.count { return parseUnary() }
-        var lhs = parseBinary(level + 1)
-        var firstComparison: SourceRange?
-        while let op = binaryOperator(at: level) {
+    /// Precedence climbing over the levels above: one loop per operand instead of one
+    /// call per level, which is most of the parser's work on ordinary values.
+    private mutating func parseBinary(_ minLevel: Int) -> Expr {
+        guard minLevel < Parser.levelCount else { return parseUnary() }
+        var lhs = parseUnary()
+        var chained: [Int: SourceRange] = [:]
+        while let (level, op) = nextBinaryOperator(minLevel) {
             let opToken = advance()
             let rhs = parseBinaryOperand(after: "'\(op.rawValue)'", level: level + 1)
             if level == Parser.comparisonLevel || level == Parser.sizeLevel {
-                if let first = firstComparison {
+                // Comparisons and `x` do not associate: `a < b < c` is an error.
+                if let first = chained[level], chainedAt(lhs, level) {
                     if level == Parser.comparisonLevel {
                         report(SyntaxDiagnostics.chainedComparison(opToken.range, first: first))
                     } else {
                         report(SyntaxDiagnostics.unexpectedAfterValue(opToken.range, found: "a second 'x'"))
                     }
                 }
-                firstComparison = firstComparison ?? opToken.range
+                chained[level] = chained[level] ?? opToken.range
             }
             lhs = Expr(.binary(op, lhs, rhs), lhs.range.union(rhs.range))
         }
         return lhs
     }
 
-    private mutating func parseBinaryOperand(after: String, level: Int) -> Expr {
+    /// Whether `lhs` is already a comparison (or size) at `level`, so another one chains.
+    private func chainedAt(_ lhs: Expr, _ level: Int) -> Bool {
+        guard case .binary(let op, _, _) = lhs.kind else { return false }
+        switch op {
+        case .less, .lessEqual, .greater, .greaterEqual, .equal, .notEqual: return level == Parser.comparisonLevel
+        case .size: return level == Parser.sizeLevel
+        default: return false
+        }
+    }
+
+    /// The next binary operator at `minLevel` or above, with its level.
+    private func nextBinaryOperator(_ minLevel: Int) -> (Int, BinaryOperator)? {
+        guard let (level, op) = binaryOperator(), level >= minLevel else { return nil }
+        return (level, op)
+    }
+
+    private mutating func parseBinaryOperand(after: @autoclosure () -> String, level: Int) -> Expr {
         if !canStartExpression(tok) || (tok.flags.contains(.newlineBefore) && bracketDepth == 0) {
-            report(SyntaxDiagnostics.expectedExpression(errorRange, found: found, after: after))
+            report(SyntaxDiagnostics.expectedExpression(errorRange, found: found, after: after()))
             return Expr(.error, .empty(at: previousEnd))
         }
         return parseBinary(level)
@@ -171,7 +216,7 @@ extension Parser {
         guard case .call = expr.kind else { return expr }
         var sequence = [expr]
         while tok.kind == .identifier && peek().kind == .lParen && peek().flags.contains(.attached)
-            && !tok.flags.contains(.newlineBefore) && !isIdentifier(tok, ContextualKeywords.sizeOperator) {
+            && !tok.flags.contains(.newlineBefore) && !(contextualWord(tok) == .sizeOperator) {
             sequence.append(parsePrimary())
         }
         if sequence.count == 1 { return expr }
@@ -185,7 +230,7 @@ extension Parser {
         switch t.kind {
         case .number:
             advance()
-            guard !t.flags.contains(.hasError), let (value, unit) = LiteralValue.number(file.text(t.range)[...]) else {
+            guard !t.flags.contains(.hasError), let (value, unit) = LiteralValue.number(file.bytes[Int(t.range.start)..<Int(t.range.end)]) else {
                 return Expr(.error, t.range)
             }
             return Expr(.number(value, unit), t.range)
@@ -201,7 +246,7 @@ extension Parser {
             return Expr(.bool(t.kind == .kwTrue), t.range)
         case .identifier:
             let name = text(t)
-            if name == ContextualKeywords.path && peek().kind == .lBrace {
+            if peek().kind == .lBrace && contextualWord(t) == .path {
                 advance()
                 let body = parseBlock(.path, what: "the path")
                 return Expr(.pathLiteral(body), SourceRange(start: t.range.start, end: previousEnd))
@@ -263,7 +308,7 @@ extension Parser {
             if atEOF || tok.kind == .rBrace || tok.kind == .rParen || tok.kind == .rBracket || tok.kind == .lBrace {
                 break
             }
-            let e = parseExpression(after: elements.isEmpty ? nil : "','")
+            let e = elements.isEmpty ? parseExpression() : parseExpression(after: "','")
             elements.append(e)
             if tok.kind == .comma { advance(); continue }
             if tok.kind != closing {
@@ -295,7 +340,7 @@ extension Parser {
                 advance()
                 label = Identifier(text(t), t.range)
             }
-            let value = parseExpression(after: label.map { "'\($0.name):'" })
+            let value = label.map { l in parseExpression(after: "'\(l.name):'") } ?? parseExpression()
             arguments.append(Argument(label: label, value: value,
                                       range: (label?.range ?? value.range).union(value.range)))
             if tok.kind == .comma { advance(); continue }

@@ -59,8 +59,9 @@ extension Parser {
     /// animation, an instance, a keyframe row or a path declaration.
     private mutating func parseIdentifierItem(_ context: BlockContext) -> Item {
         let t = tok
-        let name = text(t)
+        let word = contextualWord(t)
         let next = peek()
+        let nextWord = next.kind == .identifier ? contextualWord(next) : .none
         let inAnimation: Bool
         if case .animation = context { inAnimation = true } else { inAnimation = false }
 
@@ -75,17 +76,16 @@ extension Parser {
             }
             return item
         }
-        if name == ContextualKeywords.mask && next.kind == .identifier && ContextualKeywords.layerKinds.contains(text(next)) {
+        if word == .mask && nextWord == .layerKind {
             return checkLayerPlacement(parseLayer(), context)
         }
-        if ContextualKeywords.layerKinds.contains(name) && (next.kind == .identifier || next.kind == .lBrace) {
+        if word == .layerKind && (next.kind == .identifier || next.kind == .lBrace) {
             return checkLayerPlacement(parseLayer(), context)
         }
-        if name == ContextualKeywords.path && next.kind == .identifier && peek(2).kind == .lBrace {
+        if word == .path && next.kind == .identifier && peek(2).kind == .lBrace {
             return parsePathDecl()
         }
-        if (ContextualKeywords.animationKinds.contains(name) && next.kind == .identifier)
-            || (name == ContextualKeywords.group && (next.kind == .identifier || next.kind == .lBrace)) {
+        if (word == .animationKind && next.kind == .identifier) || (word == .group && (next.kind == .identifier || next.kind == .lBrace)) {
             let item = parseAnimation()
             switch context {
             case .layer, .group: break
@@ -99,6 +99,7 @@ extension Parser {
         // `shap circle { ... }`: a misspelled kind. Suggest the closest and parse the
         // declaration as that kind, so its contents are still checked.
         if next.kind == .identifier && peek(2).kind == .lBrace && !inAnimation {
+            let name = text(t)
             let kinds = Array(ContextualKeywords.layerKinds) + Array(ContextualKeywords.animationKinds) + [ContextualKeywords.group]
             let guess = closestMatch(to: name, in: kinds)
             report(SyntaxDiagnostics.unknownKind(t.range, name: name, suggestion: guess))
@@ -304,7 +305,7 @@ extension Parser {
     mutating func parseLayer(kindOverride: String? = nil) -> Item {
         let start = tok.range.start
         var mask: SourceRange?
-        if isIdentifier(tok, ContextualKeywords.mask) { mask = advance().range }
+        if (contextualWord(tok) == .mask) { mask = advance().range }
         let kindToken = advance()
         let kind = Identifier(kindOverride ?? text(kindToken), kindToken.range)
         var name: Identifier?
@@ -312,8 +313,7 @@ extension Parser {
             let t = advance()
             name = Identifier(text(t), t.range)
         }
-        let what = name.map { "\(kind.name) '\($0.name)'" } ?? "the \(kind.name)"
-        let body = parseBlock(.layer, what: "the body of \(what)")
+        let body = parseBlock(.layer, what: "the body of " + (name.map { "\(kind.name) '\($0.name)'" } ?? "the \(kind.name)"))
         return Item(kind: .layer(mask: mask, kind: kind, name: name, body: body), range: SourceRange(start: start, end: previousEnd))
     }
 
@@ -363,16 +363,15 @@ extension Parser {
                         range: SourceRange(start: start, end: previousEnd))
         }
         target = parseKeyPath()
-        if isIdentifier(tok, ContextualKeywords.alias) && !tok.flags.contains(.newlineBefore) {
+        if (contextualWord(tok) == .alias) && !tok.flags.contains(.newlineBefore) {
             advance()
             alias = parseName(after: "'as'")
         }
-        if isIdentifier(tok, ContextualKeywords.along) && !tok.flags.contains(.newlineBefore) {
+        if (contextualWord(tok) == .along) && !tok.flags.contains(.newlineBefore) {
             advance()
-            along = parseExpression(after: "'along'", allowBraceLiteral: true)
+            along = parseExpression(after: "'along'")
         }
-        let name = alias?.name ?? target?.dotted ?? kind.name
-        let body = parseBlock(.animation(kind: kind.name), what: "\(kind.name) '\(name)'")
+        let body = parseBlock(.animation(kind: kind.name), what: "\(kind.name) '\(alias?.name ?? target?.dotted ?? kind.name)'")
         return Item(kind: .animation(kind: kind, target: target, alias: alias, along: along, body: body),
                     range: SourceRange(start: start, end: previousEnd))
     }
@@ -467,7 +466,8 @@ extension Parser {
                 guard tok.kind == .identifier && peek().kind == .colon else { break }
                 let labelToken = advance()
                 advance()
-                let value = parseExpression(after: "'\(text(labelToken)):'")
+                let source = file
+                let value = parseExpression(after: "'\(source.text(labelToken.range)):'")
                 arguments.append(Argument(label: Identifier(text(labelToken), labelToken.range), value: value,
                                           range: labelToken.range.union(value.range)))
             }

@@ -69,8 +69,37 @@ public struct Parser {
 
     func text(_ t: Token) -> String { file.text(t.range) }
 
-    func isIdentifier(_ t: Token, _ word: String) -> Bool {
-        t.kind == .identifier && t.range.length == word.utf8.count && text(t) == word
+    func isIdentifier(_ t: Token, _ word: StaticString) -> Bool {
+        guard t.kind == .identifier, t.range.length == word.utf8CodeUnitCount else { return false }
+        let p = word.utf8Start
+        let start = Int(t.range.start)
+        for k in 0..<t.range.length where file.bytes[start + k] != p[k] { return false }
+        return true
+    }
+
+    /// The contextual keyword an identifier token spells, read from its bytes so that
+    /// dispatching an item costs no string allocation or hashing.
+    func contextualWord(_ t: Token) -> ContextualWord {
+        guard t.kind == .identifier else { return .none }
+        switch t.range.length {
+        case 1: return isIdentifier(t, "x") ? .sizeOperator : .none
+        case 2: return isIdentifier(t, "as") ? .alias : .none
+        case 4:
+            if isIdentifier(t, "mask") { return .mask }
+            if isIdentifier(t, "path") { return .path }
+            return .none
+        case 5:
+            if isIdentifier(t, "layer") || isIdentifier(t, "shape") || isIdentifier(t, "image") { return .layerKind }
+            if isIdentifier(t, "basic") || isIdentifier(t, "decay") { return .animationKind }
+            if isIdentifier(t, "group") { return .group }
+            if isIdentifier(t, "along") { return .along }
+            return .none
+        case 6: return isIdentifier(t, "motion") || isIdentifier(t, "spring") ? .animationKind : .none
+        case 8: return isIdentifier(t, "gradient") ? .layerKind : .none
+        case 9: return isIdentifier(t, "keyframes") ? .animationKind : .none
+        case 14: return isIdentifier(t, "transformLayer") ? .layerKind : .none
+        default: return .none
+        }
     }
 
     /// The end of the previous token: where "expected X" goes when the current token
@@ -200,14 +229,14 @@ public struct Parser {
     /// Block = "{" { Item Separator } "}"
     ///
     /// `what` names the block in messages ("the body of layer 'logo'").
-    mutating func parseBlock(_ context: BlockContext, what: String) -> Block {
+    mutating func parseBlock(_ context: BlockContext, what: @autoclosure () -> String) -> Block {
         let open = tok
         guard tok.kind == .lBrace else {
             // A forgotten `{`: report it once, then read what follows as the block's body
             // up to its `}` (or the end), so the body's lines are not reported as
             // misplaced one by one.
             let at = previousEnd
-            report(SyntaxDiagnostics.expectedToken(errorRange, expected: "'{'", context: "to open \(what)", found: found,
+            report(SyntaxDiagnostics.expectedToken(errorRange, expected: "'{'", context: "to open \(what())", found: found,
                                                    fixIt: .insert(" {", at: at, "insert '{'")))
             guard enter() else { return Block(items: [], range: .empty(at: at), closed: false) }
             defer { leave() }
@@ -244,7 +273,7 @@ public struct Parser {
                     // At the end of the file the brace goes on a line of its own.
                     let endsWithNewline = file.bytes.last == 0x0A || file.bytes.last == 0x0D
                     report(SyntaxDiagnostics.unclosedDelimiter(
-                        at: errorRange, closing: .rBrace, opened: open.range, what: what, found: describe(tok),
+                        at: errorRange, closing: .rBrace, opened: open.range, what: what(), found: describe(tok),
                         insertAt: atEOF ? UInt32(clamping: file.bytes.count) : tok.range.start,
                         insertText: atEOF ? (endsWithNewline ? "}\n" : "\n}") : nil))
                 }
@@ -320,6 +349,11 @@ enum BlockContext: Equatable {
         case .path: return "a path command such as 'line (10, 20)'"
         }
     }
+}
+
+/// What a contextual word does where it appears (see ``ContextualKeywords``).
+enum ContextualWord: Equatable {
+    case none, layerKind, animationKind, group, mask, path, alias, along, sizeOperator
 }
 
 /// The contextual words that introduce layers and animations. They are ordinary

@@ -25,7 +25,9 @@ public struct Identifier: Hashable, Sendable {
 public struct KeyPathSyntax: Hashable, Sendable {
     public var components: [Identifier]
     public var range: SourceRange
-    public var dotted: String { components.map(\.name).joined(separator: ".") }
+    public var dotted: String {
+        components.count == 1 ? components[0].name : components.map(\.name).joined(separator: ".")
+    }
 }
 
 /// `{ items }`. `closed` is false when the closing brace was missing (already diagnosed).
