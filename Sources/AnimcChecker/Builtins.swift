@@ -26,18 +26,20 @@ enum Builtins {
         "linear": .linear, "easeIn": .easeIn, "easeOut": .easeOut, "easeInEaseOut": .easeInEaseOut, "default": .default,
     ]
 
-    static func constant(_ name: String) -> SemaValue? {
-        switch name {
-        case "pi": return .number(.pi, .none)
-        case "inf", "infinity": return .number(.infinity, .none)
-        case "identity": return .transform([])
-        case "presentation": return .presentation
-        default:
-            if let c = colors[name] { return .color(c) }
-            if let t = timings[name] { return .timing(t) }
-            return nil
-        }
-    }
+    /// Every built-in constant in one table: one lookup per name. `SemaValue` is not
+    /// `Sendable` (components hold mutable scopes), but this table never holds a
+    /// component and is never mutated after initialisation, so sharing it is safe.
+    nonisolated(unsafe) private static let constants: [String: SemaValue] = {
+        var table: [String: SemaValue] = [
+            "pi": .number(.pi, .none), "inf": .number(.infinity, .none), "infinity": .number(.infinity, .none),
+            "identity": .transform([]), "presentation": .presentation,
+        ]
+        for (name, c) in colors { table[name] = .color(c) }
+        for (name, t) in timings { table[name] = .timing(t) }
+        return table
+    }()
+
+    static func constant(_ name: String) -> SemaValue? { constants[name] }
 
     static var constantNames: [String] {
         ["pi", "inf", "identity", "presentation"] + colors.keys.sorted() + timings.keys.sorted()

@@ -12,6 +12,8 @@ final class LayerNode {
     let range: SourceRange
     weak var parent: LayerNode?
     var children: [LayerNode] = []
+    /// Children by name, so duplicate checks stay linear for layers with many sublayers.
+    var childNames: [String: LayerNode] = [:]
     var properties: [PropertyID: (value: Value, range: SourceRange)] = [:]
     var animations: [Animation] = []
     var animationKeys: [String: SourceRange] = [:]
@@ -178,7 +180,7 @@ extension Checker {
                                       help: "only a component's root layer may leave its name out"))
             return nil
         }
-        if let sibling = parent.children.first(where: { $0.name == layerName }) {
+        if let sibling = parent.childNames[layerName] {
             report(Messages.duplicateLayer(nameRange, name: layerName, previous: sibling.nameRange))
             return nil
         }
@@ -186,6 +188,7 @@ extension Checker {
         let node = LayerNode(name: layerName, nameRange: nameRange, kind: layerKind, isMask: mask, range: range)
         node.parent = parent
         parent.children.append(node)
+        parent.childNames[layerName] = node
         expand(body, scope: Scope(parent: scope)) { item, itemScope in
             lowerLayerItem(item, node, itemScope)
         }
@@ -394,7 +397,7 @@ extension Checker {
             var found: LayerNode?
             var candidates: [String] = []
             while let s = scopeNode, found == nil {
-                found = s.children.first { $0.name == name }
+                found = s.childNames[name]
                 candidates += s.children.filter(\.isMask).map(\.name)
                 scopeNode = s.parent
             }

@@ -149,7 +149,8 @@ final class Scope {
     func lookup(_ name: String) -> Binding? {
         var scope: Scope? = self
         while let s = scope {
-            if let b = s.bindings[name] { return b }
+            // Most block scopes declare nothing; skip them without hashing the name.
+            if !s.bindings.isEmpty, let b = s.bindings[name] { return b }
             scope = s.parent
         }
         return nil

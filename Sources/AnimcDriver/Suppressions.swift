@@ -92,9 +92,15 @@ public enum Suppressions {
     }
 
     static func parse(_ comments: [SourceRange], file: SourceFile) -> [Directive] {
+        // Most files have no directives: look for the prefix before building anything.
+        let prefix = Array("// animc-ignore".utf8)
+        let candidates = comments.filter { r in
+            r.length >= prefix.count && file.bytes[Int(r.start)..<(Int(r.start) + prefix.count)].elementsEqual(prefix)
+        }
+        guard !candidates.isEmpty else { return [] }
         let index = LineIndex(file)
         var result: [Directive] = []
-        for range in comments {
+        for range in candidates {
             let text = file.text(range)
             let fileWide: Bool
             let prefixLength: Int
