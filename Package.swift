@@ -40,7 +40,7 @@ let package = Package(
         .executableTarget(name: "animc", dependencies: ["AnimcDriver"], exclude: readme),
         .executableTarget(
             name: "animc-bench",
-            dependencies: ["AnimcDriver", "AnimcRuntime", "AnimcIR", "AnimcBake", "AnimcTimeline", "AnimcBase"],
+            dependencies: ["AnimcDriver", "AnimcSyntax", "AnimcRuntime", "AnimcIR", "AnimcBake", "AnimcTimeline", "AnimcBase"],
             path: "Benchmarks/animc-bench", exclude: readme),
 
         // Test support: golden files, fixture discovery, seeded mutations.
