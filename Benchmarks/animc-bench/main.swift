@@ -197,15 +197,23 @@ if wants("scalar") {
             while k > 0 && times[k] > p { k -= 1 }
             let x = (p - times[k]) / (times[k + 1] - times[k])
             let c = coefficients[k]
-            var u = x
-            for _ in 0..<8 {
+            // The runtime's solver (safeguarded Newton in a bracket, to 1e-12 in t).
+            var u = x, lo = 0.0, hi = 1.0, converged = false
+            for _ in 0..<16 {
                 let err = ((c.ax * u + c.bx) * u + c.cx) * u - x
-                if err == 0 { break }
-                let d = (3 * c.ax * u + 2 * c.bx) * u + c.cx
-                if abs(d) < 1e-6 { break }
-                let step = err / d
-                u -= step
-                if abs(step) < 1e-12 { break }
+                if err == 0 { converged = true; break }
+                if err < 0 { lo = u } else { hi = u }
+                var next = u - err / ((3 * c.ax * u + 2 * c.bx) * u + c.cx)
+                if !(next > lo && next < hi) { next = (lo + hi) * 0.5 }
+                if abs(next - u) < 1e-12 { u = next; converged = true; break }
+                u = next
+            }
+            if !converged {
+                while hi - lo > 1e-15 {
+                    let mid = (lo + hi) * 0.5
+                    if ((c.ax * mid + c.bx) * mid + c.cx) * mid < x { lo = mid } else { hi = mid }
+                }
+                u = (lo + hi) * 0.5
             }
             let y = ((c.ay * u + c.by) * u + c.cy) * u
             s += (1 - y) * values[k] + y * values[k + 1]

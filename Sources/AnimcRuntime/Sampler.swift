@@ -13,7 +13,13 @@ public struct PropertySampler {
     private let layer: RuntimeLayer
     private let offset: Int
     private let modelValue: Double
-    private let direct: (MediaTiming, CompiledTimingFunction, VectorKeyframes)?
+    // The direct path's parts are separate stored properties, not an optional tuple:
+    // unwrapping a tuple that holds the keyframes' arrays costs a retain and release
+    // of each array per sample, which was most of the sampler's overhead.
+    private let isDirect: Bool
+    private let directTiming: MediaTiming
+    private let directFunction: CompiledTimingFunction
+    private let directKeys: VectorKeyframes
     private var hint = 0
     private var state: SceneState
 
@@ -26,25 +32,27 @@ public struct PropertySampler {
         offset = slot.offset
         modelValue = timeline.model[slot.offset]
         state = timeline.makeState()
-        if layer.animations.count == 1, case .property(let track) = layer.animations[0].body,
+        if layer.timing.isIdentity, layer.parent == nil, layer.animations.count == 1,
+           case .property(let track) = layer.animations[0].body,
            case .vector(let k) = track.content, k.width == 1, !track.additive, !track.cumulative,
            case .vector(let target) = track.target, target.offset == slot.offset {
-            direct = (layer.animations[0].timing, layer.animations[0].timingFunction, k)
+            (isDirect, directTiming, directFunction, directKeys) = (true, layer.animations[0].timing, layer.animations[0].timingFunction, k)
         } else {
-            direct = nil
+            isDirect = false
+            directTiming = MediaTiming(Timing(duration: 1), topLevel: true)
+            directFunction = .linear
+            directKeys = VectorKeyframes(width: 1, values: [], keyTimes: nil, segmentTiming: [], mode: .linear)
         }
     }
 
     /// The value at composition time `t`.
     @inline(__always)
     public mutating func value(at t: Double) -> Double {
-        if let (timing, tf, k) = direct, layer.timing.isIdentity, layer.parent == nil {
-            let sample = timing.sample(t)
+        if isDirect {
+            let sample = directTiming.sample(t)
             if sample.phase == .absent { return modelValue }
             let before = sample.phase == .fillingBackwards
-            var out = 0.0
-            withUnsafeMutablePointer(to: &out) { k.evaluate(tf.apply(sample.progress, before: before), hint: &hint, before: before, out: $0) }
-            return out
+            return directKeys.scalar(directFunction.apply(sample.progress, before: before), hint: &hint, before: before)
         }
         timeline.evaluate(at: t, into: &state)
         return state.values[offset]

@@ -2,12 +2,16 @@ import AnimcIR
 
 /// A cubic Bézier timing curve from (0,0) to (1,1), solved for y given x.
 ///
-/// Coefficients are precomputed as in WebKit's UnitBezier. `solveX` starts Newton's
-/// method from x itself and stops when a step is below 1e-12 in t; if the derivative
-/// (nearly) vanishes or Newton wanders out of [0, 1] it bisects in t to 1e-15.
-/// Converging in t rather than in x matters where x(t) is flat (x1 = 1, x2 = 0): there
-/// an x within 1e-12 still leaves t, and so progress, off by 1e-5. Progress is exact
-/// to well below 1e-9 for every curve, and baked output is deterministic.
+/// Coefficients are precomputed as in WebKit's UnitBezier. `solveX` runs Newton's
+/// method from t = x inside a bracket [lo, hi] that always holds the root (x(t) is
+/// non-decreasing because the checker keeps x1 and x2 in [0, 1]); a step that would
+/// leave the bracket, or a (nearly) vanishing derivative, bisects instead. It stops
+/// when a step is below 1e-12 in t. Converging in t rather than in x matters where
+/// x(t) is flat (x1 = 1, x2 = 0): there an x within 1e-12 still leaves t, and so
+/// progress, off by 1e-5. The bracket keeps the rare hard case (a flat start such as
+/// x1 = 0 near x = 0) to a few extra steps instead of a bisection from scratch.
+/// Progress is exact to well below 1e-9 for every curve, and baked output is
+/// deterministic.
 public struct UnitBezier: Hashable, Sendable {
     let ax, bx, cx, ay, by, cy: Double
     let startGradient, endGradient: Double
@@ -31,23 +35,24 @@ public struct UnitBezier: Hashable, Sendable {
     /// The curve parameter whose x is `x`, for x in [0, 1].
     @inline(__always)
     public func solveX(_ x: Double) -> Double {
-        var t = x
-        for _ in 0..<8 {
+        var t = x, lo = 0.0, hi = 1.0
+        for _ in 0..<16 {
             let err = sampleX(t) - x
             if err == 0 { return t }
+            if err < 0 { lo = t } else { hi = t }
             let d = sampleDerivativeX(t)
-            if abs(d) < 1e-6 { break }
-            let step = err / d
-            t -= step
-            if t < 0 || t > 1 { break }
-            if abs(step) < 1e-12 { return t }
+            var next = t - err / d
+            // Also catches d == 0 (an infinite or NaN step).
+            if !(next > lo && next < hi) { next = (lo + hi) * 0.5 }
+            if abs(next - t) < 1e-12 { return next }
+            t = next
         }
-        return bisect(x)
+        return bisect(x, lo, hi)
     }
 
     @inline(never)
-    func bisect(_ x: Double) -> Double {
-        var lo = 0.0, hi = 1.0
+    func bisect(_ x: Double, _ lo: Double, _ hi: Double) -> Double {
+        var lo = lo, hi = hi
         while hi - lo > 1e-15 {
             let mid = (lo + hi) * 0.5
             if sampleX(mid) < x { lo = mid } else { hi = mid }

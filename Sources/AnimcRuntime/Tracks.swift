@@ -178,6 +178,26 @@ struct VectorKeyframes: Sendable {
         }
     }
 
+    /// `evaluate` for width 1, returning the value instead of writing it: the
+    /// single-property sampler's path, where the pointer plumbing showed up in profiles.
+    @inline(__always)
+    func scalar(_ p: Double, hint: inout Int, before: Bool) -> Double {
+        guard count > 1, mode == .linear else {
+            var out = 0.0
+            withUnsafeMutablePointer(to: &out) { evaluate(p, hint: &hint, before: before, out: $0) }
+            return out
+        }
+        let i = segment(p, hint: &hint)
+        return values.withUnsafeBufferPointer { v in
+            keyTimes.withUnsafeBufferPointer { k in
+                let k0 = k[i], k1 = k[i + 1]
+                var s = k1 > k0 ? (p - k0) / (k1 - k0) : (p >= k1 ? 1 : 0)
+                if i < segmentTiming.count { s = segmentTiming[i].apply(s, before: before) }
+                return (1 - s) * v[i] + s * v[i + 1]
+            }
+        }
+    }
+
     @inline(__always)
     private func hermite(_ s: Double, _ a: Int, _ b: Int, _ out: UnsafeMutablePointer<Double>) {
         let s2 = s * s, s3 = s2 * s
