@@ -76,7 +76,7 @@ enum Evaluator {
     /// Index of a transform slot in the per-slot component memory.
     @inline(__always)
     static func transformSlotIndex(_ layer: RuntimeLayer, offset: Int) -> Int {
-        layer.index * 2 + (layer.slot(.sublayerTransform)?.offset == offset ? 1 : 0)
+        layer.index * 2 + (layer.geometry.sublayerTransform == offset ? 1 : 0)
     }
 
     @inline(__always)
@@ -102,7 +102,7 @@ enum Evaluator {
             let ordinal = TransformComponents.ordinal(component)
             if width == 1 {
                 let previous = b.lastComponent[slotIndex] == ordinal ? b.lastComponentValue[slotIndex]
-                    : TransformComponents.read(component, from: current)[0]
+                    : TransformComponents.readFirst(component, from: current)
                 b.lastComponentValue[slotIndex] = track.additive ? previous + out[0] : out[0]
                 b.lastComponent[slotIndex] = ordinal
             } else {
@@ -154,7 +154,10 @@ extension M4 {
         return result
     }
 
-    var isIdentity: Bool { self == .identity }
+    var isIdentity: Bool {
+        m.0 == 1 && m.1 == 0 && m.2 == 0 && m.3 == 0 && m.4 == 0 && m.5 == 1 && m.6 == 0 && m.7 == 0
+            && m.8 == 0 && m.9 == 0 && m.10 == 1 && m.11 == 0 && m.12 == 0 && m.13 == 0 && m.14 == 0 && m.15 == 1
+    }
 }
 
 /// The key paths that address part of a transform (`transform.rotation.z`,
@@ -200,13 +203,28 @@ enum TransformComponents {
         }
     }
 
+    /// The first number of `read`, without allocating. The identity's parts are known
+    /// (scales 1, the rest 0), which spares the decomposition for the common case of an
+    /// untransformed layer; `DecompositionTests` checks they equal the decomposition's.
+    @inline(__always)
+    static func readFirst(_ c: KeyPathComponent, from m: M4) -> Double {
+        if m.isIdentity {
+            switch c {
+            case .scale, .scaleX, .scaleY, .scaleZ: return 1
+            default: return 0
+            }
+        }
+        return read(c, from: m)[0]
+    }
+
     @inline(__always)
     static func write(_ c: KeyPathComponent, value v: UnsafeMutablePointer<Double>, width: Int, additive: Bool, to m: M4) -> M4 {
         // Fast path: a plain z rotation on an identity transform.
         if c == .rotationZ && m.isIdentity {
             return .rotation(v[0], 0, 0, 1)
         }
-        var d = DecomposedTransform(m) ?? DecomposedTransform()
+        // The identity decomposes to the default parts (checked in DecompositionTests).
+        var d = m.isIdentity ? DecomposedTransform() : DecomposedTransform(m) ?? DecomposedTransform()
         @inline(__always) func set(_ x: inout Double, _ value: Double) { x = additive ? x + value : value }
         switch c {
         case .rotationX, .rotationY, .rotationZ:

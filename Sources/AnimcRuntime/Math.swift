@@ -40,7 +40,12 @@ public struct M4: Equatable, Sendable {
                 m31: m.8, m32: m.9, m33: m.10, m34: m.11, m41: m.12, m42: m.13, m43: m.14, m44: m.15)
     }
 
-    public static func == (a: M4, b: M4) -> Bool { a.array == b.array }
+    public static func == (a: M4, b: M4) -> Bool {
+        let x = a.m, y = b.m
+        return x.0 == y.0 && x.1 == y.1 && x.2 == y.2 && x.3 == y.3 && x.4 == y.4 && x.5 == y.5 && x.6 == y.6 && x.7 == y.7
+            && x.8 == y.8 && x.9 == y.9 && x.10 == y.10 && x.11 == y.11 && x.12 == y.12 && x.13 == y.13 && x.14 == y.14
+            && x.15 == y.15
+    }
 
     /// Row-major entries m11...m44.
     public var array: [Double] {
@@ -79,6 +84,29 @@ public struct M4: Equatable, Sendable {
             a.12 * c.1 + a.13 * c.5 + a.14 * c.9 + a.15 * c.13,
             a.12 * c.2 + a.13 * c.6 + a.14 * c.10 + a.15 * c.14,
             a.12 * c.3 + a.13 * c.7 + a.14 * c.11 + a.15 * c.15))
+    }
+
+    /// `translation(x, y, z).concat(self)`: only the last row changes. Bit for bit the
+    /// full product, whose other terms are exact multiplications by 0 and 1.
+    @inline(__always)
+    func translatedBefore(_ x: Double, _ y: Double, _ z: Double) -> M4 {
+        var r = self
+        r.m.12 = x * m.0 + y * m.4 + z * m.8 + m.12
+        r.m.13 = x * m.1 + y * m.5 + z * m.9 + m.13
+        r.m.14 = x * m.2 + y * m.6 + z * m.10 + m.14
+        r.m.15 = x * m.3 + y * m.7 + z * m.11 + m.15
+        return r
+    }
+
+    /// `self.concat(translation(x, y, z))`: each row gains its w times the offset.
+    @inline(__always)
+    func translatedAfter(_ x: Double, _ y: Double, _ z: Double) -> M4 {
+        var r = self
+        r.m.0 = m.0 + m.3 * x; r.m.1 = m.1 + m.3 * y; r.m.2 = m.2 + m.3 * z
+        r.m.4 = m.4 + m.7 * x; r.m.5 = m.5 + m.7 * y; r.m.6 = m.6 + m.7 * z
+        r.m.8 = m.8 + m.11 * x; r.m.9 = m.9 + m.11 * y; r.m.10 = m.10 + m.11 * z
+        r.m.12 = m.12 + m.15 * x; r.m.13 = m.13 + m.15 * y; r.m.14 = m.14 + m.15 * z
+        return r
     }
 
     @inline(__always)

@@ -13,6 +13,8 @@ public struct SceneState: Sendable {
     var hasAngle: [Bool]
     /// 16 doubles per layer: layer coordinates → composition coordinates.
     var world: [Double]
+    /// 16 doubles per layer: what a sublayer's local matrix is multiplied by.
+    var basis: [Double]
     var opacity: [Double]
     var inherited: [Double]
     var hints: [Int]
@@ -27,6 +29,7 @@ public struct SceneState: Sendable {
         angles = [Double](repeating: 0, count: layerCount)
         hasAngle = [Bool](repeating: false, count: layerCount)
         world = [Double](repeating: 0, count: layerCount * 16)
+        basis = [Double](repeating: 0, count: layerCount * 16)
         opacity = [Double](repeating: 0, count: layerCount)
         inherited = [Double](repeating: 0, count: layerCount)
         hints = [Int](repeating: 0, count: hintCount + 1)
@@ -114,42 +117,55 @@ extension Timeline {
     /// parent flattens its sublayers into its plane (z dropped after their transforms);
     /// a transform layer keeps them in 3D. The composition itself does not flatten, so
     /// z survives for consumers that want it.
+    ///
+    /// Parents come before their sublayers, so each parent's part of the chain (its
+    /// sublayerTransform, flattening and world matrix) is multiplied out once, into
+    /// `basis`, and each sublayer costs one product. Flattening zeroes the z column,
+    /// which is exactly a product with diag(1, 1, 0, 1) and so may be folded in.
     func computeGeometry(_ state: inout SceneState) {
-        let layers = self.layers
+        layers.withUnsafeBufferPointer { layers in
         state.values.withUnsafeBufferPointer { values in
         state.world.withUnsafeMutableBufferPointer { world in
+        state.basis.withUnsafeMutableBufferPointer { basis in
         state.opacity.withUnsafeMutableBufferPointer { opacity in
         state.inherited.withUnsafeMutableBufferPointer { inherited in
         state.angles.withUnsafeBufferPointer { angles in
-            guard let v = values.baseAddress, let w = world.baseAddress else { return }
-            for layer in layers {
-                let g = LayerGeometry(layer, v)
-                var local = M4.translation(-g.anchorX, -g.anchorY, -g.anchorZ)
-                if let t = g.transform, !t.isIdentity { local = local.concat(t) }
-                let angle = angles[layer.index]
+            guard let v = values.baseAddress, let w = world.baseAddress, let bp = basis.baseAddress else { return }
+            for i in layers.indices {
+                let offsets = layers[i].geometry
+                let g = LayerGeometry(offsets, v)
+                var local: M4
+                if let t = g.transform, !t.isIdentity {
+                    local = t.translatedBefore(-g.anchorX, -g.anchorY, -g.anchorZ)
+                } else {
+                    local = .translation(-g.anchorX, -g.anchorY, -g.anchorZ)
+                }
+                let angle = angles[i]
                 if angle != 0 { local = local.concat(.rotation(angle, 0, 0, 1)) }
-                local = local.concat(.translation(g.positionX, g.positionY, g.zPosition))
-                var result = local
+                var result = local.translatedAfter(g.positionX, g.positionY, g.zPosition)
                 var parentOpacity = 1.0
-                if let p = layer.parent {
-                    let parent = layers[p]
-                    let pg = LayerGeometry(parent, v)
-                    if let s = pg.sublayerTransform, !s.isIdentity {
-                        result = result.concat(.translation(-pg.anchorX, -pg.anchorY, -pg.anchorZ)).concat(s)
-                            .concat(.translation(pg.anchorX, pg.anchorY, pg.anchorZ))
-                    }
-                    if parent.flattensSublayers {
-                        // Drop z in the parent's plane; keep x, y and w.
-                        result.m.2 = 0; result.m.6 = 0; result.m.10 = 0; result.m.14 = 0
-                    }
-                    result = result.concat(M4.load(w + p * 16))
+                if let p = layers[i].parent {
+                    result = result.concat(M4.load(bp + p * 16))
                     parentOpacity = inherited[p]
                 }
-                result.store(w + layer.index * 16)
+                result.store(w + i * 16)
+                if layers[i].hasSublayers {
+                    var b = M4.identity
+                    if let s = g.sublayerTransform, !s.isIdentity {
+                        b = s.translatedBefore(-g.anchorX, -g.anchorY, -g.anchorZ).translatedAfter(g.anchorX, g.anchorY, g.anchorZ)
+                    }
+                    if layers[i].flattensSublayers {
+                        b.m.2 = 0; b.m.6 = 0; b.m.10 = 0; b.m.14 = 0
+                    }
+                    b = b.isIdentity ? result : b.concat(result)
+                    b.store(bp + i * 16)
+                }
                 let own = g.hidden ? 0 : g.opacity * parentOpacity
-                inherited[layer.index] = own
-                opacity[layer.index] = (!g.doubleSided && !Timeline.facesViewer(result, g)) ? 0 : own
+                inherited[i] = own
+                opacity[i] = (!g.doubleSided && !Timeline.facesViewer(result, g)) ? 0 : own
             }
+        }
+        }
         }
         }
         }
@@ -182,21 +198,21 @@ struct LayerGeometry {
     var doubleSided = true
 
     @inline(__always)
-    init(_ layer: RuntimeLayer, _ v: UnsafePointer<Double>) {
-        if let s = layer.slot(.position) { positionX = v[s.offset]; positionY = v[s.offset + 1] }
-        if let s = layer.slot(.zPosition) { zPosition = v[s.offset] }
+    init(_ o: GeometryOffsets, _ v: UnsafePointer<Double>) {
+        if o.position >= 0 { positionX = v[o.position]; positionY = v[o.position + 1] }
+        if o.zPosition >= 0 { zPosition = v[o.zPosition] }
         var ax = 0.5, ay = 0.5
-        if let s = layer.slot(.anchorPoint) { ax = v[s.offset]; ay = v[s.offset + 1] }
-        if let s = layer.slot(.anchorPointZ) { anchorZ = v[s.offset] }
-        if let s = layer.slot(.bounds) {
-            boundsX = v[s.offset]; boundsY = v[s.offset + 1]; boundsWidth = v[s.offset + 2]; boundsHeight = v[s.offset + 3]
+        if o.anchorPoint >= 0 { ax = v[o.anchorPoint]; ay = v[o.anchorPoint + 1] }
+        if o.anchorPointZ >= 0 { anchorZ = v[o.anchorPointZ] }
+        if o.bounds >= 0 {
+            boundsX = v[o.bounds]; boundsY = v[o.bounds + 1]; boundsWidth = v[o.bounds + 2]; boundsHeight = v[o.bounds + 3]
         }
         anchorX = boundsX + ax * boundsWidth
         anchorY = boundsY + ay * boundsHeight
-        if let s = layer.slot(.transform) { transform = M4.load(UnsafeMutablePointer(mutating: v + s.offset)) }
-        if let s = layer.slot(.sublayerTransform) { sublayerTransform = M4.load(UnsafeMutablePointer(mutating: v + s.offset)) }
-        if let s = layer.slot(.opacity) { opacity = v[s.offset] }
-        if let s = layer.slot(.hidden) { hidden = v[s.offset] >= 0.5 }
-        if let s = layer.slot(.doubleSided) { doubleSided = v[s.offset] >= 0.5 }
+        if o.transform >= 0 { transform = M4.load(UnsafeMutablePointer(mutating: v + o.transform)) }
+        if o.sublayerTransform >= 0 { sublayerTransform = M4.load(UnsafeMutablePointer(mutating: v + o.sublayerTransform)) }
+        if o.opacity >= 0 { opacity = v[o.opacity] }
+        if o.hidden >= 0 { hidden = v[o.hidden] >= 0.5 }
+        if o.doubleSided >= 0 { doubleSided = v[o.doubleSided] >= 0.5 }
     }
 }

@@ -30,7 +30,8 @@ enum TrackContent: Sendable {
     case decay(from: [Double], velocity: [Double], rate: Double)
 }
 
-struct RuntimeTrack: Sendable {
+/// A class so that the evaluator borrows it with one reference count, not a copy.
+final class RuntimeTrack: Sendable {
     let target: TrackTarget
     let additive: Bool
     let cumulative: Bool
@@ -38,17 +39,34 @@ struct RuntimeTrack: Sendable {
     /// The last value, added once per completed cycle when cumulative.
     let endValue: [Double]
     let hintIndex: Int
+
+    init(target: TrackTarget, additive: Bool, cumulative: Bool, content: TrackContent, endValue: [Double], hintIndex: Int) {
+        self.target = target
+        self.additive = additive
+        self.cumulative = cumulative
+        self.content = content
+        self.endValue = endValue
+        self.hintIndex = hintIndex
+    }
 }
 
-/// A compiled animation or group.
-struct RuntimeAnimation: Sendable {
+/// A compiled animation or group; a class for the same reason as ``RuntimeTrack``.
+final class RuntimeAnimation: Sendable {
     let id: Int
     let name: String
     let timing: MediaTiming
     let timingFunction: CompiledTimingFunction
     let body: Body
 
-    indirect enum Body: Sendable {
+    init(id: Int, name: String, timing: MediaTiming, timingFunction: CompiledTimingFunction, body: Body) {
+        self.id = id
+        self.name = name
+        self.timing = timing
+        self.timingFunction = timingFunction
+        self.body = body
+    }
+
+    enum Body: Sendable {
         case property(RuntimeTrack)
         case group([RuntimeAnimation])
     }
@@ -68,8 +86,30 @@ struct RuntimeLayer: Sendable {
     var animations: [RuntimeAnimation] = []
     let timing: LayerTiming
     let flattensSublayers: Bool
+    /// Offsets of the properties the geometry pass reads, resolved once.
+    var geometry = GeometryOffsets()
+    /// Whether any layer names this one as its parent.
+    var hasSublayers = false
 
     func slot(_ p: PropertyID) -> Slot? { slots[PropertyID.ordinal(p)] }
+}
+
+/// Where a layer's geometric properties live in the scene buffer, or −1 when the
+/// layer kind has none. Looking slots up by property per frame cost a dictionary probe
+/// per property per layer, about half of a whole-scene evaluation.
+struct GeometryOffsets: Sendable {
+    var position = -1, zPosition = -1, anchorPoint = -1, anchorPointZ = -1, bounds = -1
+    var transform = -1, sublayerTransform = -1, opacity = -1, hidden = -1, doubleSided = -1
+
+    init() {}
+
+    init(_ slot: (PropertyID) -> Slot?) {
+        func offset(_ p: PropertyID) -> Int { slot(p)?.offset ?? -1 }
+        position = offset(.position); zPosition = offset(.zPosition)
+        anchorPoint = offset(.anchorPoint); anchorPointZ = offset(.anchorPointZ); bounds = offset(.bounds)
+        transform = offset(.transform); sublayerTransform = offset(.sublayerTransform)
+        opacity = offset(.opacity); hidden = offset(.hidden); doubleSided = offset(.doubleSided)
+    }
 }
 
 extension PropertyID {
@@ -160,9 +200,12 @@ struct TimelineBuilder {
                 slots[PropertyID.ordinal(info.id)] = Slot(offset: model.count, width: capacity)
                 model += encoded
             }
-            layers.append(RuntimeLayer(index: i, id: layer.id, kind: layer.kind, parent: layer.parent, isMask: layer.isMask,
-                                       slots: slots, range: start..<model.count, timing: layer.timing,
-                                       flattensSublayers: layer.kind != .transformLayer))
+            var runtimeLayer = RuntimeLayer(index: i, id: layer.id, kind: layer.kind, parent: layer.parent, isMask: layer.isMask,
+                                            slots: slots, range: start..<model.count, timing: layer.timing,
+                                            flattensSublayers: layer.kind != .transformLayer)
+            runtimeLayer.geometry = GeometryOffsets { slots[PropertyID.ordinal($0)] }
+            layers.append(runtimeLayer)
+            if let parent = layer.parent, parent >= 0, parent < i { layers[parent].hasSublayers = true }
         }
         for (i, layer) in composition.layers.enumerated() {
             var compiled: [RuntimeAnimation] = []

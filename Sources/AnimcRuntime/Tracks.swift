@@ -3,7 +3,10 @@ import AnimcIR
 /// Keyframes over fixed-width vectors of doubles: numbers, points, sizes, rects,
 /// colours, lists and paths (as their encoded doubles), and discrete values (symbol
 /// indices). The one place keyframe segments are found and interpolated.
-struct VectorKeyframes: Sendable {
+// The keyframe stores are classes, not structs: the evaluator binds them out of enum
+// payloads for every sample, and a struct of six arrays costs six retains and
+// releases per binding where a class costs one.
+final class VectorKeyframes: Sendable {
     enum Mode: Sendable { case linear, discrete, cubic, cubicPaced }
 
     let width: Int
@@ -214,7 +217,7 @@ struct VectorKeyframes: Sendable {
 /// Keyframes over transforms. Each segment interpolates function by function when the
 /// two lists match (so `rotate(15deg)` → `rotate(360deg)` turns 345°), otherwise as
 /// decomposed matrices (the short way, as Core Animation interpolates CATransform3D).
-struct TransformKeyframes: Sendable {
+final class TransformKeyframes: Sendable {
     enum Segment: Sendable {
         case functions([TransformFunction], [TransformFunction])
         case decomposed(DecomposedTransform, DecomposedTransform)
@@ -319,7 +322,7 @@ struct TransformKeyframes: Sendable {
 }
 
 /// Motion along a path: a point and, with `rotationMode`, a heading.
-struct MotionTrack: Sendable {
+final class MotionTrack: Sendable {
     let path: MeasuredPath
     let paced: Bool
     /// One per vertex (the start, then each segment's end).
