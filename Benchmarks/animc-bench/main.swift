@@ -114,7 +114,7 @@ if sections.contains("profile-compile") {
 if sections.contains("profile-scene") {
     let timeline = Timeline(compile(readExample("splash")).composition!)
     var state = timeline.makeState()
-    for i in 0..<180 { timeline.evaluate(at: Double(i) / 60, into: &state) }
+    for i in 0..<1800 { timeline.evaluate(at: Double(i) / 60, into: &state) }
     sink += state.effectiveOpacity(ofLayer: 0)
     exit(0)
 }

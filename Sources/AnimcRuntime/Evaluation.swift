@@ -12,18 +12,32 @@ struct EvalBuffers {
     var lastComponentValue: UnsafeMutableBufferPointer<Double>
 }
 
+/// What the evaluator needs to know about the layer it writes: plain values, so that
+/// passing it down the animation tree copies no references.
+struct LayerRef {
+    let index: Int
+    /// Offset of the layer's sublayerTransform, or −1.
+    let sublayerTransform: Int
+}
+
 /// The evaluation core: no allocation, no Foundation, no global state.
 enum Evaluator {
     /// Applies a layer's animations, in the order they were added, on top of the values
     /// already in the buffer (the model values), at `layerTime`.
     @inline(__always)
     static func evaluateAnimations(_ layer: RuntimeLayer, layerTime: Double, _ b: EvalBuffers, linearOverride: Int?) {
-        for a in layer.animations {
+        evaluateAnimations(layer.animations, layer: layer.ref, layerTime: layerTime, b, linearOverride: linearOverride)
+    }
+
+    @inline(__always)
+    static func evaluateAnimations(_ animations: [RuntimeAnimation], layer: LayerRef, layerTime: Double, _ b: EvalBuffers,
+                                   linearOverride: Int?) {
+        for a in animations {
             evaluate(a, parentTime: layerTime, layer: layer, b, linearOverride: linearOverride)
         }
     }
 
-    static func evaluate(_ a: RuntimeAnimation, parentTime: Double, layer: RuntimeLayer, _ b: EvalBuffers, linearOverride: Int?) {
+    static func evaluate(_ a: RuntimeAnimation, parentTime: Double, layer: LayerRef, _ b: EvalBuffers, linearOverride: Int?) {
         let sample = a.timing.sample(parentTime)
         if sample.phase == .absent { return }
         let before = sample.phase == .fillingBackwards
@@ -42,7 +56,7 @@ enum Evaluator {
 
     @inline(__always)
     static func apply(_ track: RuntimeTrack, progress p: Double, sample: MediaTiming.Sample, before: Bool,
-                      layer: RuntimeLayer, _ b: EvalBuffers) {
+                      layer: LayerRef, _ b: EvalBuffers) {
         guard let out = b.scratch.baseAddress, let base = b.values.baseAddress else { return }
         var hint = b.hints[track.hintIndex]
         defer { b.hints[track.hintIndex] = hint }
@@ -50,17 +64,17 @@ enum Evaluator {
         case .vector(let k):
             k.evaluate(p, hint: &hint, before: before, out: out)
             writeVector(track, width: k.width, cycle: sample.cycle, out: out, base: base, layer: layer, b)
-        case .springVector(let s, let k):
-            k.evaluate(s.position(at: sample.passTime), hint: &hint, before: false, out: out)
-            writeVector(track, width: k.width, cycle: sample.cycle, out: out, base: base, layer: layer, b)
-        case .decay(let from, let velocity, let rate):
-            let d = Decay.displacement(at: sample.passTime, rate: rate)
-            for i in 0..<from.count { out[i] = from[i] + velocity[i] * d }
-            writeVector(track, width: from.count, cycle: sample.cycle, out: out, base: base, layer: layer, b)
+        case .springVector(let s):
+            s.keys.evaluate(s.spring.position(at: sample.passTime), hint: &hint, before: false, out: out)
+            writeVector(track, width: s.keys.width, cycle: sample.cycle, out: out, base: base, layer: layer, b)
+        case .decay(let decay):
+            let d = Decay.displacement(at: sample.passTime, rate: decay.rate)
+            for i in 0..<decay.from.count { out[i] = decay.from[i] + decay.velocity[i] * d }
+            writeVector(track, width: decay.from.count, cycle: sample.cycle, out: out, base: base, layer: layer, b)
         case .matrix(let k):
             writeMatrix(track, k.evaluate(p, hint: &hint, before: before), cycle: sample.cycle, base: base, layer: layer, b)
-        case .springMatrix(let s, let k):
-            writeMatrix(track, k.evaluate(s.position(at: sample.passTime), hint: &hint, before: false), cycle: sample.cycle,
+        case .springMatrix(let s):
+            writeMatrix(track, s.keys.evaluate(s.spring.position(at: sample.passTime), hint: &hint, before: false), cycle: sample.cycle,
                         base: base, layer: layer, b)
         case .motion(let m):
             let (point, angle) = m.evaluate(p, hint: &hint, before: before)
@@ -75,13 +89,13 @@ enum Evaluator {
 
     /// Index of a transform slot in the per-slot component memory.
     @inline(__always)
-    static func transformSlotIndex(_ layer: RuntimeLayer, offset: Int) -> Int {
-        layer.index * 2 + (layer.geometry.sublayerTransform == offset ? 1 : 0)
+    static func transformSlotIndex(_ layer: LayerRef, offset: Int) -> Int {
+        layer.index * 2 + (layer.sublayerTransform == offset ? 1 : 0)
     }
 
     @inline(__always)
     static func writeVector(_ track: RuntimeTrack, width: Int, cycle: Double, out: UnsafeMutablePointer<Double>,
-                            base: UnsafeMutablePointer<Double>, layer: RuntimeLayer, _ b: EvalBuffers) {
+                            base: UnsafeMutablePointer<Double>, layer: LayerRef, _ b: EvalBuffers) {
         if track.cumulative && cycle > 0 {
             for i in 0..<min(width, track.endValue.count) { out[i] += cycle * track.endValue[i] }
         }
@@ -115,7 +129,7 @@ enum Evaluator {
 
     @inline(__always)
     static func writeMatrix(_ track: RuntimeTrack, _ m: M4, cycle: Double, base: UnsafeMutablePointer<Double>,
-                            layer: RuntimeLayer, _ b: EvalBuffers) {
+                            layer: LayerRef, _ b: EvalBuffers) {
         guard case .matrix(let offset) = track.target else { return }
         var value = m
         if track.cumulative && cycle > 0 { value = value.concat(M4(track.endValue).power(Int(min(cycle, 1e6)))) }

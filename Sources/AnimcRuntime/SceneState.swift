@@ -81,27 +81,36 @@ extension Timeline {
         state.time = t
         let firstTime = !state.initialized
         state.initialized = true
-        let layers = self.layers
-        let model = self.model
         var times = state.layerTimes
         state.layerTimes = []  // borrowed below without copying
         state.withBuffers { b in
             times.withUnsafeMutableBufferPointer { times in
-                model.withUnsafeBufferPointer { modelBuffer in
-                    guard let dst = b.values.baseAddress, let src = modelBuffer.baseAddress else { return }
-                    for layer in layers {
-                        let parentTime = layer.parent.map { times[$0] } ?? t
-                        let lt = layer.timing
-                        times[layer.index] = (parentTime - lt.beginTime) * lt.speed + lt.timeOffset
-                        // Layers without animations keep their model values between samples.
-                        if layer.animations.isEmpty && !firstTime { continue }
-                        (dst + layer.range.lowerBound).update(from: src + layer.range.lowerBound, count: layer.range.count)
-                        b.angles[layer.index] = 0
-                        b.lastComponent[layer.index * 2] = -1
-                        b.lastComponent[layer.index * 2 + 1] = -1
-                        Evaluator.evaluateAnimations(layer, layerTime: times[layer.index], b, linearOverride: linearOverride)
+            model.withUnsafeBufferPointer { modelBuffer in
+            layers.withUnsafeBufferPointer { layers in
+                guard let dst = b.values.baseAddress, let src = modelBuffer.baseAddress else { return }
+                for i in layers.indices {
+                    let parentTime = layers[i].parent.map { times[$0] } ?? t
+                    let lt = layers[i].timing
+                    times[i] = (parentTime - lt.beginTime) * lt.speed + lt.timeOffset
+                    // Values nothing animates keep their model values between samples.
+                    if firstTime {
+                        let range = layers[i].range
+                        (dst + range.lowerBound).update(from: src + range.lowerBound, count: range.count)
+                    } else if layers[i].animations.isEmpty {
+                        continue
+                    } else {
+                        for r in layers[i].written {
+                            (dst + r.lowerBound).update(from: src + r.lowerBound, count: r.count)
+                        }
                     }
+                    b.angles[i] = 0
+                    b.lastComponent[i * 2] = -1
+                    b.lastComponent[i * 2 + 1] = -1
+                    Evaluator.evaluateAnimations(layers[i].animations, layer: layers[i].ref, layerTime: times[i], b,
+                                                 linearOverride: linearOverride)
                 }
+            }
+            }
             }
         }
         state.layerTimes = times

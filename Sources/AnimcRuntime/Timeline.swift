@@ -18,16 +18,42 @@ enum TrackTarget: Sendable {
     case motion(position: Slot)
 }
 
-/// A compiled property animation's values.
+/// A compiled property animation's values. Every payload is a single class reference,
+/// so binding a case in the evaluator is one retain; with struct and array payloads the
+/// enum's outlined copy and destroy were a fifth of whole-scene evaluation.
 enum TrackContent: Sendable {
     case vector(VectorKeyframes)
     case matrix(TransformKeyframes)
     case motion(MotionTrack)
     /// Spring progress over `from` → `to` keyframes (interpolation extrapolates on overshoot).
-    case springVector(SpringSolution, VectorKeyframes)
-    case springMatrix(SpringSolution, TransformKeyframes)
+    case springVector(Sprung<VectorKeyframes>)
+    case springMatrix(Sprung<TransformKeyframes>)
     /// from + velocity · displacement(t)
-    case decay(from: [Double], velocity: [Double], rate: Double)
+    case decay(DecayTrack)
+}
+
+/// Keyframes driven by a spring's position instead of the animation's progress.
+final class Sprung<Keys: Sendable>: Sendable {
+    let spring: SpringSolution
+    let keys: Keys
+
+    init(_ spring: SpringSolution, _ keys: Keys) {
+        self.spring = spring
+        self.keys = keys
+    }
+}
+
+/// A decay: `from + velocity · displacement(t)`, per component.
+final class DecayTrack: Sendable {
+    let from: [Double]
+    let velocity: [Double]
+    let rate: Double
+
+    init(from: [Double], velocity: [Double], rate: Double) {
+        self.from = from
+        self.velocity = velocity
+        self.rate = rate
+    }
 }
 
 /// A class so that the evaluator borrows it with one reference count, not a copy.
@@ -90,8 +116,14 @@ struct RuntimeLayer: Sendable {
     var geometry = GeometryOffsets()
     /// Whether any layer names this one as its parent.
     var hasSublayers = false
+    /// The parts of `range` that animations write, merged and sorted: only these are
+    /// reset to the model before each sample (a layer's whole range is mostly values
+    /// nothing animates).
+    var written: [Range<Int>] = []
 
     func slot(_ p: PropertyID) -> Slot? { slots[PropertyID.ordinal(p)] }
+
+    var ref: LayerRef { LayerRef(index: index, sublayerTransform: geometry.sublayerTransform) }
 }
 
 /// Where a layer's geometric properties live in the scene buffer, or −1 when the
@@ -215,7 +247,34 @@ struct TimelineBuilder {
                 }
             }
             layers[i].animations = compiled
+            layers[i].written = TimelineBuilder.writtenRanges(compiled)
         }
+    }
+
+    /// The buffer ranges a layer's animations write, merged.
+    static func writtenRanges(_ animations: [RuntimeAnimation]) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        func visit(_ a: RuntimeAnimation) {
+            switch a.body {
+            case .group(let children): children.forEach(visit)
+            case .property(let track):
+                switch track.target {
+                case .vector(let slot), .motion(let slot): ranges.append(slot.offset..<(slot.offset + slot.width))
+                case .matrix(let offset), .matrixComponent(let offset, _): ranges.append(offset..<(offset + 16))
+                }
+            }
+        }
+        animations.forEach(visit)
+        ranges.sort { $0.lowerBound < $1.lowerBound }
+        var merged: [Range<Int>] = []
+        for r in ranges {
+            if let last = merged.last, r.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+            } else {
+                merged.append(r)
+            }
+        }
+        return merged
     }
 
     /// The widest encoded value any animation writes to `property` whole (lists and
@@ -328,27 +387,30 @@ struct TimelineBuilder {
         case .spring(let from, let to, let parameters):
             let solution = SpringSolution(parameters)
             if isMatrix {
-                content = .springMatrix(solution, TransformKeyframes(
+                content = .springMatrix(Sprung(solution, TransformKeyframes(
                     [transformValue(from, p, layer, timing, previous), transformValue(to, p, layer, timing, previous)],
-                    keyTimes: [0, 1], segmentTiming: [], mode: .linear))
+                    keyTimes: [0, 1], segmentTiming: [], mode: .linear)))
             } else {
                 let a = resolve(from), b = resolve(to)
                 guard a.count == b.count else { return nil }
-                content = .springVector(solution, VectorKeyframes(width: a.count, values: a + b, keyTimes: [0, 1], segmentTiming: [], mode: .linear))
+                content = .springVector(Sprung(solution, VectorKeyframes(width: a.count, values: a + b, keyTimes: [0, 1],
+                                                                         segmentTiming: [], mode: .linear)))
             }
         case .decay(let from, let velocity, let rate):
             let a = resolve(from)
             let v = symbols.encode(velocity)
             guard a.count == v.count, !isMatrix else { return nil }
-            content = .decay(from: a, velocity: v, rate: rate)
+            content = .decay(DecayTrack(from: a, velocity: v, rate: rate))
         }
         let end: [Double]
         switch content {
-        case .vector(let k), .springVector(_, let k): end = k.endValue
-        case .matrix(let k), .springMatrix(_, let k): end = k.matrices.last?.array ?? M4.identity.array
-        case .decay(let from, let velocity, let rate):
-            let d = Decay.displacement(at: duration, rate: rate)
-            end = zip(from, velocity).map { $0 + $1 * d }
+        case .vector(let k): end = k.endValue
+        case .springVector(let s): end = s.keys.endValue
+        case .matrix(let k): end = k.matrices.last?.array ?? M4.identity.array
+        case .springMatrix(let s): end = s.keys.matrices.last?.array ?? M4.identity.array
+        case .decay(let d):
+            let x = Decay.displacement(at: duration, rate: d.rate)
+            end = zip(d.from, d.velocity).map { $0 + $1 * x }
         case .motion(let m):
             let last = m.path.segments.last?.endPoint ?? Point(0, 0)
             end = [last.x, last.y]
