@@ -140,11 +140,14 @@ extension Timeline {
         state.inherited.withUnsafeMutableBufferPointer { inherited in
         state.angles.withUnsafeBufferPointer { angles in
             guard let v = values.baseAddress, let w = world.baseAddress, let bp = basis.baseAddress else { return }
+            // Matrices are read straight from the buffers rather than carried in
+            // optionals: copies of 128-byte structs compiled to memcpy calls, seven per layer.
+            let vm = UnsafeMutablePointer(mutating: v)
             for i in layers.indices {
-                let offsets = layers[i].geometry
-                let g = LayerGeometry(offsets, v)
+                let o = layers[i].geometry
+                let g = LayerGeometry(o, v)
                 var local: M4
-                if let t = g.transform, !t.isIdentity {
+                if o.transform >= 0, case let t = M4.load(vm + o.transform), !t.isIdentity {
                     local = t.translatedBefore(-g.anchorX, -g.anchorY, -g.anchorZ)
                 } else {
                     local = .translation(-g.anchorX, -g.anchorY, -g.anchorZ)
@@ -160,7 +163,7 @@ extension Timeline {
                 result.store(w + i * 16)
                 if layers[i].hasSublayers {
                     var b = M4.identity
-                    if let s = g.sublayerTransform, !s.isIdentity {
+                    if o.sublayerTransform >= 0, case let s = M4.load(vm + o.sublayerTransform), !s.isIdentity {
                         b = s.translatedBefore(-g.anchorX, -g.anchorY, -g.anchorZ).translatedAfter(g.anchorX, g.anchorY, g.anchorZ)
                     }
                     if layers[i].flattensSublayers {
@@ -200,8 +203,6 @@ struct LayerGeometry {
     var positionX = 0.0, positionY = 0.0, zPosition = 0.0
     var anchorX = 0.0, anchorY = 0.0, anchorZ = 0.0
     var boundsX = 0.0, boundsY = 0.0, boundsWidth = 0.0, boundsHeight = 0.0
-    var transform: M4?
-    var sublayerTransform: M4?
     var opacity = 1.0
     var hidden = false
     var doubleSided = true
@@ -218,8 +219,6 @@ struct LayerGeometry {
         }
         anchorX = boundsX + ax * boundsWidth
         anchorY = boundsY + ay * boundsHeight
-        if o.transform >= 0 { transform = M4.load(UnsafeMutablePointer(mutating: v + o.transform)) }
-        if o.sublayerTransform >= 0 { sublayerTransform = M4.load(UnsafeMutablePointer(mutating: v + o.sublayerTransform)) }
         if o.opacity >= 0 { opacity = v[o.opacity] }
         if o.hidden >= 0 { hidden = v[o.hidden] >= 0.5 }
         if o.doubleSided >= 0 { doubleSided = v[o.doubleSided] >= 0.5 }
