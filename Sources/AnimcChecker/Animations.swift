@@ -18,6 +18,19 @@ struct Attribute {
     var scope: Scope
 }
 
+/// An animation's attributes by canonical name. A handful per animation, so a linear
+/// scan beats a dictionary (which cost an allocation and a string hash per attribute).
+struct AttributeSet {
+    private(set) var values: [Attribute] = []
+
+    subscript(name: String) -> Attribute? {
+        for a in values where a.name == name { return a }
+        return nil
+    }
+
+    mutating func insert(_ a: Attribute) { values.append(a) }
+}
+
 /// One keyframe row as written.
 struct KeyframeRow {
     var time: Expr
@@ -41,6 +54,11 @@ extension Checker {
         "group": [],
     ]
 
+    /// Every attribute each animation kind accepts, computed once.
+    static let knownAttributes: [String: [String]] = kindAttributes.reduce(into: [:]) { table, entry in
+        table[entry.key] = timingAttributeNames + (entry.key == "group" ? [] : propertyAttributeNames) + entry.value
+    }
+
     /// The range naming an animation in messages: its key path or group name.
     func animationNameRange(_ item: Item) -> SourceRange {
         guard case .animation(let kind, let target, let alias, _, _) = item.kind else { return item.range }
@@ -56,15 +74,13 @@ extension Checker {
     /// Lowers an animation item. `group` is nil for an animation added directly to a layer.
     func lowerAnimation(_ item: Item, layerKind: LayerKind, scope: Scope, group: GroupContext?) -> Animation? {
         guard case .animation(let kind, let target, let alias, let along, let body) = item.kind else { return nil }
-        animationBlocks[item.range] = body
-        animationNames[item.range] = animationNameRange(item)
-        var attributes: [String: Attribute] = [:]
+        if animationSites[item.range] == nil { animationSites[item.range] = (body, animationNameRange(item)) }
+        var attributes = AttributeSet()
         var rows: [KeyframeRow] = []
         var children: [Item] = []
         var childScopes: [Scope] = []
         var failed = false
-        let known = Checker.timingAttributeNames + (kind.name == "group" ? [] : Checker.propertyAttributeNames)
-            + (Checker.kindAttributes[kind.name] ?? [])
+        let known = Checker.knownAttributes[kind.name] ?? Checker.timingAttributeNames + Checker.propertyAttributeNames
         expand(body, scope: Scope(parent: scope)) { child, childScope in
             switch child.kind {
             case .property(let key, let value):
@@ -82,7 +98,7 @@ extension Checker {
                     failed = true
                     return
                 }
-                attributes[canonical] = Attribute(name: canonical, nameRange: key.range, value: value, range: child.range, scope: childScope)
+                attributes.insert(Attribute(name: canonical, nameRange: key.range, value: value, range: child.range, scope: childScope))
             case .keyframe(let time, let value, let timing):
                 guard kind.name == "keyframes" else {
                     report(Messages.keyframeForms(child.range, problem: "keyframe rows belong in a 'keyframes' animation, not '\(kind.name)'"))
@@ -237,7 +253,7 @@ extension Checker {
 
     // MARK: Timing
 
-    private func lowerTiming(_ a: [String: Attribute], kind: String, range: SourceRange, group: GroupContext?, body: Block) -> Timing? {
+    private func lowerTiming(_ a: AttributeSet, kind: String, range: SourceRange, group: GroupContext?, body: Block) -> Timing? {
         var t = Timing(duration: .nan)
         var ok = true
         func time(_ name: String) -> Double? {
@@ -304,7 +320,7 @@ extension Checker {
 
     /// `from`/`to`/`by` resolved to from → to as CABasicAnimation does, with an absent
     /// end taken from the model value (semantics.md §6).
-    private func lowerFromTo(_ a: [String: Attribute], _ info: KeyPathInfo, _ item: Item, model: PropertyInfo) -> (AnimatedValue, AnimatedValue)? {
+    private func lowerFromTo(_ a: AttributeSet, _ info: KeyPathInfo, _ item: Item, model: PropertyInfo) -> (AnimatedValue, AnimatedValue)? {
         func value(_ name: String) -> AnimatedValue?? {
             guard let attr = a[name] else { return .some(nil) }
             if name == "from" {
@@ -350,7 +366,7 @@ extension Checker {
         }
     }
 
-    private func lowerSpring(_ a: [String: Attribute]) -> SpringParameters? {
+    private func lowerSpring(_ a: AttributeSet) -> SpringParameters? {
         let labels = ["mass", "stiffness", "damping", "initialVelocity", "perceptualDuration", "bounce"]
         var items: [(label: String?, value: SemaValue, range: SourceRange)] = []
         for label in labels {
@@ -367,7 +383,7 @@ extension Checker {
         return p
     }
 
-    private func lowerDecay(_ a: [String: Attribute], _ info: KeyPathInfo, _ item: Item) -> (from: AnimatedValue, velocity: Value, rate: Double)? {
+    private func lowerDecay(_ a: AttributeSet, _ info: KeyPathInfo, _ item: Item) -> (from: AnimatedValue, velocity: Value, rate: Double)? {
         guard [.number, .length, .angle, .time, .point, .size, .rect, .color].contains(info.type) else {
             report(Messages.typeMismatch(animationNameRange(item), expected: "a number, point, size, rect or colour key path",
                                          found: "'\(info.keyPath)', which holds \(info.type)", context: "a decay",

@@ -38,10 +38,9 @@ final class Checker {
     var expansionReported = false
     /// Components being instantiated, to catch a component that contains itself.
     var instantiating: [ObjectIdentifier] = []
-    /// The body of each animation, by the animation's range, for fix-its that add attributes.
-    var animationBlocks: [SourceRange: Block] = [:]
-    /// The name range of each animation (its key path, `as` name or group name).
-    var animationNames: [SourceRange: SourceRange] = [:]
+    /// By the animation's range: its body, for fix-its that add attributes, and the
+    /// range naming it (its key path, `as` name or group name).
+    var animationSites: [SourceRange: (block: Block, name: SourceRange)] = [:]
     /// Per animation template: how many expansions there were, how many had no visible
     /// effect, and the warning to give if all of them had none.
     var noEffect: [SourceRange: (instances: Int, count: Int, diagnostic: Diagnostic?)] = [:]

@@ -6,7 +6,7 @@ import AnimcSyntax
 extension Checker {
     /// The keyframes of a `keyframes` animation, from rows or from arrays, with every
     /// count, order and range rule checked (E0401–E0405, W0406, E0411–E0413).
-    func lowerKeyframes(_ a: [String: Attribute], _ rows: [KeyframeRow], _ info: KeyPathInfo, _ item: Item,
+    func lowerKeyframes(_ a: AttributeSet, _ rows: [KeyframeRow], _ info: KeyPathInfo, _ item: Item,
                         _ body: Block) -> Keyframes? {
         var mode = CalculationMode.linear
         if let attr = a["calculationMode"] {
@@ -242,7 +242,7 @@ extension Checker {
     }
 
     /// A motion along a path (CAKeyframeAnimation with `path`).
-    func lowerMotion(_ a: [String: Attribute], _ along: Expr?, _ info: KeyPathInfo, _ item: Item) -> Motion? {
+    func lowerMotion(_ a: AttributeSet, _ along: Expr?, _ info: KeyPathInfo, _ item: Item) -> Motion? {
         guard info.type == .point else {
             report(Messages.motionTarget(animationNameRange(item), keyPath: info.keyPath, type: info.type))
             return nil

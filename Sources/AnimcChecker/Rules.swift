@@ -138,7 +138,7 @@ extension Checker {
     }
 
     /// The range that names an animation in messages.
-    func nameRange(_ a: Animation) -> SourceRange { animationNames[a.range] ?? a.range }
+    func nameRange(_ a: Animation) -> SourceRange { animationSites[a.range]?.name ?? a.range }
 
     /// W0508: two non-additive animations of one key path visible at once.
     private func checkFighting(_ animations: [Animation], topLevel: Bool) {
@@ -180,7 +180,7 @@ extension Checker {
     func checkLayerRules(_ node: LayerNode) {
         for (index, a) in node.animations.enumerated() {
             let name = nameRange(a)
-            let block = animationBlocks[a.range]
+            let block = animationSites[a.range]?.block
             let t = a.timing
             // W0502
             if t.fillMode.fillsForwards && t.removedOnCompletion && t.activeDuration.isFinite && t.speed != 0 {
@@ -223,7 +223,7 @@ extension Checker {
                   !approximatelyEqual(first, model) else { continue }
             let others = Array(children[..<index]) + Array(children[(index + 1)...])
             if coveredBefore(t.beginTime, target: p.target, among: others, topLevel: false) { continue }
-            let block = animationBlocks[child.range]
+            let block = animationSites[child.range]?.block
             report(CheckerDiagnostics.delayedChildFlash.at(
                 nameRange(child),
                 "'\(child.name)' begins \(seconds(t.beginTime)) into its group; until then the layer flashes its model value",

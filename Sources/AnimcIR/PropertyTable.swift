@@ -98,9 +98,58 @@ public enum PropertyID: String, Hashable, Sendable, CaseIterable, Comparable {
     case lineCap, lineJoin, miterLimit, lineDashPhase, lineDashPattern, fillRule
     case colors, locations, startPoint, endPoint, gradientType
 
-    public static func < (a: PropertyID, b: PropertyID) -> Bool {
-        PropertyTable.order[a, default: 0] < PropertyTable.order[b, default: 0]
+    /// The case's position in declaration order, which is also the order of `allCases`
+    /// and of ``PropertyTable/properties`` (a test checks both). Tables indexed by it
+    /// replace dictionaries: hashing a String-backed enum hashes its raw string.
+    @inline(__always)
+    public var index: Int {
+        switch self {
+        case .position: return 0
+        case .zPosition: return 1
+        case .anchorPoint: return 2
+        case .anchorPointZ: return 3
+        case .bounds: return 4
+        case .transform: return 5
+        case .sublayerTransform: return 6
+        case .opacity: return 7
+        case .hidden: return 8
+        case .doubleSided: return 9
+        case .masksToBounds: return 10
+        case .backgroundColor: return 11
+        case .cornerRadius: return 12
+        case .borderWidth: return 13
+        case .borderColor: return 14
+        case .shadowColor: return 15
+        case .shadowOpacity: return 16
+        case .shadowOffset: return 17
+        case .shadowRadius: return 18
+        case .contents: return 19
+        case .contentsGravity: return 20
+        case .path: return 21
+        case .fillColor: return 22
+        case .strokeColor: return 23
+        case .lineWidth: return 24
+        case .strokeStart: return 25
+        case .strokeEnd: return 26
+        case .lineCap: return 27
+        case .lineJoin: return 28
+        case .miterLimit: return 29
+        case .lineDashPhase: return 30
+        case .lineDashPattern: return 31
+        case .fillRule: return 32
+        case .colors: return 33
+        case .locations: return 34
+        case .startPoint: return 35
+        case .endPoint: return 36
+        case .gradientType: return 37
+        }
     }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(index) }
+
+    public static func == (a: PropertyID, b: PropertyID) -> Bool { a.index == b.index }
+
+    public static func < (a: PropertyID, b: PropertyID) -> Bool { a.index < b.index }
 }
 
 /// A part of a property that a key path selects, such as the `z` rotation of
@@ -242,12 +291,10 @@ public enum PropertyTable {
                      maximum: nil, kinds: gradientOnly, summary: "Axial, radial or conic gradient"),
     ]
 
-    static let order: [PropertyID: Int] = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($0.element.id, $0.offset) })
-    private static let byID: [PropertyID: PropertyInfo] = Dictionary(uniqueKeysWithValues: properties.map { ($0.id, $0) })
-
     public static func info(_ id: PropertyID) -> PropertyInfo {
-        // Every case has an entry; a test enforces it, so this lookup cannot fail.
-        byID[id] ?? properties[0]
+        // `properties` lists every case in declaration order; a test enforces it.
+        let i = id.index
+        return i < properties.count ? properties[i] : properties[0]
     }
 
     public static func property(named name: String) -> PropertyInfo? {

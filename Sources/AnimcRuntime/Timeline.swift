@@ -145,8 +145,7 @@ struct GeometryOffsets: Sendable {
 }
 
 extension PropertyID {
-    static let ordinals: [PropertyID: Int] = Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($0.element, $0.offset) })
-    static func ordinal(_ p: PropertyID) -> Int { ordinals[p] ?? 0 }
+    static func ordinal(_ p: PropertyID) -> Int { p.index }
 }
 
 /// Facts about one compiled animation, for lookups by name.

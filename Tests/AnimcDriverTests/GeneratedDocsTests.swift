@@ -36,6 +36,10 @@ import Testing
 
     @Test func everyPropertyHasATableEntry() {
         for id in PropertyID.allCases { #expect(PropertyTable.properties.contains { $0.id == id }, "\(id)") }
+        // `PropertyTable.info` and the runtime's slot tables index by `PropertyID.index`.
+        #expect(PropertyTable.properties.map(\.id) == PropertyID.allCases)
+        #expect(PropertyID.allCases.map(\.index) == Array(PropertyID.allCases.indices))
+        #expect(PropertyID.allCases.sorted() == PropertyID.allCases)
         #expect(Set(PropertyTable.keyPaths.map(\.keyPath)).count == PropertyTable.keyPaths.count)
     }
 
