@@ -303,6 +303,8 @@ extension Parser {
         bracketDepth += 1
         defer { bracketDepth -= 1 }
         var elements: [Expr] = []
+        // Lists and argument lists are short; one allocation instead of growing 1, 2, 4.
+        if tok.kind != closing { elements.reserveCapacity(4) }
         while tok.kind != closing {
             let before = pos
             if atEOF || tok.kind == .rBrace || tok.kind == .rParen || tok.kind == .rBracket || tok.kind == .lBrace {
@@ -331,6 +333,7 @@ extension Parser {
         bracketDepth += 1
         defer { bracketDepth -= 1 }
         var arguments: [Argument] = []
+        if tok.kind != .rParen { arguments.reserveCapacity(4) }
         while tok.kind != .rParen {
             let before = pos
             if atEOF || tok.kind == .rBrace || tok.kind == .rBracket || tok.kind == .lBrace { break }

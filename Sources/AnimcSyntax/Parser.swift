@@ -261,6 +261,7 @@ public struct Parser {
         bracketDepth = 0
         defer { bracketDepth = savedBrackets }
         var items: [Item] = []
+        if tok.kind != .rBrace { items.reserveCapacity(8) }
         while true {
             let before = pos
             if tok.kind == .semicolon || tok.kind == .comma { advance(); continue }
