@@ -178,47 +178,30 @@ if wants("check") {
 
 // MARK: - Scalar keyframes
 
-if wants("scalar") {
-    // Eight keyframes with a cubic timing function per segment, repeating.
-    let times: [Double] = [0, 0.1, 0.25, 0.4, 0.55, 0.7, 0.85, 1]
-    let values: [Double] = [0, 0.8, 0.3, 1, 0.2, 0.9, 0.4, 1]
-    let curves: [(Double, Double, Double, Double)] = [(0.42, 0, 0.58, 1), (0.25, 0.1, 0.25, 1), (0.42, 0, 1, 1), (0, 0, 0.58, 1),
-                                                      (0.68, -0.55, 0.265, 1.55), (0.65, 0, 0.4, 1), (1, 0, 0.35, 1)]
-    let duration = 4.0
-    let animation = Animation(name: "o", timing: Timing(duration: duration, repeatCount: .infinity),
-                              kind: .property(PropertyAnimation(target: AnimationTarget(.opacity), content: .keyframes(Keyframes(
-                                values: values.map { .number($0) }, keyTimes: times,
-                                timingFunctions: curves.map { .cubic(x1: $0.0, y1: $0.1, x2: $0.2, y2: $0.3) })))),
-                              range: .empty(at: 0))
-    let composition = Composition(name: "s", size: Size(1, 1), fps: 60, window: nil, backgroundColor: nil,
-                                  layers: [Layer(id: "a", kind: .layer, parent: nil, properties: [], animations: [animation], range: .empty(at: 0))],
-                                  range: .empty(at: 0))
-    let timeline = Timeline(composition)
-    let n = quick ? 2_000_000 : 20_000_000
-    let dt = 1.0 / 240
+/// The scalar workload: eight keyframes with a cubic timing function per segment,
+/// repeating every four seconds.
+enum ScalarWorkload {
+    static let times: [Double] = [0, 0.1, 0.25, 0.4, 0.55, 0.7, 0.85, 1]
+    static let values: [Double] = [0, 0.8, 0.3, 1, 0.2, 0.9, 0.4, 1]
+    static let curves: [(Double, Double, Double, Double)] = [(0.42, 0, 0.58, 1), (0.25, 0.1, 0.25, 1), (0.42, 0, 1, 1),
+                                                             (0, 0, 0.58, 1), (0.68, -0.55, 0.265, 1.55), (0.65, 0, 0.4, 1),
+                                                             (1, 0, 0.35, 1)]
+    static let duration = 4.0
 
-    // The runtime: the public single-property sampler, times increasing.
-    var sampler = timeline.sampler(layer: 0, keyPath: "opacity")!
-    var ourSum = 0.0
-    let ours = best(repeats) {
-        var s = 0.0
-        for i in 0..<n { s += sampler.value(at: Double(i) * dt) }
-        ourSum = s
-    }
-
-    // The yardstick: the same keyframes and cubic-bezier maths in a plain loop, with
-    // precomputed coefficients, a segment cursor and no abstraction.
     struct Coefficients { var ax, bx, cx, ay, by, cy: Double }
-    let coefficients: [Coefficients] = curves.map { c in
+    static let coefficients: [Coefficients] = curves.map { c in
         let cx = 3 * c.0, bx = 3 * (c.2 - c.0) - cx, cy = 3 * c.1, by = 3 * (c.3 - c.1) - cy
         return Coefficients(ax: 1 - cx - bx, bx: bx, cx: cx, ay: 1 - cy - by, by: by, cy: cy)
     }
-    var plainSum = 0.0
-    let plain = best(repeats) {
+
+    /// The yardstick: the same keyframes and cubic-bezier maths as the runtime in a
+    /// plain loop, with precomputed coefficients, a segment cursor and no abstraction.
+    /// Returns the sum of `n` samples at times `start + i·dt`.
+    static func plainLoop(_ n: Int, start: Double = 0, dt: Double) -> Double {
         var s = 0.0
         var k = 0
         for i in 0..<n {
-            let t = Double(i) * dt
+            let t = start + Double(i) * dt
             let p = (t - duration * (t / duration).rounded(.down)) / duration
             while k < 6 && times[k + 1] <= p { k += 1 }
             while k > 0 && times[k] > p { k -= 1 }
@@ -245,8 +228,33 @@ if wants("scalar") {
             let y = ((c.ay * u + c.by) * u + c.cy) * u
             s += (1 - y) * values[k] + y * values[k + 1]
         }
-        plainSum = s
+        return s
     }
+}
+
+if wants("scalar") {
+    let w = ScalarWorkload.self
+    let animation = Animation(name: "o", timing: Timing(duration: w.duration, repeatCount: .infinity),
+                              kind: .property(PropertyAnimation(target: AnimationTarget(.opacity), content: .keyframes(Keyframes(
+                                values: w.values.map { .number($0) }, keyTimes: w.times,
+                                timingFunctions: w.curves.map { .cubic(x1: $0.0, y1: $0.1, x2: $0.2, y2: $0.3) })))),
+                              range: .empty(at: 0))
+    let composition = Composition(name: "s", size: Size(1, 1), fps: 60, window: nil, backgroundColor: nil,
+                                  layers: [Layer(id: "a", kind: .layer, parent: nil, properties: [], animations: [animation], range: .empty(at: 0))],
+                                  range: .empty(at: 0))
+    let timeline = Timeline(composition)
+    let n = quick ? 2_000_000 : 20_000_000
+    let dt = 1.0 / 240
+    guard var sampler = timeline.sampler(layer: 0, keyPath: "opacity") else { fatalError("the bench's own layer has opacity") }
+    var ourSum = 0.0, plainSum = 0.0
+    // The runtime is the public single-property sampler, times increasing.
+    let (ours, plain) = bestInterleaved(repeats, {
+        var s = 0.0
+        for i in 0..<n { s += sampler.value(at: Double(i) * dt) }
+        ourSum = s
+    }, {
+        plainSum = ScalarWorkload.plainLoop(n, dt: dt)
+    })
     sink += ourSum + plainSum
     print("## scalar keyframes (8 keys, a cubic timing function per segment, increasing times)")
     print("runtime (PropertySampler): \(f(Double(n) / ours / 1e6)) M samples/s (\(f(ours / Double(n) * 1e9, 2)) ns/sample)")
@@ -274,14 +282,38 @@ if wants("scene") {
         print("\(name): \(composition.layers.count) layers, \(tracks) property animations: \(f(seconds * 1e6, 2)) µs/frame, \(f(1 / seconds)) frames/s")
         return (seconds, tracks)
     }
-    let splash = compile(readExample("splash")).composition!
-    let (splashSeconds, splashTracks) = measure("examples/splash.anim", splash, frames: 180)
-    let large = compile(generatedSource(layers: 2_000)).composition!
-    _ = measure("generated, 2,000 layers", large, frames: 120)
-    // Yardstick: the splash's keyframe tracks evaluated as plain loops (the cubic maths
-    // alone), from the scalar figure: a lower bound no scene evaluator can beat.
-    print("yardstick: \(splashTracks) plain keyframe samples take about \(f(Double(splashTracks) * 10 / 1000, 2)) µs at 10 ns each; the rest is timing, composition and geometry")
-    sink += splashSeconds
+    /// The practical limit for a frame of a scene: one plain keyframe sample (the
+    /// scalar yardstick's maths) per property animation and one plain 4×4 product per
+    /// layer, measured here rather than assumed.
+    func yardstick(tracks: Int, layers: Int, frames: Int) -> Double {
+        var m = [Double](repeating: 0, count: 16), w = [Double](repeating: 0, count: 16)
+        for i in 0..<16 { m[i] = Double(i % 5) * 0.25; w[i] = i % 5 == 0 ? 1 : 0.001 * Double(i) }
+        let rounds = quick ? 3 : 20
+        return best(repeats) {
+            for r in 0..<rounds {
+                for i in 0..<frames {
+                    let t = Double(i) / 60 + Double(r) * 1e-9
+                    sink += ScalarWorkload.plainLoop(tracks, start: t, dt: 1e-6)
+                    for _ in 0..<layers {
+                        var acc = 0.0
+                        for row in 0..<4 {
+                            for col in 0..<4 {
+                                let v = m[row * 4] * w[col] + m[row * 4 + 1] * w[4 + col] + m[row * 4 + 2] * w[8 + col] + m[row * 4 + 3] * w[12 + col]
+                                acc += v
+                            }
+                        }
+                        m[0] = acc * 1e-12 + 0.25
+                    }
+                }
+            }
+        } / Double(rounds * frames)
+    }
+    for (name, source, frames) in [("examples/splash.anim", readExample("splash"), 180), ("generated, 2,000 layers", generatedSource(layers: 2_000), 120)] {
+        guard let composition = compile(source).composition else { continue }
+        let (seconds, tracks) = measure(name, composition, frames: frames)
+        let limit = yardstick(tracks: tracks, layers: composition.layers.count, frames: frames)
+        print("  yardstick (\(tracks) plain keyframe samples + \(composition.layers.count) plain 4×4 products): \(f(limit * 1e6, 2)) µs/frame; ratio \(f(seconds / limit, 1))×")
+    }
     print()
 }
 
