@@ -102,13 +102,14 @@ public struct HumanRenderer: Sendable {
     }
 
     /// Shows the fixed line when every edit falls on one line; otherwise only the message.
+    /// An edit that inserts line breaks (adding an attribute on its own line) shows the
+    /// resulting lines, the new ones marked `+` in the gutter.
     private func renderFixIt(_ fix: FixIt, file: SourceFile, index: LineIndex, gutterWidth: Int) -> String {
         var out = paint("help", .note) + paint(": \(fix.message)", .bold) + "\n"
         let firstLine = index.lineNumber(ofOffset: Int(fix.edits[0].range.start))
         let sameLine = fix.edits.allSatisfy {
             index.lineNumber(ofOffset: Int($0.range.start)) == firstLine
                 && index.lineNumber(ofOffset: Int($0.range.end)) == firstLine
-                && !$0.replacement.contains("\n")
         }
         guard sameLine else { return out }
         let lineRange = index.lineByteRange(firstLine)
@@ -128,9 +129,23 @@ public struct HumanRenderer: Sendable {
         }
         edited += original[min(cursor, original.count)...]
         let pad = String(repeating: " ", count: gutterWidth)
+        out += "\(pad) \(paint("|", .gutter))\n"
+        var lines = edited.split(separator: 0x0A, omittingEmptySubsequences: false)
+        if lines.count > 1 {
+            let added = lines.count - 1
+            // An insertion at the end of the file leaves an empty last line; not worth a row.
+            if lines.last?.isEmpty == true { lines.removeLast() }
+            let width = max(gutterWidth, String(firstLine + lines.count).count)
+            for (i, line) in lines.enumerated() {
+                let number = String(firstLine + 1 + i)
+                let display = DisplayLine(line)
+                out += paint(String(repeating: " ", count: width - number.count) + number, .gutter) + " "
+                    + (i < added ? paint("+", .note) : paint("|", .gutter)) + (display.text.isEmpty ? "" : " " + display.text) + "\n"
+            }
+            return out
+        }
         let number = String(firstLine + 1)
         let display = DisplayLine(edited[...])
-        out += "\(pad) \(paint("|", .gutter))\n"
         out += paint(String(repeating: " ", count: gutterWidth - number.count) + number, .gutter) + " "
             + paint("|", .gutter) + (display.text.isEmpty ? "" : " " + display.text) + "\n"
         var underline = ""
