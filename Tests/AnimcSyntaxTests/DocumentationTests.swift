@@ -14,8 +14,8 @@ import Testing
             if current == nil, line.hasPrefix("```anim") {
                 current = []
                 start = i + 2
-            } else if current != nil, line.hasPrefix("```") {
-                result.append((start, current!.joined(separator: "\n") + "\n"))
+            } else if let lines = current, line.hasPrefix("```") {
+                result.append((start, lines.joined(separator: "\n") + "\n"))
                 current = nil
             } else {
                 current?.append(String(line))
