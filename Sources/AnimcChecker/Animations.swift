@@ -306,11 +306,11 @@ extension Checker {
         return b
     }
 
-    func lowerTimingFunction(_ expr: Expr, _ scope: Scope, context: String) -> TimingFunction? {
+    func lowerTimingFunction(_ expr: Expr, _ scope: Scope, context: @autoclosure () -> String) -> TimingFunction? {
         let v = eval(expr, scope)
         if case .timing(let f) = v { return f }
         if !v.isPoison {
-            report(Messages.typeMismatch(expr.range, expected: "a timing function", found: v.typeName, context: context,
+            report(Messages.typeMismatch(expr.range, expected: "a timing function", found: v.typeName, context: context(),
                                          help: "timing functions are linear, easeIn, easeOut, easeInEaseOut, default, cubic(...), steps(...) and spring(...)"))
         }
         return nil

@@ -45,13 +45,18 @@ enum Builtins {
         ["pi", "inf", "identity", "presentation"] + colors.keys.sorted() + timings.keys.sorted()
     }
 
-    static let functionNames: [String] = [
-        "rgb", "rgba", "sqrt", "abs", "min", "max", "floor", "ceil", "round", "mod", "pow", "sin", "cos", "tan",
-        "atan2", "clamp", "lerp", "length", "normalize", "distance", "dot",
-        "translate", "translateX", "translateY", "translateZ", "scale", "scaleX", "scaleY", "scaleZ", "rotate",
-        "rotateX", "rotateY", "rotateZ", "rotate3d", "skew", "skewX", "skewY", "perspective", "matrix", "concat",
-        "cubic", "steps", "spring", "image", "arc", "rect", "roundedRect", "ellipse", "circle",
+    /// Built-in functions, grouped as `callBuiltin` handles them (each group is named
+    /// after its first member).
+    enum Function {
+        case rgb, sqrt, min, mod, pow, sin, atan2, clamp, lerp, length, normalize, distance, dot, translate, translateX, scale, scaleX, rotate, rotate3d, skew, skewX, perspective, matrix, concat, cubic, steps, spring, image, arc
+    }
+
+    /// One lookup per call; a `switch` over the names compared them one by one.
+    static let functions: [String: Function] = [
+        "rgb": .rgb, "rgba": .rgb, "sqrt": .sqrt, "abs": .sqrt, "floor": .sqrt, "ceil": .sqrt, "round": .sqrt, "min": .min, "max": .min, "mod": .mod, "pow": .pow, "sin": .sin, "cos": .sin, "tan": .sin, "atan2": .atan2, "clamp": .clamp, "lerp": .lerp, "length": .length, "normalize": .normalize, "distance": .distance, "dot": .dot, "translate": .translate, "translateX": .translateX, "translateY": .translateX, "translateZ": .translateX, "scale": .scale, "scaleX": .scaleX, "scaleY": .scaleX, "scaleZ": .scaleX, "rotate": .rotate, "rotateZ": .rotate, "rotateX": .rotate, "rotateY": .rotate, "rotate3d": .rotate3d, "skew": .skew, "skewX": .skewX, "skewY": .skewX, "perspective": .perspective, "matrix": .matrix, "concat": .concat, "cubic": .cubic, "steps": .steps, "spring": .spring, "image": .image, "arc": .arc, "rect": .arc, "roundedRect": .arc, "ellipse": .arc, "circle": .arc,
     ]
+
+    static let functionNames: [String] = functions.keys.sorted()
 
     /// Enumerations whose case names are written bare where that enumeration is
     /// expected (`fillMode: backwards`).
@@ -186,9 +191,10 @@ extension Checker {
 
     // swiftlint:disable:next cyclomatic_complexity
     private func callBuiltin(_ name: String, _ a: CallArguments) -> SemaValue? {
-        switch name {
+        guard let function = Builtins.functions[name] else { return nil }
+        switch function {
         // Colours
-        case "rgb", "rgba":
+        case .rgb:
             let names = name == "rgb" ? ["red", "green", "blue"] : ["red", "green", "blue", "alpha"]
             let usage = name == "rgb" ? "rgb(red, green, blue) with components 0...255" : "rgba(red, green, blue, alpha) with alpha 0...1"
             guard let s = a.bind(names, required: names.count, usage: usage) else { return .poison }
@@ -205,7 +211,7 @@ extension Checker {
             return .color(Color(red: c[0], green: c[1], blue: c[2], alpha: c.count == 4 ? c[3] : 1))
 
         // Math
-        case "sqrt", "abs", "floor", "ceil", "round":
+        case .sqrt:
             guard let s = a.bind(["x"], required: 1, usage: "\(name)(x)"), let slot = s[0] else { return .poison }
             guard case .number(let x, let d) = slot.0 else {
                 report(Messages.typeMismatch(slot.1, expected: "a number", found: slot.0.typeName, context: "'\(name)'"))
@@ -221,7 +227,7 @@ extension Checker {
             case "ceil": return .number(x.rounded(.up), d)
             default: return .number(x.rounded(.toNearestOrAwayFromZero), d)
             }
-        case "min", "max":
+        case .min:
             guard a.items.count >= 1 else {
                 report(Messages.badArguments(a.range, callee: name, problem: "missing arguments", usage: "\(name)(a, b, ...)"))
                 return .poison
@@ -241,7 +247,7 @@ extension Checker {
                 best = best.map { name == "min" ? Swift.min($0, x) : Swift.max($0, x) } ?? x
             }
             return .number(best ?? 0, dim ?? .none)
-        case "mod":
+        case .mod:
             guard let s = a.bind(["a", "b"], required: 2, usage: "mod(a, b)"), let x = s[0], let y = s[1] else { return .poison }
             guard case .number(let p, let dp) = x.0, case .number(let q, let dq) = y.0 else {
                 report(Messages.typeMismatch(a.range, expected: "two numbers", found: "\(x.0.typeName) and \(y.0.typeName)", context: "'mod'"))
@@ -251,21 +257,21 @@ extension Checker {
             guard q != 0 else { report(Messages.divisionByZero(y.1)); return .poison }
             let r = p - q * (p / q).rounded(.down)
             return .number(r, dp)
-        case "pow":
+        case .pow:
             guard let s = a.bind(["base", "exponent"], required: 2, usage: "pow(base, exponent)"),
                   let b = a.number(s[0], what: "base"), let e = a.number(s[1], what: "exponent") else { return .poison }
             let r = Foundationless.pow(b, e)
             guard r.isFinite else { report(Messages.nonFinite(a.range, nan: r.isNaN)); return .poison }
             return .number(r, .none)
-        case "sin", "cos", "tan":
+        case .sin:
             guard let s = a.bind(["angle"], required: 1, usage: "\(name)(angle)"), let x = a.angleOrRadians(s[0], what: "angle") else { return .poison }
             let r = name == "sin" ? Foundationless.sin(x) : name == "cos" ? Foundationless.cos(x) : Foundationless.tan(x)
             return .number(r, .none)
-        case "atan2":
+        case .atan2:
             guard let s = a.bind(["y", "x"], required: 2, usage: "atan2(y, x)"),
                   let y = a.number(s[0], what: "y"), let x = a.number(s[1], what: "x") else { return .poison }
             return .number(Foundationless.atan2(y, x), .angle)
-        case "clamp":
+        case .clamp:
             guard let s = a.bind(["x", "min", "max"], required: 3, usage: "clamp(x, min, max)"),
                   case .number(let x, let d)? = s[0]?.0, case .number(let lo, let d2)? = s[1]?.0, case .number(let hi, let d3)? = s[2]?.0,
                   d == d2, d == d3 else {
@@ -273,32 +279,32 @@ extension Checker {
                 return .poison
             }
             return .number(Swift.min(Swift.max(x, lo), hi), d)
-        case "lerp":
+        case .lerp:
             guard let s = a.bind(["from", "to", "t"], required: 3, usage: "lerp(from, to, t)"),
                   let from = s[0], let to = s[1], let t = a.number(s[2], what: "t") else { return .poison }
             let diff = binary(.subtract, to.0, from.0, a.range, to.1, from.1)
             let scaled = binary(.multiply, diff, .number(t, .none), a.range, a.range, a.range)
             return binary(.add, from.0, scaled, a.range, from.1, a.range)
-        case "length":
+        case .length:
             guard let s = a.bind(["v"], required: 1, usage: "length(v)"), let v = a.vector(s[0], count: nil, what: "v") else { return .poison }
             return .number(v.reduce(0) { $0 + $1 * $1 }.squareRoot(), .none)
-        case "normalize":
+        case .normalize:
             guard let s = a.bind(["v"], required: 1, usage: "normalize(v)"), let v = a.vector(s[0], count: nil, what: "v") else { return .poison }
             let len = v.reduce(0) { $0 + $1 * $1 }.squareRoot()
             // The zero vector has no direction; normalising it gives zero, so the centre
             // tile of a grid needs no special case.
             return .vector(len == 0 ? v.map { _ in 0 } : v.map { $0 / len })
-        case "distance":
+        case .distance:
             guard let s = a.bind(["a", "b"], required: 2, usage: "distance(a, b)"),
                   let p = a.vector(s[0], count: nil, what: "a"), let q = a.vector(s[1], count: p.count, what: "b") else { return .poison }
             return .number(zip(p, q).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot(), .none)
-        case "dot":
+        case .dot:
             guard let s = a.bind(["a", "b"], required: 2, usage: "dot(a, b)"),
                   let p = a.vector(s[0], count: nil, what: "a"), let q = a.vector(s[1], count: p.count, what: "b") else { return .poison }
             return .number(zip(p, q).reduce(0) { $0 + $1.0 * $1.1 }, .none)
 
         // Transforms
-        case "translate":
+        case .translate:
             guard let s = a.bind(["x", "y", "z"], required: 1, usage: "translate(x, y, z = 0) or translate(point)") else { return .poison }
             if s[1] == nil, let p = s[0], p.0.plainNumbers != nil, let v = a.vector(p, count: 2, what: "offset") {
                 return .transform([.translate(x: v[0], y: v[1], z: 0)])
@@ -306,22 +312,22 @@ extension Checker {
             guard let x = a.number(s[0], what: "x"), let y = s[1] == nil ? 0 : a.number(s[1], what: "y"),
                   let z = s[2] == nil ? 0 : a.number(s[2], what: "z") else { return .poison }
             return .transform([.translate(x: x, y: y, z: z)])
-        case "translateX", "translateY", "translateZ":
+        case .translateX:
             guard let s = a.bind(["offset"], required: 1, usage: "\(name)(offset)"), let v = a.number(s[0], what: "offset") else { return .poison }
             return .transform([.translate(x: name == "translateX" ? v : 0, y: name == "translateY" ? v : 0, z: name == "translateZ" ? v : 0)])
-        case "scale":
+        case .scale:
             guard let s = a.bind(["x", "y", "z"], required: 1, usage: "scale(s), scale(x, y) or scale(x, y, z)"),
                   let x = a.number(s[0], what: "x") else { return .poison }
             guard let y = s[1] == nil ? x : a.number(s[1], what: "y"), let z = s[2] == nil ? (s[1] == nil ? x : 1) : a.number(s[2], what: "z") else { return .poison }
             return .transform([.scale(x: x, y: y, z: s[1] == nil && s[2] == nil ? 1 : z)])
-        case "scaleX", "scaleY", "scaleZ":
+        case .scaleX:
             guard let s = a.bind(["factor"], required: 1, usage: "\(name)(factor)"), let v = a.number(s[0], what: "factor") else { return .poison }
             return .transform([.scale(x: name == "scaleX" ? v : 1, y: name == "scaleY" ? v : 1, z: name == "scaleZ" ? v : 1)])
-        case "rotate", "rotateZ", "rotateX", "rotateY":
+        case .rotate:
             guard let s = a.bind(["angle"], required: 1, usage: "\(name)(angle)"), let angle = a.number(s[0], .angle, what: "angle") else { return .poison }
             let axis: (Double, Double, Double) = name == "rotateX" ? (1, 0, 0) : name == "rotateY" ? (0, 1, 0) : (0, 0, 1)
             return .transform([.rotate(x: axis.0, y: axis.1, z: axis.2, angle: angle)])
-        case "rotate3d":
+        case .rotate3d:
             guard let s = a.bind(["axis", "angle"], required: 2, usage: "rotate3d((x, y, z), angle)"),
                   let axis = a.vector(s[0], count: 3, what: "axis"), let angle = a.number(s[1], .angle, what: "angle") else { return .poison }
             guard axis.contains(where: { $0 != 0 }) else {
@@ -329,21 +335,21 @@ extension Checker {
                 return .poison
             }
             return .transform([.rotate(x: axis[0], y: axis[1], z: axis[2], angle: angle)])
-        case "skew":
+        case .skew:
             guard let s = a.bind(["x", "y"], required: 1, usage: "skew(x, y = 0deg)"), let x = a.number(s[0], .angle, what: "x"),
                   let y = s[1] == nil ? 0 : a.number(s[1], .angle, what: "y") else { return .poison }
             return .transform([.skew(x: x, y: y)])
-        case "skewX", "skewY":
+        case .skewX:
             guard let s = a.bind(["angle"], required: 1, usage: "\(name)(angle)"), let v = a.number(s[0], .angle, what: "angle") else { return .poison }
             return .transform([.skew(x: name == "skewX" ? v : 0, y: name == "skewY" ? v : 0)])
-        case "perspective":
+        case .perspective:
             guard let s = a.bind(["distance"], required: 1, usage: "perspective(distance)"), let d = a.number(s[0], what: "distance") else { return .poison }
             guard d > 0 else {
                 report(Messages.outOfRange(s[0]?.1 ?? a.range, what: "perspective distance", value: formatNumber(d), valid: "(0, inf]"))
                 return .poison
             }
             return .transform([.perspective(distance: d)])
-        case "matrix":
+        case .matrix:
             var values: [Double] = []
             for item in a.items {
                 guard case .number(let x, .none) = item.value, item.label == nil else {
@@ -363,7 +369,7 @@ extension Checker {
                 return .poison
             }
             return .transform([.matrix(Matrix4(values))])
-        case "concat":
+        case .concat:
             var functions: [TransformFunction] = []
             for item in a.items {
                 guard case .transform(let fs) = item.value else {
@@ -375,7 +381,7 @@ extension Checker {
             return .transform(functions)
 
         // Timing functions
-        case "cubic":
+        case .cubic:
             guard let s = a.bind(["x1", "y1", "x2", "y2"], required: 4, usage: "cubic(x1, y1, x2, y2)") else { return .poison }
             var v: [Double] = []
             for (i, label) in ["x1", "y1", "x2", "y2"].enumerated() {
@@ -388,7 +394,7 @@ extension Checker {
             }
             if v == [0, 0, 1, 1] { return .timing(.linear) }
             return .timing(.cubic(x1: v[0], y1: v[1], x2: v[2], y2: v[3]))
-        case "steps":
+        case .steps:
             guard a.items.count >= 1, a.items.count <= 2 else {
                 report(Messages.badArguments(a.range, callee: name, problem: "\(a.items.count) arguments", usage: "steps(count, position = end)"))
                 return .poison
@@ -412,12 +418,12 @@ extension Checker {
                 return .poison
             }
             return .timing(.steps(count: Int(n), position: position))
-        case "spring":
+        case .spring:
             guard let p = springParameters(a) else { return .poison }
             return .timing(.spring(p))
 
         // Assets
-        case "image":
+        case .image:
             guard let s = a.bind(["name"], required: 1, usage: "image(\"asset-name\")"), let slot = s[0] else { return .poison }
             guard case .string(let asset) = slot.0, !asset.isEmpty else {
                 report(Messages.typeMismatch(slot.1, expected: "a non-empty asset name string", found: slot.0.typeName, context: "'image'"))
@@ -426,11 +432,9 @@ extension Checker {
             return .image(asset)
 
         // Paths
-        case "arc", "rect", "roundedRect", "ellipse", "circle":
+        case .arc:
             guard let elements = shapeElements(name, a) else { return .poison }
             return .path(elements)
-        default:
-            return nil
         }
     }
 

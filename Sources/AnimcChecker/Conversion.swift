@@ -6,39 +6,39 @@ import AnimcSyntax
 extension Checker {
     /// Evaluates `expr` as a value of `type`. `context` names the destination in
     /// messages ("'opacity'"). Returns nil after reporting.
-    func lowerValue(_ expr: Expr, _ scope: Scope, as type: ValueType, context: String) -> Value? {
+    func lowerValue(_ expr: Expr, _ scope: Scope, as type: ValueType, context: @autoclosure () -> String) -> Value? {
         if case .enumeration(let e) = type {
-            return enumerationValue(expr, scope, cases: e.cases, context: context).map { .enumeration($0) }
+            return enumerationValue(expr, scope, cases: e.cases, context: context()).map { .enumeration($0) }
         }
         let v = eval(expr, scope)
         if case .presentation = v {
             report(Messages.presentationMisuse(expr.range))
             return nil
         }
-        return convert(v, to: type, at: expr.range, context: context, literal: isLiteralNumber(expr))
+        return convert(v, to: type, at: expr.range, context: context(), literal: isLiteralNumber(expr))
     }
 
     /// Like ``lowerValue(_:_:as:context:)`` but also accepts `presentation`.
-    func lowerAnimatedValue(_ expr: Expr, _ scope: Scope, as type: ValueType, context: String) -> AnimatedValue? {
+    func lowerAnimatedValue(_ expr: Expr, _ scope: Scope, as type: ValueType, context: @autoclosure () -> String) -> AnimatedValue? {
         if case .identifier(let name) = expr.kind, name == "presentation", scope.lookup(name) == nil {
             return .presentation
         }
-        return lowerValue(expr, scope, as: type, context: context).map { .value($0) }
+        return lowerValue(expr, scope, as: type, context: context()).map { .value($0) }
     }
 
     /// A bare case name of an enumeration (`fillMode: backwards`).
-    func enumerationValue(_ expr: Expr, _ scope: Scope, cases: [String], context: String) -> String? {
+    func enumerationValue(_ expr: Expr, _ scope: Scope, cases: [String], context: @autoclosure () -> String) -> String? {
         guard case .identifier(let name) = expr.kind else {
             let v = eval(expr, scope)
             if !v.isPoison {
-                report(Messages.typeMismatch(expr.range, expected: "one of " + cases.joined(separator: ", "), found: v.typeName, context: context))
+                report(Messages.typeMismatch(expr.range, expected: "one of " + cases.joined(separator: ", "), found: v.typeName, context: context()))
             }
             return nil
         }
         if cases.contains(name) { return name }
         let suggestion = closestMatch(to: name, in: cases)
         report(CheckerDiagnostics.typeMismatch.at(
-            expr.range, "'\(name)' is not a valid value for \(context)", label: "unknown value",
+            expr.range, "'\(name)' is not a valid value for \(context())", label: "unknown value",
             help: suggestion.map { "did you mean '\($0)'?" } ?? "valid values are " + cases.joined(separator: ", "),
             fixIts: suggestion.map { [.replace(expr.range, with: $0, "replace with '\($0)'")] } ?? []))
         return nil
@@ -53,17 +53,17 @@ extension Checker {
     }
 
     /// Converts an evaluated value to the IR type, reporting mismatches.
-    func convert(_ v: SemaValue, to type: ValueType, at range: SourceRange, context: String, literal: Bool) -> Value? {
+    func convert(_ v: SemaValue, to type: ValueType, at range: SourceRange, context: @autoclosure () -> String, literal: Bool) -> Value? {
         if v.isPoison { return nil }
         func mismatch(_ help: String? = nil) -> Value? {
-            report(Messages.typeMismatch(range, expected: type.description, found: v.typeName, context: context, help: help))
+            report(Messages.typeMismatch(range, expected: type.description, found: v.typeName, context: context(), help: help))
             return nil
         }
         switch type {
         case .number, .length:
             guard case .number(let x, let d) = v else { return mismatch() }
             guard d == .none else {
-                report(Messages.dimensionMismatch(range, expected: .none, found: d, context: context))
+                report(Messages.dimensionMismatch(range, expected: .none, found: d, context: context()))
                 return nil
             }
             return .number(x)
@@ -72,9 +72,9 @@ extension Checker {
             guard case .number(let x, let d) = v else { return mismatch() }
             if d == want { return .number(x) }
             if d == .none {
-                report(Messages.missingUnit(range, expected: want, literal: literal, value: x, context: context))
+                report(Messages.missingUnit(range, expected: want, literal: literal, value: x, context: context()))
             } else {
-                report(Messages.dimensionMismatch(range, expected: want, found: d, context: context))
+                report(Messages.dimensionMismatch(range, expected: want, found: d, context: context()))
             }
             return nil
         case .point, .size:

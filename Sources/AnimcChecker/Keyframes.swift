@@ -198,23 +198,23 @@ extension Checker {
     }
 
     /// A list attribute: element ranges come from the literal when it is one.
-    func lowerList(_ attr: Attribute, as type: ValueType, context: String) -> ([Value], [SourceRange])? {
+    func lowerList(_ attr: Attribute, as type: ValueType, context: @autoclosure () -> String) -> ([Value], [SourceRange])? {
         if case .list(let elements) = attr.value.kind {
             var values: [Value] = []
             for e in elements {
-                guard let v = lowerValue(e, attr.scope, as: type, context: context) else { return nil }
+                guard let v = lowerValue(e, attr.scope, as: type, context: context()) else { return nil }
                 values.append(v)
             }
             return (values, elements.map(\.range))
         }
         let v = eval(attr.value, attr.scope)
         guard case .list(let items) = v else {
-            if !v.isPoison { report(Messages.typeMismatch(attr.value.range, expected: "a list", found: v.typeName, context: context)) }
+            if !v.isPoison { report(Messages.typeMismatch(attr.value.range, expected: "a list", found: v.typeName, context: context())) }
             return nil
         }
         var values: [Value] = []
         for item in items {
-            guard let x = convert(item, to: type, at: attr.value.range, context: context, literal: false) else { return nil }
+            guard let x = convert(item, to: type, at: attr.value.range, context: context(), literal: false) else { return nil }
             values.append(x)
         }
         return (values, Array(repeating: attr.value.range, count: values.count))

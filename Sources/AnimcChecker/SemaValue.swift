@@ -18,18 +18,21 @@ enum Dimension: Hashable {
 /// A value during compile-time evaluation. Richer than the IR's ``Value``: tuples are
 /// not yet points or sizes, enumerations are still names, and `poison` marks a value
 /// whose error was already reported so that nothing downstream reports again.
-indirect enum SemaValue {
+///
+/// Only the large payloads are boxed: every expression evaluates to one of these, and
+/// boxing all of them cost a heap allocation per number.
+enum SemaValue {
     case number(Double, Dimension)
     case bool(Bool)
     case string(String)
-    case color(Color)
+    indirect case color(Color)
     /// `(a, b, ...)`; `isSize` when written `w x h`.
     case tuple([SemaValue], isSize: Bool)
     case list([SemaValue])
-    case range(lower: Double, upper: Double, inclusive: Bool, dimension: Dimension)
+    indirect case range(lower: Double, upper: Double, inclusive: Bool, dimension: Dimension)
     case transform([TransformFunction])
     case path([PathElement])
-    case timing(TimingFunction)
+    indirect case timing(TimingFunction)
     case image(String)
     /// The special `presentation` value for an animation's `from`.
     case presentation

@@ -361,9 +361,9 @@ extension Parser {
         return arguments
     }
 
-    private mutating func closeBracket(_ closing: TokenKind, opened: SourceRange, what: String) {
+    private mutating func closeBracket(_ closing: TokenKind, opened: SourceRange, what: @autoclosure () -> String) {
         if tok.kind == closing { advance(); return }
-        report(SyntaxDiagnostics.unclosedDelimiter(at: errorRange, closing: closing, opened: opened, what: what,
+        report(SyntaxDiagnostics.unclosedDelimiter(at: errorRange, closing: closing, opened: opened, what: what(),
                                                    found: describe(tok), insertAt: previousEnd))
         // Skip the rest of a broken line inside the brackets so the outer item can resync.
         while !atEOF && tok.kind != closing && tok.kind != .rBrace && !tok.flags.contains(.newlineBefore) {

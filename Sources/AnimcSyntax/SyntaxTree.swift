@@ -119,36 +119,38 @@ public enum BinaryOperator: String, Hashable, Sendable {
     case size = "x"
 }
 
-public indirect enum ExprKind: Hashable, Sendable {
+// Only the cases that hold an expression (or a large payload) are indirect: boxing
+// every case cost a heap allocation for every number and name in the source.
+public enum ExprKind: Hashable, Sendable {
     /// `12`, `0.5s`, `45deg`, `50%`.
     case number(Double, NumberUnit?)
     case string(String)
     /// `#RRGGBB(AA)` as straight-alpha sRGB components in 0...1.
-    case color(red: Double, green: Double, blue: Double, alpha: Double)
+    indirect case color(red: Double, green: Double, blue: Double, alpha: Double)
     case bool(Bool)
     case identifier(String)
     /// `( e )`
-    case paren(Expr)
+    indirect case paren(Expr)
     /// `( a, b, ... )` with two or more elements: a point, size, rect or vector.
     case tuple([Expr])
     /// `[ a, b, ... ]`
     case list([Expr])
-    case unary(UnaryOperator, Expr)
-    case binary(BinaryOperator, Expr, Expr)
+    indirect case unary(UnaryOperator, Expr)
+    indirect case binary(BinaryOperator, Expr, Expr)
     /// `c ? a : b`
-    case conditional(Expr, Expr, Expr)
+    indirect case conditional(Expr, Expr, Expr)
     /// `a ..< b` or `a ... b`
-    case range(Expr, Expr, inclusive: Bool)
+    indirect case range(Expr, Expr, inclusive: Bool)
     /// `f(args)`
-    case call(callee: Identifier, arguments: [Argument])
+    indirect case call(callee: Identifier, arguments: [Argument])
     /// `e[i, j]`
-    case index(Expr, [Expr])
+    indirect case index(Expr, [Expr])
     /// `e.name`
-    case member(Expr, Identifier)
+    indirect case member(Expr, Identifier)
     /// Transform functions written side by side: `rotate(-45deg) scale(0.25)`.
     case sequence([Expr])
     /// `path { commands }` used as a value.
-    case pathLiteral(Block)
+    indirect case pathLiteral(Block)
     /// Missing or unparsable; already diagnosed.
     case error
 }
