@@ -14,7 +14,9 @@ public struct LexedSource: Sendable {
 /// comment or whitespace, and every problem becomes a diagnostic. An invalid token
 /// stops at the next newline or delimiter so recovery stays local.
 public struct Lexer {
-    private let bytes: [UInt8]
+    // A buffer pointer rather than the array: the lexer reads every byte, and array
+    // subscripts through `self` kept their bounds checks and reloads in the loops.
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var i = 0
     private var tokens: [Token] = []
     private var comments: [SourceRange] = []
@@ -23,12 +25,14 @@ public struct Lexer {
     private var sawTrivia = false
 
     public static func lex(_ file: SourceFile) -> LexedSource {
-        var lexer = Lexer(bytes: file.bytes)
-        lexer.run()
-        return LexedSource(tokens: lexer.tokens, comments: lexer.comments, diagnostics: lexer.diagnostics)
+        file.bytes.withUnsafeBufferPointer { buffer in
+            var lexer = Lexer(bytes: buffer)
+            lexer.run()
+            return LexedSource(tokens: lexer.tokens, comments: lexer.comments, diagnostics: lexer.diagnostics)
+        }
     }
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
         tokens.reserveCapacity(bytes.count / 4 + 8)
     }
