@@ -1,0 +1,96 @@
+import AnimcBase
+import AnimcDriver
+import AnimcTestSupport
+import Foundation
+import Testing
+
+/// The terminal sessions shown in README.md and docs/tutorial.md: every
+/// `$ swift run animc ...` line is run in-process over an in-memory copy of the
+/// repository's files, and what the document shows under it must be what it prints.
+/// A line `...` ends the comparison early (the document shows only the start).
+@Suite struct TranscriptTests {
+    struct Session: CustomTestStringConvertible, Sendable {
+        var document: String
+        var line: Int
+        var arguments: [String]
+        var expected: [String]
+        var testDescription: String { "\(document):\(line) animc \(arguments.joined(separator: " "))" }
+    }
+
+    static let documents = ["README.md", "docs/tutorial.md"]
+
+    /// Splits a command line on spaces, keeping double-quoted arguments whole.
+    static func words(_ line: Substring) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var quoted = false
+        for c in line {
+            if c == "\"" { quoted.toggle(); continue }
+            if c == " " && !quoted {
+                if !current.isEmpty { words.append(current) }
+                current = ""
+            } else {
+                current.append(c)
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+
+    static var sessions: [Session] {
+        var result: [Session] = []
+        for document in documents {
+            var inShell = false
+            var current: Session?
+            func finish() {
+                if let s = current { result.append(s) }
+                current = nil
+            }
+            for (i, line) in Repository.read(document).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                if line.hasPrefix("```") {
+                    finish()
+                    inShell = line.hasPrefix("```sh")
+                    continue
+                }
+                guard inShell else { continue }
+                if line.hasPrefix("$ ") {
+                    finish()
+                    let prefix = "$ swift run animc "
+                    if line.hasPrefix(prefix) {
+                        current = Session(document: document, line: i + 1, arguments: words(line.dropFirst(prefix.count)), expected: [])
+                    }
+                } else {
+                    current?.expected.append(String(line))
+                }
+            }
+            finish()
+        }
+        return result
+    }
+
+    static func fileSystem() -> InMemoryFileSystem {
+        let fs = InMemoryFileSystem()
+        for path in Repository.examples { fs[path] = Repository.bytes(path) }
+        for path in Repository.files(in: "Tests/AnimcDriverTests/Fixtures/inputs", withExtension: "anim") { fs[path] = Repository.bytes(path) }
+        return fs
+    }
+
+    @Test func theDocumentsShowSessions() {
+        #expect(Self.sessions.filter { $0.document == "README.md" }.count >= 5)
+        #expect(Self.sessions.filter { $0.document == "docs/tutorial.md" }.count >= 5)
+    }
+
+    @Test(arguments: sessions)
+    func printsWhatTheDocumentShows(_ session: Session) {
+        let console = CapturingConsole()
+        let code = CommandLineTool(fileSystem: Self.fileSystem(), console: console).run(session.arguments)
+        #expect(code != 2, "usage or I/O error: \(console.err)")
+        var expected = session.expected
+        if let cut = expected.firstIndex(of: "...") { expected = Array(expected[..<cut]) }
+        let shown = expected.joined(separator: "\n")
+        guard !shown.isEmpty else { return }
+        // Diagnostics go to stderr and summaries to stdout; a terminal shows both.
+        let printed = [console.err + console.out, console.out + console.err]
+        #expect(printed.contains { $0.hasPrefix(shown) }, "\(session.testDescription) printed:\n\(console.err + console.out)")
+    }
+}
