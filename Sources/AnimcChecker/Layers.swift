@@ -421,6 +421,8 @@ extension Checker {
                 ancestor = a.parent
             }
             if cycle {
+                // The mask is then used by nothing; one message for the mistake, not two.
+                failed = true
                 report(Messages.maskCycle(range, name: name))
                 continue
             }
