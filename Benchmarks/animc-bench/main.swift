@@ -88,6 +88,12 @@ func compile(_ text: String, name: String = "bench.anim") -> CompileResult {
     Pipeline.compile(SourceFile(name: name, text: text))
 }
 
+/// Stops the benchmark with a message: a broken workload measures nothing.
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("animc-bench: \(message)\n".utf8))
+    exit(1)
+}
+
 func readExample(_ name: String) -> String {
     (try? String(contentsOfFile: "examples/\(name).anim", encoding: .utf8)) ?? ""
 }
@@ -130,7 +136,7 @@ func generatedJSON(bytes: Int) -> Data {
         i += 1
     }
     s += "\n]}\n"
-    return s.data(using: .utf8)!
+    return Data(s.utf8)
 }
 
 // `profile-compile` and `profile-scene` run one workload once, for callgrind or perf.
@@ -139,7 +145,8 @@ if sections.contains("profile-compile") {
     exit(0)
 }
 if sections.contains("profile-scene") {
-    let timeline = Timeline(compile(readExample("splash")).composition!)
+    guard let composition = compile(readExample("splash")).composition else { fail("examples/splash.anim does not compile; run from the repository root") }
+    let timeline = Timeline(composition)
     var state = timeline.makeState()
     for i in 0..<1800 { timeline.evaluate(at: Double(i) / 60, into: &state) }  // 30 s at 60 fps
     sink += state.effectiveOpacity(ofLayer: 0)
@@ -245,7 +252,7 @@ if wants("scalar") {
     let timeline = Timeline(composition)
     let n = quick ? 2_000_000 : 20_000_000
     let dt = 1.0 / 240
-    guard var sampler = timeline.sampler(layer: 0, keyPath: "opacity") else { fatalError("the bench's own layer has opacity") }
+    guard var sampler = timeline.sampler(layer: 0, keyPath: "opacity") else { fail("no sampler for the bench's own opacity") }
     var ourSum = 0.0, plainSum = 0.0
     // The runtime is the public single-property sampler, times increasing.
     let (ours, plain) = bestInterleaved(repeats, {
@@ -330,7 +337,7 @@ if wants("compile") {
         resetPeakMemory()
         let layers = compile(text).composition?.layers.count ?? -1
         let peak = peakMemoryMiB()
-        precondition(layers == n, "the generated source must compile cleanly")
+        guard layers == n else { fail("the generated source of \(n) layers does not compile cleanly") }
         let json = generatedJSON(bytes: bytes)
         let (seconds, jsonSeconds) = bestInterleaved(r, { sink += Double(compile(text).composition?.layers.count ?? 0) },
                                                         { sink += Double((try? JSONSerialization.jsonObject(with: json)) != nil ? 1 : 0) })
@@ -345,7 +352,7 @@ if wants("compile") {
 if wants("bake") {
     print("## bake throughput vs JSONSerialization writing the same document")
     for (name, text) in [("examples/splash.anim", readExample("splash")), ("generated, 500 layers", generatedSource(layers: 500))] {
-        let composition = compile(text).composition!
+        guard let composition = compile(text).composition else { fail("\(name) does not compile") }
         let timeline = Timeline(composition)
         guard case .success(let plan) = Baker.plan(timeline) else { continue }
         resetPeakMemory()
