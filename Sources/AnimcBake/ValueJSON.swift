@@ -31,20 +31,7 @@ public enum ValueJSON {
         case .image(let name): return name.map { .string($0) } ?? .null
         case .numbers(let xs): return .array(xs.map { .number($0) })
         case .colors(let cs): return .array(cs.map { encode(.color($0)) })
-        case .path(let p): return .array(p.elements.map(element))
-        }
-    }
-
-    static func element(_ e: PathElement) -> JSONValue {
-        switch e {
-        case .move(let q): return ["move", .number(q.x), .number(q.y)]
-        case .line(let q): return ["line", .number(q.x), .number(q.y)]
-        case .quad(let c, let q): return ["quad", .number(c.x), .number(c.y), .number(q.x), .number(q.y)]
-        case .cubic(let c1, let c2, let q):
-            return ["cubic", .number(c1.x), .number(c1.y), .number(c2.x), .number(c2.y), .number(q.x), .number(q.y)]
-        case .arc(let c, let r, let a0, let a1, let cw):
-            return ["arc", .number(c.x), .number(c.y), .number(r), .number(a0), .number(a1), .bool(cw)]
-        case .close: return ["close"]
+        case .path(let p): return .array(p.elements.map(\.json))
         }
     }
 

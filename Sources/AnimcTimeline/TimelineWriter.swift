@@ -144,7 +144,7 @@ public enum TimelineWriter {
         case .rect(let r): (tag, payload) = ("rect", [.number(r.x), .number(r.y), .number(r.width), .number(r.height)])
         case .color(let c): (tag, payload) = ("color", color(c))
         case .transform(let t): (tag, payload) = ("transform", .array(t.functions.map(transformFunction)))
-        case .path(let p): (tag, payload) = ("path", .array(p.elements.map(pathElement)))
+        case .path(let p): (tag, payload) = ("path", .array(p.elements.map(\.json)))
         case .bool(let b): (tag, payload) = ("bool", .bool(b))
         case .image(let name): (tag, payload) = ("image", name.map { .string($0) } ?? .null)
         case .enumeration(let e): (tag, payload) = ("enum", .string(e))
@@ -162,19 +162,6 @@ public enum TimelineWriter {
         case .skew(let x, let y): return ["skew", .number(x), .number(y)]
         case .perspective(let d): return ["perspective", maybeInfinite(d)]
         case .matrix(let m): return .array([.string("matrix")] + m.entries.map { .number($0) })
-        }
-    }
-
-    static func pathElement(_ e: PathElement) -> JSONValue {
-        switch e {
-        case .move(let q): return ["move", .number(q.x), .number(q.y)]
-        case .line(let q): return ["line", .number(q.x), .number(q.y)]
-        case .quad(let c, let q): return ["quad", .number(c.x), .number(c.y), .number(q.x), .number(q.y)]
-        case .cubic(let c1, let c2, let q):
-            return ["cubic", .number(c1.x), .number(c1.y), .number(c2.x), .number(c2.y), .number(q.x), .number(q.y)]
-        case .arc(let c, let r, let a0, let a1, let cw):
-            return ["arc", .number(c.x), .number(c.y), .number(r), .number(a0), .number(a1), .bool(cw)]
-        case .close: return ["close"]
         }
     }
 }
