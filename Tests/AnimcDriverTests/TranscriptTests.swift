@@ -39,31 +39,23 @@ import Testing
 
     static var sessions: [Session] {
         var result: [Session] = []
+        let prefix = "$ swift run animc "
         for document in documents {
-            var inShell = false
-            var current: Session?
-            func finish() {
-                if let s = current { result.append(s) }
-                current = nil
-            }
-            for (i, line) in Repository.read(document).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                if line.hasPrefix("```") {
-                    finish()
-                    inShell = line.hasPrefix("```sh")
-                    continue
-                }
-                guard inShell else { continue }
-                if line.hasPrefix("$ ") {
-                    finish()
-                    let prefix = "$ swift run animc "
-                    if line.hasPrefix(prefix) {
-                        current = Session(document: document, line: i + 1, arguments: words(line.dropFirst(prefix.count)), expected: [])
+            for block in Markdown.fencedBlocks(in: document, language: "sh") {
+                var current: Session?
+                for (j, line) in block.lines.enumerated() {
+                    if line.hasPrefix("$ ") {
+                        if let s = current { result.append(s) }
+                        current = line.hasPrefix(prefix)
+                            ? Session(document: document, line: block.firstLine + j,
+                                      arguments: words(line.dropFirst(prefix.count)), expected: [])
+                            : nil
+                    } else {
+                        current?.expected.append(line)
                     }
-                } else {
-                    current?.expected.append(String(line))
                 }
+                if let s = current { result.append(s) }
             }
-            finish()
         }
         return result
     }

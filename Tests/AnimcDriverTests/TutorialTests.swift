@@ -10,22 +10,11 @@ import Testing
     /// The ```text blocks of the tutorial that quote diagnostics, without the command
     /// lines (`$ ...`) that introduce them.
     static var quotedDiagnostics: [String] {
-        var blocks: [String] = []
-        var current: [String]?
-        for line in Repository.read("docs/tutorial.md").split(separator: "\n", omittingEmptySubsequences: false) {
-            if current == nil, line.hasPrefix("```text") {
-                current = []
-            } else if let lines = current, line.hasPrefix("```") {
-                let body = lines.filter { !$0.hasPrefix("$ ") }
-                if let first = body.first, first.hasPrefix("error[") || first.hasPrefix("warning[") {
-                    blocks.append(body.joined(separator: "\n") + "\n")
-                }
-                current = nil
-            } else if current != nil {
-                current?.append(String(line))
-            }
+        Markdown.fencedBlocks(in: "docs/tutorial.md", language: "text").compactMap { block in
+            let body = block.lines.filter { !$0.hasPrefix("$ ") }
+            guard let first = body.first, first.hasPrefix("error[") || first.hasPrefix("warning[") else { return nil }
+            return body.joined(separator: "\n") + "\n"
         }
-        return blocks
     }
 
     /// Each fixture rendered as the tutorial's reader would see it: checked as `splash.anim`.
