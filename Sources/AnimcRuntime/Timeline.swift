@@ -105,7 +105,7 @@ struct RuntimeLayer: Sendable {
     let kind: LayerKind
     let parent: Int?
     let isMask: Bool
-    /// The slot of each property this layer has, by `PropertyID` ordinal.
+    /// The slot of each property this layer has, by `PropertyID.index`.
     var slots: [Slot?]
     /// The layer's range in the scene buffer.
     var range: Range<Int>
@@ -121,7 +121,7 @@ struct RuntimeLayer: Sendable {
     /// nothing animates).
     var written: [Range<Int>] = []
 
-    func slot(_ p: PropertyID) -> Slot? { slots[PropertyID.ordinal(p)] }
+    func slot(_ p: PropertyID) -> Slot? { slots[p.index] }
 
     var ref: LayerRef { LayerRef(index: index, sublayerTransform: geometry.sublayerTransform) }
 }
@@ -142,10 +142,6 @@ struct GeometryOffsets: Sendable {
         transform = offset(.transform); sublayerTransform = offset(.sublayerTransform)
         opacity = offset(.opacity); hidden = offset(.hidden); doubleSided = offset(.doubleSided)
     }
-}
-
-extension PropertyID {
-    static func ordinal(_ p: PropertyID) -> Int { p.index }
 }
 
 /// Facts about one compiled animation, for lookups by name.
@@ -228,13 +224,13 @@ struct TimelineBuilder {
                 var encoded = symbols.encode(modelValue)
                 let capacity = max(encoded.count, maxAnimatedWidth(info.id, layer.animations))
                 encoded += [Double](repeating: 0, count: capacity - encoded.count)
-                slots[PropertyID.ordinal(info.id)] = Slot(offset: model.count, width: capacity)
+                slots[info.id.index] = Slot(offset: model.count, width: capacity)
                 model += encoded
             }
             var runtimeLayer = RuntimeLayer(index: i, id: layer.id, kind: layer.kind, parent: layer.parent, isMask: layer.isMask,
                                             slots: slots, range: start..<model.count, timing: layer.timing,
                                             flattensSublayers: layer.kind != .transformLayer)
-            runtimeLayer.geometry = GeometryOffsets { slots[PropertyID.ordinal($0)] }
+            runtimeLayer.geometry = GeometryOffsets { slots[$0.index] }
             layers.append(runtimeLayer)
             if let parent = layer.parent, parent >= 0, parent < i { layers[parent].hasSublayers = true }
         }
