@@ -260,36 +260,35 @@ extension Parser {
             }
             return Expr(.identifier(name), t.range)
         case .lParen:
-            let open = advance()
-            guard enter() else {
-                pos -= 1
-                skipBalanced()
-                return Expr(.error, SourceRange(start: open.range.start, end: previousEnd))
-            }
-            defer { leave() }
-            let elements = parseExpressionList(closing: .rParen, opened: open.range, what: "the parenthesis")
-            let range = SourceRange(start: open.range.start, end: previousEnd)
+            let (elements, range) = parseBracketed(closing: .rParen, what: "the parenthesis")
+            guard let elements else { return Expr(.error, range) }
             if elements.isEmpty {
-                report(SyntaxDiagnostics.expectedExpression(SourceRange(start: open.range.start, end: previousEnd),
-                                                            found: "'()'", after: nil))
+                report(SyntaxDiagnostics.expectedExpression(range, found: "'()'", after: nil))
                 return Expr(.error, range)
             }
             if elements.count == 1 && !trailingComma { return Expr(.paren(elements[0]), range) }
             return Expr(.tuple(elements), range)
         case .lBracket:
-            let open = advance()
-            guard enter() else {
-                pos -= 1
-                skipBalanced()
-                return Expr(.error, SourceRange(start: open.range.start, end: previousEnd))
-            }
-            defer { leave() }
-            let elements = parseExpressionList(closing: .rBracket, opened: open.range, what: "the list")
-            return Expr(.list(elements), SourceRange(start: open.range.start, end: previousEnd))
+            let (elements, range) = parseBracketed(closing: .rBracket, what: "the list")
+            return Expr(elements.map { .list($0) } ?? .error, range)
         default:
             report(SyntaxDiagnostics.expectedExpression(errorRange, found: found, after: nil))
             return Expr(.error, .empty(at: previousEnd))
         }
+    }
+
+    /// Reads `( ... )` or `[ ... ]` from its opening bracket: the elements and the range
+    /// they span, or nil elements (the brackets skipped) when nesting is too deep.
+    private mutating func parseBracketed(closing: TokenKind, what: String) -> (elements: [Expr]?, range: SourceRange) {
+        let open = advance()
+        guard enter() else {
+            pos -= 1
+            skipBalanced()
+            return (nil, SourceRange(start: open.range.start, end: previousEnd))
+        }
+        defer { leave() }
+        let elements = parseExpressionList(closing: closing, opened: open.range, what: what)
+        return (elements, SourceRange(start: open.range.start, end: previousEnd))
     }
 
     /// Whether the list just parsed ended with `,` before its closing bracket; `(a,)`
