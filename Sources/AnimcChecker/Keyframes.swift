@@ -81,19 +81,10 @@ extension Checker {
             values = vs
             valueRanges = rs
             if let kt = a["keyTimes"] {
-                if mode.isPaced {
-                    report(Messages.pacedIgnores(kt.range, attribute: "keyTimes", mode: mode))
-                } else {
-                    guard let (ts, trs) = lowerList(kt, as: .number, context: "'keyTimes'") else { return nil }
-                    let times = ts.compactMap { if case .number(let x) = $0 { return x } else { return nil } }
-                    let wanted = mode == .discrete ? values.count + 1 : values.count
-                    guard times.count == wanted else {
-                        report(Messages.keyTimesCount(kt.value.range, keyTimes: times.count, values: values.count, mode: mode))
-                        return nil
-                    }
-                    guard checkKeyTimes(times, trs, mode: mode, valuesCount: values.count, rowsForm: false) else { return nil }
-                    keyTimes = times
-                }
+                let n = values.count
+                guard lowerKeyTimes(kt, mode: mode, count: mode == .discrete ? n + 1 : n, valuesCount: n, into: &keyTimes,
+                                    countMismatch: { Messages.keyTimesCount(kt.value.range, keyTimes: $0, values: n, mode: mode) })
+                else { return nil }
             } else if !mode.isPaced {
                 let n = values.count
                 if mode == .discrete {
@@ -103,27 +94,7 @@ extension Checker {
                 }
             }
             if let tf = a["timingFunctions"] {
-                if mode.isPaced {
-                    report(Messages.pacedIgnores(tf.range, attribute: "timingFunctions", mode: mode))
-                } else {
-                    let v = eval(tf.value, tf.scope)
-                    guard case .list(let items) = v else {
-                        if !v.isPoison { report(Messages.typeMismatch(tf.value.range, expected: "a list of timing functions", found: v.typeName)) }
-                        return nil
-                    }
-                    for item in items {
-                        guard case .timing(let f) = item else {
-                            report(Messages.typeMismatch(tf.value.range, expected: "a list of timing functions", found: "a list holding \(item.typeName)"))
-                            return nil
-                        }
-                        timingFunctions.append(f)
-                    }
-                    let segments = max(values.count - 1, 0)
-                    guard timingFunctions.count == segments else {
-                        report(Messages.timingFunctionsCount(tf.value.range, count: timingFunctions.count, segments: segments))
-                        return nil
-                    }
-                }
+                guard lowerTimingFunctions(tf, mode: mode, segments: max(values.count - 1, 0), into: &timingFunctions) else { return nil }
             }
         }
         guard !values.isEmpty else {
@@ -174,6 +145,53 @@ extension Checker {
     }
 
     /// Range, order and end checks on key times.
+    /// A `keyTimes:` attribute of a keyframe or motion animation. Paced modes ignore it,
+    /// as Core Animation does (a warning; `keyTimes` stays nil). Otherwise it needs
+    /// `count` numbers that pass ``checkKeyTimes``. Returns false after reporting an error.
+    private func lowerKeyTimes(_ kt: Attribute, mode: CalculationMode, count: Int, valuesCount: Int, into keyTimes: inout [Double]?,
+                               countMismatch: (Int) -> Diagnostic) -> Bool {
+        if mode.isPaced {
+            report(Messages.pacedIgnores(kt.range, attribute: "keyTimes", mode: mode))
+            return true
+        }
+        guard let (ts, trs) = lowerList(kt, as: .number, context: "'keyTimes'") else { return false }
+        let times = ts.compactMap { if case .number(let x) = $0 { return x } else { return nil } }
+        guard times.count == count else {
+            report(countMismatch(times.count))
+            return false
+        }
+        guard checkKeyTimes(times, trs, mode: mode, valuesCount: valuesCount, rowsForm: false) else { return false }
+        keyTimes = times
+        return true
+    }
+
+    /// A `timingFunctions:` attribute: one timing function per segment, ignored (with a
+    /// warning) in paced modes. Returns false after reporting an error.
+    private func lowerTimingFunctions(_ tf: Attribute, mode: CalculationMode, segments: Int,
+                                      into functions: inout [TimingFunction]) -> Bool {
+        if mode.isPaced {
+            report(Messages.pacedIgnores(tf.range, attribute: "timingFunctions", mode: mode))
+            return true
+        }
+        let v = eval(tf.value, tf.scope)
+        guard case .list(let items) = v else {
+            if !v.isPoison { report(Messages.typeMismatch(tf.value.range, expected: "a list of timing functions", found: v.typeName)) }
+            return false
+        }
+        for item in items {
+            guard case .timing(let f) = item else {
+                report(Messages.typeMismatch(tf.value.range, expected: "a list of timing functions", found: "a list holding \(item.typeName)"))
+                return false
+            }
+            functions.append(f)
+        }
+        guard functions.count == segments else {
+            report(Messages.timingFunctionsCount(tf.value.range, count: functions.count, segments: segments))
+            return false
+        }
+        return true
+    }
+
     private func checkKeyTimes(_ times: [Double], _ ranges: [SourceRange], mode: CalculationMode, valuesCount: Int,
                                rowsForm: Bool) -> Bool {
         for (i, t) in times.enumerated() where t < 0 || t > 1 {
@@ -283,39 +301,14 @@ extension Checker {
         var keyTimes: [Double]?
         var timings: [TimingFunction] = []
         if let kt = a["keyTimes"] {
-            if mode.isPaced {
-                report(Messages.pacedIgnores(kt.range, attribute: "keyTimes", mode: mode))
-            } else {
-                guard let (ts, trs) = lowerList(kt, as: .number, context: "'keyTimes'") else { return nil }
-                let times = ts.compactMap { if case .number(let x) = $0 { return x } else { return nil } }
-                guard times.count == vertices else {
-                    report(CheckerDiagnostics.keyTimesCount.at(kt.value.range, "\(times.count) key times for a path with \(vertices) vertices",
-                                                               label: "expected \(vertices)",
-                                                               notes: [Note("a path's vertices are its start and the end of each line or curve")]))
-                    return nil
-                }
-                guard checkKeyTimes(times, trs, mode: mode, valuesCount: vertices, rowsForm: false) else { return nil }
-                keyTimes = times
-            }
+            guard lowerKeyTimes(kt, mode: mode, count: vertices, valuesCount: vertices, into: &keyTimes, countMismatch: {
+                CheckerDiagnostics.keyTimesCount.at(kt.value.range, "\($0) key times for a path with \(vertices) vertices",
+                                                    label: "expected \(vertices)",
+                                                    notes: [Note("a path's vertices are its start and the end of each line or curve")])
+            }) else { return nil }
         }
         if let tf = a["timingFunctions"] {
-            if mode.isPaced {
-                report(Messages.pacedIgnores(tf.range, attribute: "timingFunctions", mode: mode))
-            } else {
-                let v = eval(tf.value, tf.scope)
-                guard case .list(let items) = v else { return nil }
-                for item in items {
-                    guard case .timing(let f) = item else {
-                        report(Messages.typeMismatch(tf.value.range, expected: "a list of timing functions", found: "a list holding \(item.typeName)"))
-                        return nil
-                    }
-                    timings.append(f)
-                }
-                guard timings.count == vertices - 1 else {
-                    report(Messages.timingFunctionsCount(tf.value.range, count: timings.count, segments: vertices - 1))
-                    return nil
-                }
-            }
+            guard lowerTimingFunctions(tf, mode: mode, segments: vertices - 1, into: &timings) else { return nil }
         }
         if keyTimes == nil && !mode.isPaced {
             keyTimes = (0..<vertices).map { Double($0) / Double(max(vertices - 1, 1)) }
