@@ -193,6 +193,19 @@ extension Checker {
         }
     }
 
+    /// A tuple of `count` components, each from `component(i)`. Stops at the first
+    /// poisoned component, whose error was reported, so one mistake gives one message.
+    private func componentwise(_ count: Int, isSize: Bool, _ component: (Int) -> SemaValue) -> SemaValue {
+        var out: [SemaValue] = []
+        out.reserveCapacity(count)
+        for i in 0..<count {
+            let v = component(i)
+            if v.isPoison { return .poison }
+            out.append(v)
+        }
+        return .tuple(out, isSize: isSize)
+    }
+
     func binary(_ op: BinaryOperator, _ l: SemaValue, _ r: SemaValue, _ range: SourceRange,
                 _ lRange: SourceRange, _ rRange: SourceRange) -> SemaValue {
         if l.isPoison || r.isPoison { return .poison }
@@ -261,30 +274,12 @@ extension Checker {
                 report(Messages.operandTypes(range, op: op.rawValue, left: l.typeName, right: r.typeName))
                 return .poison
             }
-            var out: [SemaValue] = []
-            for (x, y) in zip(a, b) {
-                let v = binary(op, x, y, range, lRange, rRange)
-                if v.isPoison { return .poison }
-                out.append(v)
-            }
-            return .tuple(out, isSize: sa && sb)
+            return componentwise(a.count, isSize: sa && sb) { binary(op, a[$0], b[$0], range, lRange, rRange) }
 
         case (.multiply, .tuple(let a, let s), .number), (.divide, .tuple(let a, let s), .number):
-            var out: [SemaValue] = []
-            for x in a {
-                let v = binary(op, x, r, range, lRange, rRange)
-                if v.isPoison { return .poison }
-                out.append(v)
-            }
-            return .tuple(out, isSize: s)
+            return componentwise(a.count, isSize: s) { binary(op, a[$0], r, range, lRange, rRange) }
         case (.multiply, .number, .tuple(let b, let s)):
-            var out: [SemaValue] = []
-            for y in b {
-                let v = binary(op, l, y, range, lRange, rRange)
-                if v.isPoison { return .poison }
-                out.append(v)
-            }
-            return .tuple(out, isSize: s)
+            return componentwise(b.count, isSize: s) { binary(op, l, b[$0], range, lRange, rRange) }
 
         case (.multiply, .transform(let a), .transform(let b)):
             return .transform(a + b)
