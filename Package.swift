@@ -27,7 +27,7 @@ let package = Package(
         // Stage 2: syntax tree -> IR (+ diagnostics): names, units, folding, expansion, CA rules.
         .target(name: "AnimcChecker", dependencies: ["AnimcBase", "AnimcDiagnostics", "AnimcSyntax", "AnimcIR"], exclude: readme),
         // Stage 3: Core Animation's timing and interpolation model over the IR. Embeddable.
-        .target(name: "AnimcRuntime", dependencies: ["AnimcIR"], exclude: readme),
+        .target(name: "AnimcRuntime", dependencies: ["AnimcBase", "AnimcIR"], exclude: readme),
         // Backends: the portable timeline JSON (writer and loader) and baked per-frame JSON.
         .target(name: "AnimcTimeline", dependencies: ["AnimcBase", "AnimcIR"], exclude: readme),
         .target(name: "AnimcBake", dependencies: ["AnimcBase", "AnimcIR", "AnimcRuntime"], exclude: readme),

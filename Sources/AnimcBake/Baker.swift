@@ -20,9 +20,9 @@ public struct BakePlan: Equatable, Sendable {
         let whole = span.rounded()
         var count: Int
         if abs(span - whole) <= 1e-9 * max(1, span) {
-            count = Int(whole) + (window.includesEnd ? 1 : 0)
+            count = Int(saturating: whole) + (window.includesEnd && whole < 1e15 ? 1 : 0)
         } else {
-            count = Int(span.rounded(.up))
+            count = Int(saturating: span.rounded(.up))
         }
         frameCount = max(count, 1)
     }
@@ -32,8 +32,9 @@ public struct BakePlan: Equatable, Sendable {
 public enum BakeRefusal: Error, Equatable, Sendable {
     /// Something repeats forever (or runs at speed 0) and no window was given.
     case unbounded(animation: AnimationInfo, range: SourceRange)
-    /// frames × channels beyond the limit.
-    case tooLarge(frames: Int, channels: Int, limit: Int)
+    /// frames × channels beyond the limit. Frames is a `Double`: a window of 1e300 s
+    /// has more frames than any integer type holds.
+    case tooLarge(frames: Double, channels: Int, limit: Int)
 }
 
 /// Samples a composition per frame and writes `animc.baked` JSON (docs/formats.md).
@@ -62,11 +63,11 @@ public enum Baker {
         let span = (win.end - win.start) * rate
         let channels = channelCount(timeline)
         if !span.isFinite || span * Double(channels) > Double(sampleLimit) {
-            return .failure(.tooLarge(frames: span.isFinite ? Int(span.rounded(.up)) : Int.max, channels: channels, limit: sampleLimit))
+            return .failure(.tooLarge(frames: span.rounded(.up), channels: channels, limit: sampleLimit))
         }
         let plan = BakePlan(fps: rate, window: win)
         if plan.frameCount * channels > sampleLimit {
-            return .failure(.tooLarge(frames: plan.frameCount, channels: channels, limit: sampleLimit))
+            return .failure(.tooLarge(frames: Double(plan.frameCount), channels: channels, limit: sampleLimit))
         }
         return .success(plan)
     }

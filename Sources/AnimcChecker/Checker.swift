@@ -18,10 +18,16 @@ public func check(_ tree: SyntaxTree) -> CheckResult {
 }
 
 /// Limits on expansion, so that no input can make the checker run away.
+///
+/// The limits are sized so that hitting one takes about a second (release build):
+/// a runaway loop must fail fast, not after minutes and gigabytes.
 public enum ExpansionLimits {
     public static let maxLayers = 250_000
-    public static let maxLoopIterations = 5_000_000
+    public static let maxLoopIterations = 1_000_000
     public static let maxKeyframes = 1_000_000
+    /// Expression evaluations in one file, all loops and instances included: loop
+    /// bodies of any size times any iteration count stay bounded.
+    public static let maxEvaluations = 20_000_000
 }
 
 final class Checker {
@@ -35,9 +41,23 @@ final class Checker {
     var declared: [UInt32: Binding] = [:]
     var layerCount = 0
     var iterationCount = 0
+    var evaluationCount = 0
     var expansionReported = false
     /// Components being instantiated, to catch a component that contains itself.
     var instantiating: [ObjectIdentifier] = []
+    /// Definitions (constants, paths, component instances) being evaluated, one inside
+    /// the other. Each level recurses through the evaluator, so the chain is bounded.
+    var definitionDepth = 0
+    static let maxDefinitionDepth = 128
+
+    /// Reports the definition depth limit once per file: past the first, every later
+    /// evaluation of the same chain would meet it again.
+    func definitionsTooDeep(_ range: SourceRange, name: String) {
+        guard !reportedDefinitionDepth else { return }
+        reportedDefinitionDepth = true
+        report(Messages.definitionsTooDeep(range, name: name, limit: Checker.maxDefinitionDepth))
+    }
+    private var reportedDefinitionDepth = false
     /// By the animation's range: its body, for fix-its that add attributes, and the
     /// range naming it (its key path, `as` name or group name).
     var animationSites: [SourceRange: (block: Block, name: SourceRange)] = [:]
@@ -115,10 +135,13 @@ final class Checker {
     func allowExpansion(layers: Int = 0, iterations: Int = 0, at range: SourceRange) -> Bool {
         layerCount += layers
         iterationCount += iterations
-        if layerCount > ExpansionLimits.maxLayers || iterationCount > ExpansionLimits.maxLoopIterations {
+        if layerCount > ExpansionLimits.maxLayers || iterationCount > ExpansionLimits.maxLoopIterations
+            || evaluationCount > ExpansionLimits.maxEvaluations {
             if !expansionReported {
                 expansionReported = true
-                report(Messages.expansionTooLarge(range, layers: layerCount > ExpansionLimits.maxLayers))
+                let limit: Messages.ExpansionLimit = layerCount > ExpansionLimits.maxLayers ? .layers
+                    : iterationCount > ExpansionLimits.maxLoopIterations ? .iterations : .evaluations
+                report(Messages.expansionTooLarge(range, limit))
             }
             return false
         }

@@ -114,9 +114,9 @@ public enum CheckerDiagnostics {
         "E0311", "expansion-too-large", .error, "Loops or components expand beyond the limit",
         explanation: """
         `for` loops and component instances are expanded when compiling. The expansion \
-        is capped (250,000 layers, 5,000,000 loop iterations, 1,000,000 keyframes in \
-        one animation) so a mistake such as `for i in 0 ..< 1e9` fails fast instead of \
-        exhausting memory.
+        is capped (250,000 layers, 1,000,000 loop iterations, 20,000,000 expression \
+        evaluations, 1,000,000 keyframes in one animation) so a mistake such as \
+        `for i in 0 ..< 1e9` fails within a second instead of exhausting memory.
         """)
 
     public static let recursiveDefinition = DiagnosticDescriptor(
@@ -124,6 +124,16 @@ public enum CheckerDiagnostics {
         explanation: """
         A constant whose value refers back to itself (directly or through other \
         constants), or a component that instantiates itself, has no finite value.
+        """)
+
+    public static let definitionsTooDeep = DiagnosticDescriptor(
+        "E0322", "definitions-too-deep", .error, "Definitions that depend on each other too many levels deep",
+        explanation: """
+        Constants, paths and components are evaluated on first use, following what \
+        each one refers to. A chain of more than 128 of them (`a0` uses `a1`, which \
+        uses `a2`, ...; or components that instantiate components 128 levels deep) is \
+        almost certainly generated; it is reported once instead of exhausting the \
+        stack. Break the chain, or compute the value directly.
         """)
 
     public static let valueOutOfRange = DiagnosticDescriptor(
@@ -463,7 +473,7 @@ public enum CheckerDiagnostics {
         unknownName, unknownProperty, typeMismatch, unitMismatch, divisionByZero, nonFinite, badArguments,
         duplicateDefinition, shadowing, unusedDefinition, expansionTooLarge, recursiveDefinition, valueOutOfRange,
         badInstance, missingAttribute, unknownAttribute, unknownLayer, badComponent, misplacedDeclaration,
-        indexOutOfRange, missingComposition,
+        indexOutOfRange, missingComposition, definitionsTooDeep,
         keyTimesCount, keyTimesOrder, keyTimesRange, keyTimesEnds, timingFunctionsCount, pacedIgnores,
         cubicControlRange, negativeDuration, negativeRepeat, repeatConflict, keyframeForms, pathStructure,
         notInterpolatable, notAdditive, motionTarget, springParameters, decayParameters, stepsCount, springTiming,

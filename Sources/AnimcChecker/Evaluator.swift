@@ -12,6 +12,11 @@ import Darwin
 extension Checker {
     /// Evaluates `expr` in `scope`. Errors are reported and yield `.poison`.
     func eval(_ expr: Expr, _ scope: Scope) -> SemaValue {
+        evaluationCount &+= 1
+        if evaluationCount > ExpansionLimits.maxEvaluations {
+            _ = allowExpansion(at: expr.range)
+            return .poison
+        }
         switch expr.kind {
         case .number(let v, let unit):
             switch unit {
@@ -132,18 +137,24 @@ extension Checker {
             report(Messages.recursive(use, name: binding.name.name, what: binding.kind.noun))
             return .poison
         }
+        guard definitionDepth < Checker.maxDefinitionDepth else {
+            definitionsTooDeep(use, name: binding.name.name)
+            return .poison
+        }
+        definitionDepth += 1
         binding.evaluating = true
-        defer { binding.evaluating = false }
+        defer { binding.evaluating = false; definitionDepth -= 1 }
+        let scope = binding.scope
         var result: SemaValue
         switch binding.kind {
         case .path:
-            if let body = binding.pathBody, let elements = evalPathBlock(body, binding.scope) {
+            if let body = binding.pathBody, let elements = evalPathBlock(body, scope) {
                 result = .path(elements)
             } else {
                 result = .poison
             }
         case .timing:
-            result = binding.expr.map { eval($0, binding.scope) } ?? .poison
+            result = binding.expr.map { eval($0, scope) } ?? .poison
             if !result.isPoison, case .timing = result {} else if !result.isPoison, let e = binding.expr {
                 report(Messages.typeMismatch(e.range, expected: "a timing function", found: result.typeName,
                                              context: "'timing \(binding.name.name)'",
@@ -151,7 +162,7 @@ extension Checker {
                 result = .poison
             }
         default:
-            result = binding.expr.map { eval($0, binding.scope) } ?? .poison
+            result = binding.expr.map { eval($0, scope) } ?? .poison
             if let type = binding.declaredType, !result.isPoison, let e = binding.expr {
                 result = checkDeclaredType(result, type, e.range)
             }

@@ -63,7 +63,7 @@ extension Checker {
     /// binding varying slowest, each iteration in its own scope.
     private func expandLoop(_ bindings: [LoopBinding], _ body: Block, _ scope: Scope, _ range: SourceRange,
                             _ visit: (Item, Scope) -> Void) {
-        var sequences: [[SemaValue]] = []
+        var sequences: [LoopSequence] = []
         for binding in bindings {
             guard let values = loopValues(binding.sequence, scope) else { return }
             sequences.append(values)
@@ -75,7 +75,7 @@ extension Checker {
             return
         }
         var indices = [Int](repeating: 0, count: sequences.count)
-        guard !sequences.contains(where: \.isEmpty) else { return }
+        guard !sequences.contains(where: { $0.count == 0 }) else { return }
         while true {
             guard allowExpansion(iterations: 1, at: range) else { return }
             let iteration = Scope(parent: scope)
@@ -95,7 +95,28 @@ extension Checker {
         }
     }
 
-    private func loopValues(_ expr: Expr, _ scope: Scope) -> [SemaValue]? {
+    /// What a loop variable runs over. Ranges stay ranges: materialising
+    /// `0 ..< 4999999` as an array cost 120 MB before the first iteration.
+    private enum LoopSequence {
+        case range(lower: Double, count: Int, dimension: Dimension)
+        case list([SemaValue])
+
+        var count: Int {
+            switch self {
+            case .range(_, let n, _): return n
+            case .list(let items): return items.count
+            }
+        }
+
+        subscript(i: Int) -> SemaValue {
+            switch self {
+            case .range(let lo, _, let dim): return .number(lo + Double(i), dim)
+            case .list(let items): return items[i]
+            }
+        }
+    }
+
+    private func loopValues(_ expr: Expr, _ scope: Scope) -> LoopSequence? {
         let v = eval(expr, scope)
         switch v {
         case .range(let lo, let hi, let inclusive, let dim):
@@ -108,9 +129,9 @@ extension Checker {
                 _ = allowExpansion(iterations: ExpansionLimits.maxLoopIterations + 1, at: expr.range)
                 return nil
             }
-            return (0..<Int(count)).map { .number(lo + Double($0), dim) }
+            return .range(lower: lo, count: Int(saturating: count), dimension: dim)
         case .list(let items):
-            return items
+            return .list(items)
         case .poison:
             return nil
         default:

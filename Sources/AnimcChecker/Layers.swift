@@ -321,9 +321,14 @@ extension Checker {
             report(Messages.recursive(callee.range, name: callee.name, what: "component"))
             return
         }
+        guard definitionDepth < Checker.maxDefinitionDepth else {
+            definitionsTooDeep(callee.range, name: callee.name)
+            return
+        }
         // Parameters live in a scope whose parent is the component's declaration scope:
         // components are lexically scoped.
-        let parameterScope = Scope(parent: info.scope)
+        let declarationScope = info.scope
+        let parameterScope = Scope(parent: declarationScope)
         var given: [String: (Expr, SourceRange)] = [:]
         for argument in arguments {
             guard let label = argument.label else {
@@ -347,7 +352,7 @@ extension Checker {
             if let (expr, _) = given[parameter.name.name] {
                 v = eval(expr, scope)
             } else if let d = parameter.defaultValue {
-                v = eval(d, info.scope)
+                v = eval(d, declarationScope)
             } else {
                 report(Messages.badInstance(value.range, problem: "missing argument '\(parameter.name.name)' for component '\(callee.name)'"))
                 return
@@ -361,7 +366,8 @@ extension Checker {
             declare(Binding(name: parameter.name, kind: .parameter, scope: parameterScope, value: checked), in: parameterScope)
         }
         instantiating.append(ObjectIdentifier(info))
-        defer { instantiating.removeLast() }
+        definitionDepth += 1
+        defer { instantiating.removeLast(); definitionDepth -= 1 }
         var roots = 0
         expand(info.body, scope: parameterScope) { item, itemScope in
             guard case .layer(let mask, let kind, let layerName, let body) = item.kind else { return }

@@ -134,11 +134,16 @@ enum Messages {
                               help: "remove it, or prefix its name with '_' to keep it")
     }
 
-    static func expansionTooLarge(_ range: SourceRange, layers: Bool) -> Diagnostic {
-        D.expansionTooLarge.at(range, layers
-            ? "expansion creates more than \(ExpansionLimits.maxLayers) layers"
-            : "loops run more than \(ExpansionLimits.maxLoopIterations) iterations",
-            label: "expansion stopped here")
+    enum ExpansionLimit { case layers, iterations, evaluations }
+
+    static func expansionTooLarge(_ range: SourceRange, _ limit: ExpansionLimit) -> Diagnostic {
+        let message: String
+        switch limit {
+        case .layers: message = "expansion creates more than \(ExpansionLimits.maxLayers) layers"
+        case .iterations: message = "loops run more than \(ExpansionLimits.maxLoopIterations) iterations"
+        case .evaluations: message = "expanding this file evaluates more than \(ExpansionLimits.maxEvaluations) expressions"
+        }
+        return D.expansionTooLarge.at(range, message, label: "expansion stopped here")
     }
 
     static func tooManyKeyframes(_ range: SourceRange) -> Diagnostic {
@@ -147,6 +152,12 @@ enum Messages {
 
     static func recursive(_ range: SourceRange, name: String, what: String) -> Diagnostic {
         D.recursiveDefinition.at(range, "\(what) '\(name)' depends on itself", label: "used while it is being defined")
+    }
+
+    static func definitionsTooDeep(_ range: SourceRange, name: String, limit: Int) -> Diagnostic {
+        D.definitionsTooDeep.at(range, "'\(name)' is reached through more than \(limit) definitions, each using the next",
+                                label: "the limit is reached here",
+                                help: "shorten the chain of constants or components that use each other")
     }
 
     static func outOfRange(_ range: SourceRange, what: String, value: String, valid: String) -> Diagnostic {

@@ -53,6 +53,34 @@ struct DisplayLine {
     }
 
     func column(ofByte k: Int) -> Int { columns[max(0, min(k, columns.count - 1))] }
+
+    /// The display width of the whole line.
+    var width: Int { columns.last ?? 0 }
+
+    /// The line cut to at most `limit` display columns around column `focus`, with
+    /// "..." where text was cut, and the number of columns to subtract from a column of
+    /// the full line to place it under the clipped text. One diagnostic on a 50 KB line
+    /// must not print 50 KB, let alone once per diagnostic.
+    func clipped(around focus: Int, limit: Int) -> (text: String, shift: Int) {
+        guard width > limit else { return (text, 0) }
+        let ellipsis = "..."
+        let context = limit / 4
+        var start = max(0, min(focus - context, width - (limit - ellipsis.count)))
+        if start <= ellipsis.count { start = 0 }
+        let prefix = start > 0 ? ellipsis : ""
+        let room = limit - prefix.count
+        let end = start + room >= width ? width : start + room - ellipsis.count
+        var out = prefix
+        var col = 0
+        for scalar in text.unicodeScalars {
+            let w = displayWidth(scalar)
+            if col >= start && col + w <= end { out.unicodeScalars.append(scalar) }
+            col += w
+            if col >= end { break }
+        }
+        if end < width { out += ellipsis }
+        return (out, start - prefix.count)
+    }
 }
 
 /// Decodes one UTF-8 scalar at `i`; an invalid sequence yields `nil` and length 1.

@@ -36,6 +36,20 @@ public struct HumanRenderer: Sendable {
         return diagnostics.map { render($0, in: file, index: index) + "\n" }.joined()
     }
 
+    /// Renders a report: its first ``FileReport/shownLimit`` diagnostics, then a line
+    /// saying how many more there are.
+    public func render(_ report: FileReport) -> String {
+        var out = render(Array(report.shown), in: report.file)
+        if report.notShown > 0 {
+            out += paint("note", .note) + paint(": \(report.notShown) more diagnostic\(report.notShown == 1 ? "" : "s") in \(report.file.name) not shown", .bold)
+                + " (the first \(FileReport.shownLimit) are above)\n\n"
+        }
+        return out
+    }
+
+    /// Source lines wider than this many columns are shown cut around the label.
+    public static let snippetWidth = 120
+
     /// Renders one diagnostic; `index` must be the line index of `file`.
     public func render(_ d: Diagnostic, in file: SourceFile, index: LineIndex) -> String {
         var out = ""
@@ -45,8 +59,12 @@ public struct HumanRenderer: Sendable {
         let loc = index.location(of: d.primary.range.start)
         let labels = [(d.primary, true)] + d.secondary.map { ($0, false) }
         let lines = Set(labels.map { index.lineNumber(ofOffset: Int($0.0.range.start)) })
-        let maxLine = (lines.max() ?? 0) + 1
-        let gutterWidth = String(maxLine).count
+        let fixIts = d.fixIts.map { fixItRows($0, index: index) }
+        // The gutter must fit every line number printed: labels, the context line between
+        // two labels, and the lines of a fix-it (which can run past the labels' lines).
+        var largest = lines.max() ?? 0
+        for rows in fixIts { for row in rows.rows { if let n = row.number { largest = max(largest, n) } } }
+        let gutterWidth = String(largest + 1).count
         let pad = String(repeating: " ", count: gutterWidth)
         let bar = paint("|", .gutter)
 
@@ -58,20 +76,31 @@ public struct HumanRenderer: Sendable {
             if let p = previous, line - p > 2 {
                 out += paint("...", .gutter) + "\n"
             } else if let p = previous, line - p == 2 {
-                out += sourceLine(p + 1, index: index, width: gutterWidth)
+                let context = DisplayLine(index.lineBytes(p + 1))
+                out += numbered(p + 2, context.clipped(around: 0, limit: HumanRenderer.snippetWidth).text, width: gutterWidth)
             }
-            out += sourceLine(line, index: index, width: gutterWidth)
             let display = DisplayLine(index.lineBytes(line))
             let lineRange = index.lineByteRange(line)
+            var marks: [(start: Int, end: Int, label: Label, isPrimary: Bool)] = []
             for (label, isPrimary) in labels where index.lineNumber(ofOffset: Int(label.range.start)) == line {
                 let startByte = Int(label.range.start) - lineRange.lowerBound
                 let endByte = min(Int(label.range.end), lineRange.upperBound) - lineRange.lowerBound
                 let startCol = display.column(ofByte: startByte)
                 let endCol = max(display.column(ofByte: max(endByte, startByte)), startCol + 1)
-                let mark = String(repeating: isPrimary ? "^" : "-", count: endCol - startCol)
-                var underline = String(repeating: " ", count: startCol) + paint(mark, isPrimary ? style : .gutter)
-                if let message = label.message, !message.isEmpty {
-                    underline += " " + paint(message, isPrimary ? style : .gutter)
+                marks.append((startCol, endCol, label, isPrimary))
+            }
+            let focus = marks.map(\.start).min() ?? 0
+            let (text, shift) = display.clipped(around: focus, limit: HumanRenderer.snippetWidth)
+            let visibleWidth = display.width - shift + 3
+            out += numbered(line + 1, text, width: gutterWidth)
+            for mark in marks {
+                let startCol = min(max(mark.start - shift, 0), visibleWidth)
+                let endCol = min(max(mark.end - shift, startCol + 1), startCol + HumanRenderer.snippetWidth)
+                let glyph = mark.isPrimary ? "^" : "-"
+                var underline = String(repeating: " ", count: startCol)
+                    + paint(String(repeating: glyph, count: endCol - startCol), mark.isPrimary ? style : .gutter)
+                if let message = mark.label.message, !message.isEmpty {
+                    underline += " " + paint(message, mark.isPrimary ? style : .gutter)
                 }
                 out += "\(pad) \(bar) \(underline)\n"
             }
@@ -88,30 +117,43 @@ public struct HumanRenderer: Sendable {
         if let help = d.help {
             out += "\(pad) \(paint("=", .gutter)) \(paint("help", .bold)): \(help)\n"
         }
-        for fix in d.fixIts {
-            out += renderFixIt(fix, file: file, index: index, gutterWidth: gutterWidth)
+        for (fix, rows) in zip(d.fixIts, fixIts) {
+            out += paint("help", .note) + paint(": \(fix.message)", .bold) + "\n"
+            guard !rows.rows.isEmpty else { continue }
+            out += "\(pad) \(paint("|", .gutter))\n"
+            for row in rows.rows {
+                let number = row.number.map { String($0 + 1) } ?? ""
+                let gutter = paint(String(repeating: " ", count: gutterWidth - number.count) + number, .gutter)
+                let marker = row.added ? paint("+", .note) : paint("|", .gutter)
+                out += gutter + " " + marker + (row.text.isEmpty ? "" : " " + row.text) + "\n"
+            }
+            if !rows.underline.isEmpty { out += "\(pad) \(paint("|", .gutter)) \(rows.underline)\n" }
         }
         return out
     }
 
-    private func sourceLine(_ line: Int, index: LineIndex, width: Int) -> String {
-        let number = String(line + 1)
-        let padded = String(repeating: " ", count: width - number.count) + number
-        let text = DisplayLine(index.lineBytes(line)).text
+    private func numbered(_ number: Int, _ text: String, width: Int) -> String {
+        let n = String(number)
+        let padded = String(repeating: " ", count: max(0, width - n.count)) + n
         return paint(padded, .gutter) + " " + paint("|", .gutter) + (text.isEmpty ? "" : " " + text) + "\n"
     }
 
-    /// Shows the fixed line when every edit falls on one line; otherwise only the message.
-    /// An edit that inserts line breaks (adding an attribute on its own line) shows the
-    /// resulting lines, the new ones marked `+` in the gutter.
-    private func renderFixIt(_ fix: FixIt, file: SourceFile, index: LineIndex, gutterWidth: Int) -> String {
-        var out = paint("help", .note) + paint(": \(fix.message)", .bold) + "\n"
+    /// The rows a fix-it shows: the fixed line when every edit falls on one line (with
+    /// `~` under replaced text and `+` under inserted text), the resulting lines when an
+    /// edit adds lines (the new ones marked `+`), and nothing when the edits span lines.
+    private struct FixItRows {
+        var rows: [(number: Int?, added: Bool, text: String)] = []
+        var underline = ""
+    }
+
+    private func fixItRows(_ fix: FixIt, index: LineIndex) -> FixItRows {
+        var result = FixItRows()
         let firstLine = index.lineNumber(ofOffset: Int(fix.edits[0].range.start))
         let sameLine = fix.edits.allSatisfy {
             index.lineNumber(ofOffset: Int($0.range.start)) == firstLine
                 && index.lineNumber(ofOffset: Int($0.range.end)) == firstLine
         }
-        guard sameLine else { return out }
+        guard sameLine else { return result }
         let lineRange = index.lineByteRange(firstLine)
         let original = Array(index.lineBytes(firstLine))
         var edited: [UInt8] = []
@@ -128,37 +170,33 @@ public struct HumanRenderer: Sendable {
             cursor = hi
         }
         edited += original[min(cursor, original.count)...]
-        let pad = String(repeating: " ", count: gutterWidth)
-        out += "\(pad) \(paint("|", .gutter))\n"
         var lines = edited.split(separator: 0x0A, omittingEmptySubsequences: false)
         if lines.count > 1 {
             let added = lines.count - 1
             // An insertion at the end of the file leaves an empty last line; not worth a row.
             if lines.last?.isEmpty == true { lines.removeLast() }
-            let width = max(gutterWidth, String(firstLine + lines.count).count)
             for (i, line) in lines.enumerated() {
-                let number = String(firstLine + 1 + i)
-                let display = DisplayLine(line)
-                out += paint(String(repeating: " ", count: width - number.count) + number, .gutter) + " "
-                    + (i < added ? paint("+", .note) : paint("|", .gutter)) + (display.text.isEmpty ? "" : " " + display.text) + "\n"
+                let text = DisplayLine(line).clipped(around: 0, limit: HumanRenderer.snippetWidth).text
+                result.rows.append((firstLine + i, i < added, text))
             }
-            return out
+            return result
         }
-        let number = String(firstLine + 1)
         let display = DisplayLine(edited[...])
-        out += paint(String(repeating: " ", count: gutterWidth - number.count) + number, .gutter) + " "
-            + paint("|", .gutter) + (display.text.isEmpty ? "" : " " + display.text) + "\n"
+        let focus = marks.first.map { display.column(ofByte: $0.0) } ?? 0
+        let (text, shift) = display.clipped(around: focus, limit: HumanRenderer.snippetWidth)
+        result.rows.append((firstLine, false, text))
         var underline = ""
         var col = 0
         for (lo, hi, insertion) in marks where hi > lo {
-            let a = display.column(ofByte: lo)
-            let b = display.column(ofByte: hi)
-            guard a >= col else { continue }
+            let a = display.column(ofByte: lo) - shift
+            let b = display.column(ofByte: hi) - shift
+            guard a >= col, a <= HumanRenderer.snippetWidth else { continue }
             underline += String(repeating: " ", count: a - col)
-            underline += paint(String(repeating: insertion ? "+" : "~", count: max(1, b - a)), .note)
-            col = max(b, a + 1)
+            let count = max(1, min(b, HumanRenderer.snippetWidth + 3) - a)
+            underline += paint(String(repeating: insertion ? "+" : "~", count: count), .note)
+            col = a + count
         }
-        if !underline.isEmpty { out += "\(pad) \(paint("|", .gutter)) \(underline)\n" }
-        return out
+        result.underline = underline
+        return result
     }
 }

@@ -14,6 +14,11 @@ public struct SuppressedDiagnostic: Hashable, Sendable {
 
 /// Everything found in one file, in output order.
 public struct FileReport: Sendable {
+    /// Renderers show at most this many diagnostics per file and say how many more
+    /// there were: past a few hundred, more messages help nobody, and a generated or
+    /// corrupt file can carry one per line.
+    public static let shownLimit = 200
+
     public var file: SourceFile
     public var diagnostics: [Diagnostic]
     public var suppressed: [SuppressedDiagnostic]
@@ -24,8 +29,15 @@ public struct FileReport: Sendable {
         self.suppressed = suppressed
     }
 
+    /// Counts cover every diagnostic, shown or not, so exit codes and summaries stay true.
     public var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
     public var warningCount: Int { diagnostics.filter { $0.severity == .warning }.count }
+
+    /// The diagnostics renderers print: the first ``shownLimit`` in output order.
+    public var shown: ArraySlice<Diagnostic> { diagnostics.prefix(FileReport.shownLimit) }
+    public var shownSuppressed: ArraySlice<SuppressedDiagnostic> { suppressed.prefix(FileReport.shownLimit) }
+    /// How many diagnostics were left out of ``shown``.
+    public var notShown: Int { max(0, diagnostics.count - FileReport.shownLimit) }
 }
 
 /// JSON Lines for editors and scripts: one object per diagnostic, then a summary
@@ -38,7 +50,7 @@ public enum JSONLinesRenderer {
         var out: [UInt8] = []
         for report in reports {
             let index = LineIndex(report.file)
-            for d in report.diagnostics {
+            for d in report.shown {
                 out += object(d, file: report.file.name, index: index).serialized(style: .compact)
                 out.append(0x0A)
             }
@@ -55,6 +67,7 @@ public enum JSONLinesRenderer {
             JSONMember("files", .number(Double(reports.count))),
             JSONMember("errors", .number(Double(reports.reduce(0) { $0 + $1.errorCount }))),
             JSONMember("warnings", .number(Double(reports.reduce(0) { $0 + $1.warningCount }))),
+            JSONMember("notShown", .number(Double(reports.reduce(0) { $0 + $1.notShown }))),
         ])
     }
 
@@ -110,7 +123,7 @@ public enum GitHubRenderer {
         var out = ""
         for report in reports {
             let index = LineIndex(report.file)
-            for d in report.diagnostics {
+            for d in report.shown {
                 let start = index.location(of: d.primary.range.start)
                 let end = index.location(of: d.primary.range.end)
                 let command = d.severity == .error ? "error" : "warning"

@@ -13,8 +13,10 @@ public enum SARIFRenderer {
         var results: [JSONValue] = []
         for report in reports {
             let index = LineIndex(report.file)
+            let offsets = ScalarOffsets(index)
+            let uri = fileURI(report.file.name)
             var occurrences: [String: Int] = [:]
-            let all = report.diagnostics.map { ($0, nil as String?) } + report.suppressed.map { ($0.diagnostic, $0.justification as String?) }
+            let all = report.shown.map { ($0, nil as String?) } + report.shownSuppressed.map { ($0.diagnostic, $0.justification as String?) }
             for (d, justification) in all {
                 var members: [JSONMember] = [
                     JSONMember("ruleId", .string(d.code.rawValue)),
@@ -24,10 +26,10 @@ public enum SARIFRenderer {
                 var text = d.message
                 if let help = d.help { text += " (help: \(help))" }
                 members.append(JSONMember("message", .object([JSONMember("text", .string(text))])))
-                members.append(JSONMember("locations", .array([location(report.file.name, d.primary.range, index)])))
+                members.append(JSONMember("locations", .array([location(uri, d.primary.range, offsets)])))
                 if !d.secondary.isEmpty {
                     members.append(JSONMember("relatedLocations", .array(d.secondary.enumerated().map { i, label in
-                        var loc = location(report.file.name, label.range, index).objectValue ?? []
+                        var loc = location(uri, label.range, offsets).objectValue ?? []
                         loc.insert(JSONMember("id", .number(Double(i))), at: 0)
                         if let m = label.message { loc.append(JSONMember("message", .object([JSONMember("text", .string(m))]))) }
                         return .object(loc)
@@ -45,10 +47,10 @@ public enum SARIFRenderer {
                         .object([
                             JSONMember("description", .object([JSONMember("text", .string(fix.message))])),
                             JSONMember("artifactChanges", .array([.object([
-                                JSONMember("artifactLocation", .object([JSONMember("uri", .string(report.file.name))])),
+                                JSONMember("artifactLocation", .object([JSONMember("uri", .string(uri))])),
                                 JSONMember("replacements", .array(fix.edits.map { edit in
                                     .object([
-                                        JSONMember("deletedRegion", region(edit.range, index)),
+                                        JSONMember("deletedRegion", region(edit.range, offsets)),
                                         JSONMember("insertedContent", .object([JSONMember("text", .string(edit.replacement))])),
                                     ])
                                 })),
@@ -64,52 +66,89 @@ public enum SARIFRenderer {
                 results.append(.object(members))
             }
         }
+        // No informationUri or helpUri: the project has no web site of its own, and a
+        // link to somebody else's would mislead. Each rule carries its full explanation.
         let driver: JSONValue = .object([
             JSONMember("name", "animc"),
             JSONMember("version", .string(toolVersion)),
-            JSONMember("informationUri", "https://github.com/animc/animc"),
             JSONMember("rules", .array(rules.map { rule in
                 .object([
                     JSONMember("id", .string(rule.code.rawValue)),
                     JSONMember("name", .string(rule.name)),
                     JSONMember("shortDescription", .object([JSONMember("text", .string(rule.summary))])),
                     JSONMember("fullDescription", .object([JSONMember("text", .string(rule.explanation))])),
+                    JSONMember("help", .object([JSONMember("text", .string(rule.explanation)),
+                                                JSONMember("markdown", .string(rule.explanation))])),
                     JSONMember("defaultConfiguration", .object([
                         JSONMember("level", .string(rule.severity == .error ? "error" : "warning")),
                     ])),
-                    JSONMember("helpUri", .string("https://github.com/animc/animc/blob/main/docs/diagnostics.md#\(rule.code.rawValue.lowercased())")),
                 ])
             })),
         ])
+        var notifications: [JSONValue] = []
+        for report in reports where report.notShown > 0 {
+            notifications.append(.object([
+                JSONMember("level", "note"),
+                JSONMember("message", .object([JSONMember("text", .string(
+                    "\(report.notShown) more results in \(report.file.name) are not included (the first \(FileReport.shownLimit) are)"))])),
+            ]))
+        }
         return .object([
             JSONMember("$schema", .string(schemaURI)),
             JSONMember("version", "2.1.0"),
             JSONMember("runs", .array([.object([
                 JSONMember("tool", .object([JSONMember("driver", driver)])),
+                JSONMember("invocations", .array([.object([
+                    JSONMember("executionSuccessful", true),
+                    JSONMember("toolExecutionNotifications", .array(notifications)),
+                ])])),
                 JSONMember("columnKind", "unicodeCodePoints"),
                 JSONMember("results", .array(results)),
             ])])),
         ])
     }
 
-    static func location(_ file: String, _ range: SourceRange, _ index: LineIndex) -> JSONValue {
+    static func location(_ uri: String, _ range: SourceRange, _ offsets: ScalarOffsets) -> JSONValue {
         .object([JSONMember("physicalLocation", .object([
-            JSONMember("artifactLocation", .object([JSONMember("uri", .string(file))])),
-            JSONMember("region", region(range, index)),
+            JSONMember("artifactLocation", .object([JSONMember("uri", .string(uri))])),
+            JSONMember("region", region(range, offsets)),
         ]))])
     }
 
-    static func region(_ range: SourceRange, _ index: LineIndex) -> JSONValue {
-        let start = index.location(of: range.start)
-        let end = index.location(of: range.end)
+    /// Lines and columns as everywhere, and `charOffset`/`charLength` in the unit
+    /// `columnKind` declares: Unicode code points, not bytes.
+    static func region(_ range: SourceRange, _ offsets: ScalarOffsets) -> JSONValue {
+        let start = offsets.index.location(of: range.start)
+        let end = offsets.index.location(of: range.end)
+        let startOffset = offsets.scalarOffset(start)
         return .object([
             JSONMember("startLine", .number(Double(start.line))),
             JSONMember("startColumn", .number(Double(start.column))),
             JSONMember("endLine", .number(Double(end.line))),
             JSONMember("endColumn", .number(Double(end.column))),
-            JSONMember("charOffset", .number(Double(start.offset))),
-            JSONMember("charLength", .number(Double(end.offset - start.offset))),
+            JSONMember("charOffset", .number(Double(startOffset))),
+            JSONMember("charLength", .number(Double(offsets.scalarOffset(end) - startOffset))),
         ])
+    }
+
+    /// A relative path as a URI reference (RFC 3986): every byte outside the unreserved
+    /// set and the path punctuation is percent-encoded, so spaces, `#`, `%` and
+    /// non-ASCII names survive consumers that parse the URI.
+    public static func fileURI(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            switch byte {
+            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2D, 0x2E, 0x5F, 0x7E,  // A-Z a-z 0-9 - . _ ~
+                 0x2F, 0x21, 0x24, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x3B, 0x3D, 0x40:  // / ! $ & ' ( ) * + , ; = @
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                out.unicodeScalars.append("%")
+                out.unicodeScalars.append(hex[Int(byte >> 4)])
+                out.unicodeScalars.append(hex[Int(byte & 0xF)])
+            }
+        }
+        return out
     }
 
     /// A stable 64-bit FNV-1a hash in hex: fingerprints must not change between runs,
@@ -135,5 +174,30 @@ extension String {
             hi = scalars.index(before: hi)
         }
         return String(scalars[lo..<hi])
+    }
+}
+
+/// Code-point offsets of positions in one file: the scalars before each line start,
+/// counted once, so each offset costs a line lookup rather than a scan from the start.
+struct ScalarOffsets {
+    let index: LineIndex
+    private let lineStarts: [Int]
+
+    init(_ index: LineIndex) {
+        self.index = index
+        var starts: [Int] = []
+        starts.reserveCapacity(index.lineStarts.count)
+        var count = 0
+        var previous = 0
+        for start in index.lineStarts {
+            count += index.scalarCount(from: previous, to: start)
+            starts.append(count)
+            previous = start
+        }
+        lineStarts = starts
+    }
+
+    func scalarOffset(_ location: SourceLocation) -> Int {
+        lineStarts[max(0, min(location.line - 1, lineStarts.count - 1))] + location.column - 1
     }
 }

@@ -154,7 +154,7 @@ struct BuildCommand {
         case .tooLarge(let frames, let channels, let limit):
             return BuildDiagnostics.bakeTooLarge.at(
                 SourceRange(start: c.range.start, end: min(c.range.end, c.range.start + 11)),
-                "baking would sample \(frames) frames of \(channels) values, beyond the limit of \(limit)",
+                "baking would sample \(frames.isFinite ? formatNumber(frames) : "unboundedly many") frames of \(channels) values, beyond the limit of \(limit)",
                 help: "shorten the window, lower --fps, or build the timeline target instead")
         }
     }

@@ -66,7 +66,7 @@ struct DiagnosticOutput {
         default:
             let renderer = HumanRenderer(useColor: useColor)
             for report in reports where !report.diagnostics.isEmpty {
-                console.writeErr(renderer.render(report.diagnostics, in: report.file))
+                console.writeErr(renderer.render(report))
             }
             if let verb = summaryVerb { console.writeErr(summary(reports, verb: verb)) }
         }

@@ -29,7 +29,7 @@ struct ParseCommand {
         if parsed.has("dump") {
             tool.console.writeOut(SyntaxDump.dump(tree))
         } else {
-            tool.console.writeErr(HumanRenderer(useColor: useColor).render(tree.diagnostics, in: file))
+            tool.console.writeErr(HumanRenderer(useColor: useColor).render(FileReport(file: file, diagnostics: tree.diagnostics)))
         }
         return tree.diagnostics.contains { $0.severity == .error } ? CommandLineTool.ExitCode.findings : CommandLineTool.ExitCode.success
     }

@@ -1,3 +1,4 @@
+import AnimcBake
 import AnimcBase
 import AnimcChecker
 import AnimcDiagnostics
@@ -66,8 +67,9 @@ public enum BuildDiagnostics {
     public static let bakeTooLarge = DiagnosticDescriptor(
         "E0602", "bake-too-large", .error, "A bake that would be too large",
         explanation: """
-        The number of frames times the number of animated values is beyond the bake \
-        limit (50 million samples), which would take gigabytes. Shorten the window, \
+        The number of frames times the number of values sampled per frame is beyond \
+        the bake limit (\(formatNumber(Double(Baker.defaultSampleLimit) / 1e6)) million samples), which would take \
+        gigabytes. Shorten the window, \
         lower `--fps`, or use the timeline target, which stores the animation itself \
         instead of its frames.
         """)

@@ -1,3 +1,4 @@
+import AnimcBase
 import AnimcIR
 
 /// The buffers one evaluation writes, gathered so the core passes one value around.
@@ -132,7 +133,7 @@ enum Evaluator {
                             layer: LayerRef, _ b: EvalBuffers) {
         guard case .matrix(let offset) = track.target else { return }
         var value = m
-        if track.cumulative && cycle > 0 { value = value.concat(M4(track.endValue).power(Int(min(cycle, 1e6)))) }
+        if track.cumulative && cycle > 0 { value = value.concat(M4(track.endValue).power(Int(saturating: min(cycle, 1e6)))) }
         if track.additive {
             // The additive transform applies before (inside) the current one (semantics.md §9).
             value.concat(M4.load(base + offset)).store(base + offset)

@@ -1,3 +1,4 @@
+import AnimcBase
 import AnimcIR
 
 /// The shape of a path's encoded doubles: its element kinds, so that values of one
@@ -53,7 +54,7 @@ struct SymbolTable: Sendable {
     }
 
     func string(_ x: Double) -> String? {
-        let i = Int(x)
+        let i = Int(saturating: x)
         return x >= 0 && i < strings.count ? strings[i] : nil
     }
 
@@ -89,10 +90,10 @@ struct SymbolTable: Sendable {
     /// The width of the value stored at `offset`: lists and paths say it in their header.
     func actualWidth(_ type: ValueType, _ buffer: [Double], _ offset: Int, _ capacity: Int) -> Int {
         switch type {
-        case .numbers: return min(capacity, 1 + Int(buffer[offset]))
-        case .colors: return min(capacity, 1 + 4 * Int(buffer[offset]))
+        case .numbers: return min(capacity, 1 + max(0, Int(saturating: min(buffer[offset], Double(capacity)))))
+        case .colors: return min(capacity, 1 + 4 * max(0, Int(saturating: min(buffer[offset], Double(capacity)))))
         case .path:
-            let i = Int(buffer[offset])
+            let i = Int(saturating: buffer[offset])
             return i >= 0 && i < layouts.count ? min(capacity, 1 + layouts[i].width) : capacity
         default: return capacity
         }
@@ -111,15 +112,15 @@ struct SymbolTable: Sendable {
         case .enumeration: return .enumeration(string(d[0]) ?? "")
         case .image: return .image(d[0] < 0 ? nil : string(d[0]))
         case .numbers:
-            let n = min(Int(d[0]), d.count - 1)
+            let n = min(Int(saturating: d[0]), d.count - 1)
             return .numbers(Array(d[1..<(1 + max(n, 0))]))
         case .colors:
-            let n = min(Int(d[0]), (d.count - 1) / 4)
+            let n = min(Int(saturating: d[0]), (d.count - 1) / 4)
             return .colors((0..<max(n, 0)).map { i in
                 Color(red: d[1 + 4 * i], green: d[2 + 4 * i], blue: d[3 + 4 * i], alpha: d[4 + 4 * i])
             })
         case .path:
-            let li = Int(d[0])
+            let li = Int(saturating: d[0])
             guard li >= 0 && li < layouts.count else { return .path(.empty) }
             var k = 1
             var elements: [PathElement] = []

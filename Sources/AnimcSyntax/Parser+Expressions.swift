@@ -45,12 +45,21 @@ extension Parser {
         return parseConditional()
     }
 
+    /// After the nesting limit was reached inside a chain (already reported): skips the
+    /// rest of the expression and stands for all of it with an error node, so nothing
+    /// later reports the truncated chain again.
+    private mutating func skipRestOfChain(from start: UInt32) -> Expr {
+        skipExpression()
+        return Expr(.error, SourceRange(start: start, end: max(start, previousEnd)))
+    }
+
     /// Skips an expression that is too deeply nested, iteratively.
     private mutating func skipExpression() {
         while !atEOF {
             switch tok.kind {
-            case .lParen, .lBracket, .lBrace: skipBalanced()
-            case .rParen, .rBracket, .rBrace, .semicolon, .comma: return
+            case .lParen, .lBracket: skipBalanced()
+            // A `{` belongs to the item (the block of an `if`), not to the expression.
+            case .lBrace, .rParen, .rBracket, .rBrace, .semicolon, .comma: return
             default:
                 if tok.flags.contains(.newlineBefore) && bracketDepth == 0 { return }
                 advance()
@@ -126,11 +135,20 @@ extension Parser {
 
     /// Precedence climbing over the levels above: one loop per operand instead of one
     /// call per level, which is most of the parser's work on ordinary values.
+    ///
+    /// Each operator of a chain nests the expression before it one level deeper
+    /// (`1 + 1 + 1` is `(1 + 1) + 1`), so a chain counts against ``Parser/maxDepth``
+    /// like brackets do: every later stage walks the tree recursively, and a 30,000-term
+    /// sum must be a diagnostic, not a stack overflow there.
     private mutating func parseBinary(_ minLevel: Int) -> Expr {
         guard minLevel < Parser.levelCount else { return parseUnary() }
         var lhs = parseUnary()
         var chained: [Int: SourceRange] = [:]
+        var entered = 0
+        defer { for _ in 0..<entered { leave() } }
         while let (level, op) = nextBinaryOperator(minLevel) {
+            guard enter() else { return skipRestOfChain(from: lhs.range.start) }
+            entered += 1
             let opToken = advance()
             let rhs = parseBinaryOperand(after: "'\(op.rawValue)'", level: level + 1)
             if level == Parser.comparisonLevel || level == Parser.sizeLevel {
@@ -199,7 +217,16 @@ extension Parser {
     /// `rotate(-45deg) scale(0.25)`.
     private mutating func parsePostfix() -> Expr {
         var expr = parsePrimary()
+        // Like operator chains, `a.b.c` and `a[0][0]` nest one level per link.
+        var entered = 0
+        defer { for _ in 0..<entered { leave() } }
         while true {
+            let continues = (tok.kind == .lBracket && tok.flags.contains(.attached))
+                || (tok.kind == .dot && tok.flags.contains(.attached) && peek().kind == .identifier)
+            if continues {
+                guard enter() else { return skipRestOfChain(from: expr.range.start) }
+                entered += 1
+            }
             if tok.kind == .lBracket && tok.flags.contains(.attached) {
                 let open = advance()
                 let indices = parseExpressionList(closing: .rBracket, opened: open.range, what: "the index")

@@ -147,6 +147,14 @@ extension Parser {
         }
     }
 
+    /// Skips tokens up to the next `{` on the same construct (an `if` condition), or
+    /// to a synchronisation point when there is none.
+    private mutating func recoverToBrace() {
+        while !atEOF && tok.kind != .lBrace && tok.kind != .rBrace {
+            if tok.kind == .lParen || tok.kind == .lBracket { skipBalanced() } else { advance() }
+        }
+    }
+
     private func isDottedKeyPathFollowedByColon() -> Bool {
         var k = pos
         while true {
@@ -422,19 +430,26 @@ extension Parser {
     }
 
     /// IfItem = "if" Expr Block [ "else" ( IfItem | Block ) ]
+    ///
+    /// An `if` nests one level through its block. An `else if` has no block of its own
+    /// around it, so it takes one level itself: a long chain is nested in the tree and
+    /// must stay within ``Parser/maxDepth`` too.
     mutating func parseIf(_ context: BlockContext) -> Item {
         let start = advance().range.start
-        guard enter() else {
-            recover()
-            return Item(kind: .error, range: SourceRange(start: start, end: previousEnd))
-        }
-        defer { leave() }
         let condition = parseExpression(after: "'if'")
         let then = parseBlock(context, what: "the 'if' block")
         var otherwise: Block?
         if tok.kind == .kwElse {
             advance()
             if tok.kind == .kwIf {
+                guard enter() else {
+                    // Skip the rest of the chain: every `else if { }` and `else { }`.
+                    while tok.kind == .kwIf || tok.kind == .kwElse || tok.kind == .lBrace {
+                        if tok.kind == .lBrace { skipBalanced() } else { advance(); if tok.kind != .lBrace { recoverToBrace() } }
+                    }
+                    return Item(kind: .error, range: SourceRange(start: start, end: previousEnd))
+                }
+                defer { leave() }
                 let nested = parseIf(context)
                 otherwise = Block(items: [nested], range: nested.range, closed: true)
             } else {

@@ -34,12 +34,16 @@ public struct Parser {
     public static func parse(_ file: SourceFile) -> SyntaxTree {
         let lexed = Lexer.lex(file)
         var parser = Parser(file: file, tokens: lexed.tokens, diagnostics: [])
-        for d in lexed.diagnostics {
-            parser.errorLines.insert(parser.lineIndex.lineNumber(ofOffset: Int(d.range.start)))
+        // One error per line holds for the lexer too: `1x 1x 1x ...` is one mistake
+        // repeated, and thousands of messages for one line are noise (and were slow to
+        // render).
+        var lexical: [Diagnostic] = []
+        for d in lexed.diagnostics where parser.errorLines.insert(parser.lineIndex.lineNumber(ofOffset: Int(d.range.start))).inserted {
+            lexical.append(d)
         }
         let root = parser.parseFile()
-        var all = lexed.diagnostics + parser.diagnostics
-        if lexed.tokens.count == 1 && lexed.diagnostics.isEmpty {
+        var all = lexical + parser.diagnostics
+        if lexed.tokens.count == 1 && lexical.isEmpty {
             all.append(SyntaxDiagnostics.emptyFile(SourceRange(0, 0)))
         }
         all.sort(by: Diagnostic.ordered)
