@@ -61,6 +61,14 @@ extension JSONValue {
         return out
     }
 
+    /// The value laid out as it would be `depth` levels inside a pretty document, with
+    /// no trailing newline: for writers that stream a document one element at a time.
+    public func serialized(style: JSONStyle, depth: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        write(to: &out, style: style, depth: depth)
+        return out
+    }
+
     public func serializedString(style: JSONStyle = .pretty) -> String {
         String(decoding: serialized(style: style), as: UTF8.self)
     }

@@ -78,10 +78,26 @@ final class Checker {
     /// Records a diagnostic once: loops and instances evaluate the same source many
     /// times, and one mistake must still be one message.
     func report(_ d: Diagnostic) {
+        guard !recordingStopped else { return }
         let key = "\(d.code.rawValue)|\(d.range.start)|\(d.range.end)|\(d.message)"
         guard !seen.contains(key) else { return }
         seen.insert(key)
-        diagnostics.append(d)
+        if diagnostics.count < SyntaxDiagnostics.recordedLimit {
+            diagnostics.append(d)
+        } else {
+            diagnostics.append(SyntaxDiagnostics.tooManyDiagnostics(d.range, stage: "checking"))
+        }
+    }
+
+    /// Past ``SyntaxDiagnostics/recordedLimit`` diagnostics (and the E0213 that says
+    /// so) nothing more is recorded, and nothing is spent on messages.
+    var recordingStopped: Bool { diagnostics.count > SyntaxDiagnostics.recordedLimit }
+
+    /// The global suggestion search, skipped once recording has stopped: an edit
+    /// distance against every property name for each of two million bad lines took
+    /// most of a minute.
+    func closestMatch(to name: String, in candidates: [String]) -> String? {
+        recordingStopped ? nil : AnimcBase.closestMatch(to: name, in: candidates)
     }
 
     func text(_ range: SourceRange) -> String { tree.file.text(range) }

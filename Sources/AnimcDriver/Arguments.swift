@@ -18,6 +18,8 @@ struct ParsedArguments {
     var positionals: [String] = []
 
     func value(_ name: String) -> String? { values[name]?.last }
+    /// Every value of an option that may be repeated, in order.
+    func all(_ name: String) -> [String] { values[name] ?? [] }
     func has(_ name: String) -> Bool { flags.contains(name) }
 }
 

@@ -53,6 +53,10 @@ struct BuildCommand {
         }
         let inputs = parsed.positionals
         let output = parsed.value("output")
+        let toStandardOutput = output == "-"
+        if toStandardOutput && inputs.count > 1 {
+            return tool.usageError("-o - writes one output to standard output; give one input", command: "build")
+        }
         if let o = output, o.hasSuffix("/") {
             // `-o out/` names a directory: create it if it is not there yet.
             do {
@@ -63,6 +67,9 @@ struct BuildCommand {
             }
         } else if let o = output, inputs.count > 1, !tool.fileSystem.isDirectory(o) {
             return tool.usageError("with several inputs, -o must be a directory; write '\(o)/' to create it", command: "build")
+        }
+        if !toStandardOutput, let refusal = clobberingProblem(inputs, target: target, output: output) {
+            return tool.usageError(refusal, command: "build")
         }
         var status = CommandLineTool.ExitCode.success
         var reports: [FileReport] = []
@@ -115,6 +122,10 @@ struct BuildCommand {
                 }
             }
             reports.append(report)
+            if toStandardOutput {
+                tool.console.writeOut(String(decoding: bytes, as: UTF8.self))
+                continue
+            }
             do {
                 try tool.fileSystem.writeFileAtomically(destination, bytes)
                 if format == "human" {
@@ -127,6 +138,28 @@ struct BuildCommand {
         }
         diagnosticsOut.emit(reports.filter { !$0.diagnostics.isEmpty || format != "human" }, format: format, summaryVerb: nil)
         return status
+    }
+
+    /// Why the outputs cannot be written, before anything is compiled: an output that
+    /// is one of the inputs (`build s.anim -o s.anim` replaced the source with JSON), or
+    /// two inputs that would write the same file.
+    func clobberingProblem(_ inputs: [String], target: Target, output: String?) -> String? {
+        let fs = tool.fileSystem
+        var inputKeys: [String: String] = [:]
+        for input in inputs { inputKeys[fs.canonicalPath(input)] = input }
+        var written: [String: String] = [:]
+        for input in inputs {
+            let destination = outputPath(for: input, target: target, output: output)
+            let key = fs.canonicalPath(destination)
+            if let source = inputKeys[key] {
+                return "refusing to write '\(destination)': it is the input '\(source)'; choose another output with -o"
+            }
+            if let other = written[key], other != input {
+                return "'\(other)' and '\(input)' would both be written to '\(destination)'; build them into different directories"
+            }
+            written[key] = input
+        }
+        return nil
     }
 
     /// Beside the input (`dir/name.timeline.json`), inside `-o` when it is a directory,

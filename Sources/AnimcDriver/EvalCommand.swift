@@ -4,13 +4,16 @@ import AnimcDiagnostics
 import AnimcIR
 import AnimcRuntime
 
-/// `animc eval FILE --at TIME[,TIME...] [--layer L] [--property P] [--format human|json]`
+/// `animc eval FILE --at TIMES [--at TIMES...] [--times-from FILE] [--layer L] [--property P] [--format human|json]`
 /// `animc eval FILE --fraction F --animation NAME [--scrub timing|linear] [...]`
 ///
-/// Values at given times, for authors scrubbing in a terminal and for scripts.
+/// Values at given times, for authors scrubbing in a terminal and for scripts. Each
+/// sample is printed as soon as it is computed, so a million times take no more
+/// memory than one.
 struct EvalCommand {
     let tool: CommandLineTool
-    static let spec = ArgumentSpec(valued: ["at", "layer", "property", "format", "fraction", "animation", "scrub", "color"], flags: [])
+    static let spec = ArgumentSpec(valued: ["at", "times-from", "layer", "property", "format", "fraction", "animation", "scrub", "color"],
+                                   flags: [])
 
     func run(_ args: ArraySlice<String>) -> Int32 {
         let parsed: ParsedArguments
@@ -29,19 +32,36 @@ struct EvalCommand {
             return tool.usageError("invalid value '\(format)' for '--format' (expected human or json)", command: "eval")
         }
         let fractionMode = parsed.value("fraction") != nil || parsed.value("animation") != nil
-        if fractionMode && parsed.value("at") != nil {
-            return tool.usageError("give either --at or --fraction with --animation, not both", command: "eval")
+        let wantsTimes = !parsed.all("at").isEmpty || parsed.value("times-from") != nil
+        if fractionMode && wantsTimes {
+            return tool.usageError("give either --at (or --times-from) or --fraction with --animation, not both", command: "eval")
         }
-        if !fractionMode && parsed.value("at") == nil {
-            return tool.usageError("missing --at TIME (or --fraction F --animation NAME)", command: "eval")
+        if !fractionMode && !wantsTimes {
+            return tool.usageError("missing --at TIME (or --times-from FILE, or --fraction F --animation NAME)", command: "eval")
         }
-        var times: [Double] = []
-        if let at = parsed.value("at") {
+        var times: [TimeSpec] = []
+        for at in parsed.all("at") {
             for part in at.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let t = parseTime(String(part)) else {
-                    return tool.usageError("invalid time '\(part)' in --at; write seconds such as 1.5, 1.5s or 1500ms", command: "eval")
+                guard let spec = TimeSpec(String(part)) else {
+                    return tool.usageError("invalid time '\(part)' in --at; write seconds such as 1.5, 1.5s or 1500ms, or a range START..END/RATE such as 0..3/60", command: "eval")
                 }
-                times.append(t)
+                times.append(spec)
+            }
+        }
+        if let list = parsed.value("times-from") {
+            let bytes: [UInt8]
+            do { bytes = try tool.fileSystem.readFile(list) } catch {
+                tool.ioError(error, command: "eval")
+                return CommandLineTool.ExitCode.usage
+            }
+            for (n, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let text = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
+                    .trimmingSpacesAround ?? ""
+                if text.isEmpty { continue }
+                guard let spec = TimeSpec(text) else {
+                    return tool.usageError("\(list):\(n + 1): invalid time '\(text)'; write one time or range per line", command: "eval")
+                }
+                times.append(spec)
             }
         }
         var fraction = 0.0
@@ -91,7 +111,7 @@ struct EvalCommand {
             return tool.usageError(message, command: "eval")
         }
 
-        var states: [(label: String, time: Double, state: SceneState)] = []
+        var fractionSample: (label: String, time: Double, state: SceneState)?
         if fractionMode, let name = parsed.value("animation") {
             let matches = timeline.animations(named: name, layer: parsed.value("layer"))
             guard let animation = matches.first else {
@@ -109,13 +129,7 @@ struct EvalCommand {
             }
             let label = "fraction \(formatNumber(fraction)) of \(timeline.layerID(ofAnimation: animation.id))/\(animation.path)"
                 + (scrub == .linear ? " (scrubbed linearly)" : "")
-            states.append((label, state.time, state))
-        } else {
-            var state = timeline.makeState()
-            for t in times {
-                timeline.evaluate(at: t, into: &state)
-                states.append(("t = \(formatNumber(t)) s", t, state))
-            }
+            fractionSample = (label, state.time, state)
         }
 
         let selections = layerIndices.map { i in (i, keyPaths(for: i, composition, property: property, all: parsed.value("layer") != nil)) }
@@ -124,33 +138,26 @@ struct EvalCommand {
             let scope = parsed.value("layer").map { "layer '\($0)'" } ?? "any layer"
             return tool.usageError("\(scope) has no property '\(property ?? "")'", command: "eval")
         }
-        if format == "json" {
-            var samples: [JSONValue] = []
-            for (label, time, state) in states {
-                var layersJSON: [JSONValue] = []
-                for (i, paths) in selections {
-                    var values: [JSONMember] = []
-                    for p in paths {
-                        if let v = timeline.value(p, layer: i, in: state) { values.append(JSONMember(p, ValueJSON.encode(v))) }
-                    }
-                    layersJSON.append(.object([
-                        JSONMember("id", .string(composition.layers[i].id)),
-                        JSONMember("values", .object(values)),
-                        JSONMember("opacity", .number(state.effectiveOpacity(ofLayer: i))),
-                        JSONMember("matrix", .array(state.matrix(ofLayer: i).array.map { .number($0) })),
-                    ]))
+        let showLayerOpacity = parsed.value("layer") != nil
+        func sampleJSON(_ label: String, _ time: Double, _ state: SceneState) -> JSONValue {
+            var layersJSON: [JSONValue] = []
+            for (i, paths) in selections {
+                var values: [JSONMember] = []
+                for p in paths {
+                    if let v = timeline.value(p, layer: i, in: state) { values.append(JSONMember(p, ValueJSON.encode(v))) }
                 }
-                samples.append(.object([JSONMember("label", .string(label)), JSONMember("time", .number(time)),
-                                        JSONMember("layers", .array(layersJSON))]))
+                layersJSON.append(.object([
+                    JSONMember("id", .string(composition.layers[i].id)),
+                    JSONMember("values", .object(values)),
+                    JSONMember("opacity", .number(state.effectiveOpacity(ofLayer: i))),
+                    JSONMember("matrix", .array(state.matrix(ofLayer: i).array.map { .number($0) })),
+                ]))
             }
-            let doc: JSONValue = .object([JSONMember("format", "animc.eval"), JSONMember("version", 1),
-                                          JSONMember("samples", .array(samples))])
-            tool.console.writeOut(doc.serializedString(style: .pretty))
-            return CommandLineTool.ExitCode.success
+            return .object([JSONMember("label", .string(label)), JSONMember("time", .number(time)),
+                             JSONMember("layers", .array(layersJSON))])
         }
-        var out = ""
-        for (label, time, state) in states {
-            out += label + (label.hasPrefix("t =") ? "" : " (t = \(formatNumber((time * 1e9).rounded() / 1e9)) s)") + "\n"
+        func sampleText(_ label: String, _ time: Double, _ state: SceneState) -> String {
+            var out = label + (label.hasPrefix("t =") ? "" : " (t = \(formatNumber((time * 1e9).rounded() / 1e9)) s)") + "\n"
             for (i, paths) in selections {
                 out += "  \(composition.layers[i].id)\n"
                 let width = paths.map(\.count).max() ?? 0
@@ -158,12 +165,37 @@ struct EvalCommand {
                     guard let v = timeline.value(p, layer: i, in: state), let info = PropertyTable.keyPath(p) else { continue }
                     out += "    \(p.padding(width))  \(ValueJSON.describe(v, type: info.type))\n"
                 }
-                if parsed.value("layer") != nil {
+                if showLayerOpacity {
                     out += "    \("opacity (effective)".padding(width))  \(ValueJSON.describe(.number(state.effectiveOpacity(ofLayer: i)), type: .number))\n"
                 }
             }
+            return out
         }
-        tool.console.writeOut(out)
+        // Each sample is written as soon as it is computed: the document is streamed,
+        // element by element, in the same layout a whole pretty document would have.
+        var written = 0
+        func emit(_ label: String, _ time: Double, _ state: SceneState) {
+            if format == "json" {
+                tool.console.writeOut((written == 0 ? "\n    " : ",\n    ")
+                    + String(decoding: sampleJSON(label, time, state).serialized(style: .pretty, depth: 2), as: UTF8.self))
+            } else {
+                tool.console.writeOut(sampleText(label, time, state))
+            }
+            written += 1
+        }
+        if format == "json" { tool.console.writeOut("{\n  \"format\": \"animc.eval\",\n  \"version\": 1,\n  \"samples\": [") }
+        if let (label, time, state) = fractionSample {
+            emit(label, time, state)
+        } else {
+            var state = timeline.makeState()
+            for spec in times {
+                spec.forEach { t in
+                    timeline.evaluate(at: t, into: &state)
+                    emit("t = \(formatNumber(t)) s", t, state)
+                }
+            }
+        }
+        if format == "json" { tool.console.writeOut(written == 0 ? "]\n}\n" : "\n  ]\n}\n") }
         return CommandLineTool.ExitCode.success
     }
 
@@ -187,6 +219,40 @@ struct EvalCommand {
         }
         layer.animations.forEach(visit)
         return paths
+    }
+}
+
+/// One `--at` entry: a time, or a range of times at a rate, `START..END/RATE`
+/// (`..` and `..<` leave the end out, `...` includes it; RATE samples per second, as
+/// frames per second): `0..3/60` is 0, 1/60, ... up to but not including 3 s.
+/// Ranges are enumerated lazily, never stored.
+enum TimeSpec {
+    case time(Double)
+    case range(start: Double, end: Double, includesEnd: Bool, rate: Double)
+
+    init?(_ text: String) {
+        let trimmed = text.trimmingSpacesAround
+        if let slash = trimmed.lastIndex(of: "/") {
+            guard let window = parseWindow(String(trimmed[..<slash])),
+                  let rate = Double(String(trimmed[trimmed.index(after: slash)...]).trimmingSpacesAround),
+                  rate.isFinite, rate > 0, (window.end - window.start) * rate < 1e15 else { return nil }
+            self = .range(start: window.start, end: window.end, includesEnd: window.includesEnd, rate: rate)
+        } else {
+            guard let t = parseTime(trimmed) else { return nil }
+            self = .time(t)
+        }
+    }
+
+    /// Calls `body` with each time, in order. Times are `start + i / rate`, so they do
+    /// not drift as a running sum would.
+    func forEach(_ body: (Double) -> Void) {
+        switch self {
+        case .time(let t):
+            body(t)
+        case .range(let start, let end, let includesEnd, let rate):
+            let plan = BakePlan(fps: rate, window: TimeWindow(start: start, end: end, includesEnd: includesEnd))
+            for i in 0..<plan.frameCount { body(plan.time(ofFrame: i)) }
+        }
     }
 }
 

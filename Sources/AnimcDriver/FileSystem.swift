@@ -3,16 +3,26 @@ import Foundation
 /// What the driver needs from a file system. Tests use ``InMemoryFileSystem``; the
 /// tool uses ``LocalFileSystem``.
 public protocol FileSystem: Sendable {
+    /// The bytes of a regular file. Directories, FIFOs, devices and sockets are refused
+    /// before anything is read (reading a FIFO would block forever).
     func readFile(_ path: String) throws(FileSystemError) -> [UInt8]
     func isDirectory(_ path: String) -> Bool
     func exists(_ path: String) -> Bool
     /// Regular files below `path`, recursively, as paths that start with `path`, sorted.
+    /// Each directory is walked once even when symbolic links lead back to it.
     func filesRecursively(under path: String) throws(FileSystemError) -> [String]
     /// Writes `bytes` so that `path` holds either its old contents or all of the new
-    /// ones, never a partial file: a temporary file beside it, then a rename.
+    /// ones, never a partial file: a temporary file beside it, then a rename. A path
+    /// that names something other than a regular file (a device such as `/dev/null`, a
+    /// FIFO) is written through instead of being replaced; a symbolic link is followed
+    /// and its target replaced.
     func writeFileAtomically(_ path: String, _ bytes: [UInt8]) throws(FileSystemError)
     /// Creates a directory and any missing parents; succeeds if it already exists.
     func createDirectory(_ path: String) throws(FileSystemError)
+    /// A key that is equal for two paths naming the same file, whether or not it exists
+    /// yet: the absolute path with `.`, `..` and symbolic links of existing parts
+    /// resolved. Used to refuse an output that would overwrite an input.
+    func canonicalPath(_ path: String) -> String
 }
 
 /// A file system failure, with the message shown to the user.
@@ -28,35 +38,42 @@ public struct FileSystemError: Error, Sendable, Equatable, CustomStringConvertib
 
 /// The real file system, through POSIX calls so that errors carry `errno`'s meaning.
 public struct LocalFileSystem: FileSystem {
-    /// Files larger than this are refused before reading: no `.anim` is that big, and
-    /// reading a multi-gigabyte file by mistake should not exhaust memory.
-    public static let maxFileSize = 256 << 20
+    /// Files larger than this are refused before reading. Compiling takes up to about
+    /// 60 bytes of memory per source byte on the densest input (a tree node per few
+    /// bytes), so this keeps any input within 1 GB; real `.anim` files are kilobytes.
+    public static let maxFileSize = 8 << 20
 
     public init() {}
 
     public func readFile(_ path: String) throws(FileSystemError) -> [UInt8] {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw error(path) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw FileSystemError(path: path, reason: "is a directory") }
-        if Int(info.st_size) > LocalFileSystem.maxFileSize {
-            throw FileSystemError(path: path, reason: "file is larger than \(LocalFileSystem.maxFileSize >> 20) MiB")
-        }
-        let fd = open(path, O_RDONLY)
+        // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer
+        // before fstat could say what it is.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw error(path) }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw error(path) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw FileSystemError(path: path, reason: "is a directory")
+        default: throw FileSystemError(path: path, reason: "is not a regular file (a FIFO, device or socket)")
+        }
+        if Int(info.st_size) > LocalFileSystem.maxFileSize {
+            throw FileSystemError(path: path, reason: "file is larger than \(LocalFileSystem.maxFileSize >> 20) MiB, the most animc compiles")
+        }
         var result: [UInt8] = []
         result.reserveCapacity(Int(info.st_size))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR || errno == EAGAIN { continue }
                 throw error(path)
             }
             if n == 0 { break }
             result.append(contentsOf: chunk[0..<n])
             if result.count > LocalFileSystem.maxFileSize {
-                throw FileSystemError(path: path, reason: "file is larger than \(LocalFileSystem.maxFileSize >> 20) MiB")
+                throw FileSystemError(path: path, reason: "file is larger than \(LocalFileSystem.maxFileSize >> 20) MiB, the most animc compiles")
             }
         }
         return result
@@ -75,10 +92,14 @@ public struct LocalFileSystem: FileSystem {
     public func filesRecursively(under path: String) throws(FileSystemError) -> [String] {
         var result: [String] = []
         var pending = [path]
-        var visited = 0
+        // Directories already walked, by device and inode: a link to an ancestor (or a
+        // second link to one directory) would otherwise repeat files or never end.
+        var visited = Set<FileKey>()
         while let dir = pending.popLast() {
-            visited += 1
-            guard visited < 100_000 else { throw FileSystemError(path: path, reason: "too many directories") }
+            var info = stat()
+            guard stat(dir, &info) == 0 else { throw error(dir) }
+            guard visited.insert(FileKey(info)).inserted else { continue }
+            guard visited.count < 100_000 else { throw FileSystemError(path: path, reason: "too many directories") }
             guard let handle = opendir(dir) else { throw error(dir) }
             defer { closedir(handle) }
             while let entry = readdir(handle) {
@@ -87,12 +108,12 @@ public struct LocalFileSystem: FileSystem {
                 }
                 if name == "." || name == ".." || name.hasPrefix(".") { continue }
                 let child = dir.hasSuffix("/") ? dir + name : dir + "/" + name
-                var info = stat()
-                // stat (not lstat): a link to a file counts, a link loop fails and is skipped.
-                guard stat(child, &info) == 0 else { continue }
-                if (info.st_mode & S_IFMT) == S_IFDIR {
+                var childInfo = stat()
+                // stat (not lstat): a link to a file counts; a dangling link is skipped.
+                guard stat(child, &childInfo) == 0 else { continue }
+                if (childInfo.st_mode & S_IFMT) == S_IFDIR {
                     pending.append(child)
-                } else if (info.st_mode & S_IFMT) == S_IFREG {
+                } else if (childInfo.st_mode & S_IFMT) == S_IFREG {
                     result.append(child)
                 }
             }
@@ -101,45 +122,36 @@ public struct LocalFileSystem: FileSystem {
     }
 
     public func writeFileAtomically(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let base = (path as NSString).lastPathComponent
-        let dir = directory.isEmpty ? "." : directory
-        var template = Array("\(dir)/.\(base).XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return -1 }
-            return mkstemp(base)
+        var info = stat()
+        var target = path
+        var mode: mode_t?
+        if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK {
+            // Replace what the link points at and keep the link, as editors do.
+            guard let resolved = realpath(path, nil) else {
+                throw FileSystemError(path: path, reason: "is a symbolic link to nothing")
+            }
+            target = String(cString: resolved)
+            free(resolved)
         }
+        if stat(target, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: mode = info.st_mode & 0o7777
+            case S_IFDIR: throw FileSystemError(path: path, reason: "is a directory")
+            default:
+                // /dev/null, /dev/stdout, a FIFO: renaming over it would replace the
+                // device node with a file (as root, it did). Write through instead.
+                try writeThrough(target, bytes, shownAs: path)
+                return
+            }
+        }
+        try AtomicWrite.replace(target, bytes, mode: mode, shownAs: path)
+    }
+
+    private func writeThrough(_ target: String, _ bytes: [UInt8], shownAs path: String) throws(FileSystemError) {
+        let fd = open(target, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { throw error(path) }
-        let temp = String(decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var ok = false
-        defer {
-            if !ok { unlink(temp) }
-        }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return write(fd, base + written, raw.count - written)
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let e = error(path)
-                close(fd)
-                throw e
-            }
-            written += n
-        }
-        // Flush to disk before the rename, or a crash could leave the new name pointing
-        // at an empty file.
-        if fsync(fd) != 0 {
-            let e = error(path)
-            close(fd)
-            throw e
-        }
-        close(fd)
-        fchmodDefault(temp)
-        guard rename(temp, path) == 0 else { throw error(path) }
-        ok = true
+        defer { close(fd) }
+        try AtomicWrite.writeAll(fd, bytes, path: path)
     }
 
     public func createDirectory(_ path: String) throws(FileSystemError) {
@@ -151,16 +163,35 @@ public struct LocalFileSystem: FileSystem {
         }
     }
 
-    /// mkstemp creates files with mode 0600; outputs should be readable like any file
-    /// the user creates, so apply the usual 0666 & ~umask.
-    private func fchmodDefault(_ path: String) {
-        let mask = umask(0)
-        umask(mask)
-        chmod(path, 0o666 & ~mask)
+    public func canonicalPath(_ path: String) -> String {
+        // realpath the longest existing prefix, then append the rest as written.
+        var head = path.isEmpty ? "." : path
+        var tail: [String] = []
+        while true {
+            if let resolved = realpath(head, nil) {
+                defer { free(resolved) }
+                let base = String(cString: resolved)
+                return ([base] + tail.reversed()).joined(separator: "/").replacingOccurrences(of: "//", with: "/")
+            }
+            let parent = (head as NSString).deletingLastPathComponent
+            tail.append((head as NSString).lastPathComponent)
+            if parent.isEmpty || parent == head { head = "."; if tail.count > 64 { return path } ; continue }
+            head = parent
+        }
     }
 
     private func error(_ path: String) -> FileSystemError {
         FileSystemError(path: path, reason: String(cString: strerror(errno)).lowercasedFirst)
+    }
+}
+
+/// A file's identity: device and inode.
+private struct FileKey: Hashable {
+    let device: UInt64
+    let inode: UInt64
+    init(_ info: stat) {
+        device = UInt64(truncatingIfNeeded: info.st_dev)
+        inode = UInt64(truncatingIfNeeded: info.st_ino)
     }
 }
 
@@ -209,4 +240,15 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
 
     /// Directories exist implicitly (as prefixes of file paths).
     public func createDirectory(_ path: String) throws(FileSystemError) {}
+
+    /// The path with `.`, `..` and repeated slashes removed (there are no links here).
+    public func canonicalPath(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == "..", !parts.isEmpty, parts.last != ".." { parts.removeLast(); continue }
+            parts.append(part)
+        }
+        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+    }
 }

@@ -82,8 +82,11 @@ enum Help {
     OPTIONS:
       --target TARGET   timeline (default): the evaluable timeline, NAME.timeline.json
                         baked: values per frame, NAME.baked.json
-      -o, --output PATH where to write: a file (one input) or a directory; by default
-                        the output goes beside the input
+      -o, --output PATH where to write: a file (one input), a directory, or - for
+                        standard output; by default the output goes beside the input.
+                        An output that is an input is refused; a device such as
+                        /dev/null is written through; a symbolic link is followed
+                        and its target replaced
       --fps N           frames per second for baking (default: the composition's fps)
       --window A..B     the time window to bake, in seconds: 0..3 (half-open), 0..<3,
                         or 0...3 (end included) (default: the composition's window)
@@ -98,14 +101,19 @@ enum Help {
     """
 
     static let eval = """
-    USAGE: animc eval FILE --at TIME[,TIME...] [options]
+    USAGE: animc eval FILE --at TIMES [--at TIMES...] [options]
+           animc eval FILE --times-from FILE [options]
            animc eval FILE --fraction F --animation NAME [--scrub timing|linear] [options]
 
     Print property values at given times: what the animated properties of every layer
     are, or every property of one layer with --layer.
 
     OPTIONS:
-      --at TIMES          comma-separated times in seconds: 0.5, 1.5s, 250ms
+      --at TIMES          comma-separated times in seconds: 0.5, 1.5s, 250ms, or
+                          ranges START..END/RATE: 0..3/60 is 60 times a second from
+                          0 up to 3 s (0...3/60 includes 3); may be repeated
+      --times-from FILE   times or ranges, one per line (# starts a comment);
+                          samples are printed as they are computed
       --fraction F        a fraction of an animation's duration (with --animation)
       --animation NAME    the animation: its name (spin), path (looping/strokeEnd) or
                           LAYER/NAME when the name is not unique

@@ -23,6 +23,9 @@ public struct Lexer {
     private var diagnostics: [Diagnostic] = []
     private var sawNewline = false
     private var sawTrivia = false
+    /// Line breaks consumed so far, and the line of the last diagnostic.
+    private var line = 0
+    private var lastReportedLine = -1
 
     public static func lex(_ file: SourceFile) -> LexedSource {
         file.bytes.withUnsafeBufferPointer { buffer in
@@ -60,6 +63,15 @@ public struct Lexer {
         sawTrivia = false
     }
 
+    /// Keeps the lexer's own list bounded: one diagnostic per line, as the parser
+    /// keeps, and no more than the parser records in all, so a file of a million stray
+    /// characters never builds a million diagnostics.
+    private mutating func report(_ d: Diagnostic) {
+        guard line != lastReportedLine, diagnostics.count <= SyntaxDiagnostics.recordedLimit else { return }
+        lastReportedLine = line
+        diagnostics.append(d)
+    }
+
     private func peek(_ offset: Int = 0) -> UInt8 {
         let k = i + offset
         return k < bytes.count ? bytes[k] : 0
@@ -74,6 +86,7 @@ public struct Lexer {
             case 0x20, 0x09, 0x0C:
                 i += 1; sawTrivia = true
             case 0x0A, 0x0D:
+                if b == 0x0A || peek(1) != 0x0A { line += 1 }
                 i += 1; sawTrivia = true; sawNewline = true
             case 0x2F where peek(1) == 0x2F:
                 let start = i
@@ -104,6 +117,7 @@ public struct Lexer {
             } else if bytes[i] == 0x2F, peek(1) == 0x2A {
                 i += 2; depth += 1
             } else if bytes[i] == 0x0A || bytes[i] == 0x0D {
+                if bytes[i] == 0x0A || peek(1) != 0x0A { line += 1 }
                 i += 1; sawNewline = true
             } else if bytes[i] >= 0x80 {
                 skipNonASCII(inComment: true)
@@ -112,7 +126,7 @@ public struct Lexer {
             }
         }
         comments.append(SourceRange(start, i))
-        diagnostics.append(SyntaxDiagnostics.unterminatedComment(SourceRange(start, start + 2), end: UInt32(clamping: i)))
+        report(SyntaxDiagnostics.unterminatedComment(SourceRange(start, start + 2), end: UInt32(clamping: i)))
     }
 
     /// Consumes one UTF-8 scalar (or one invalid byte, reported). Returns the scalar.
@@ -124,7 +138,7 @@ public struct Lexer {
             let start = i
             i += 1
             while i < bytes.count, bytes[i] >= 0x80, decodeUTF8(at: i).0 == nil { i += 1 }
-            diagnostics.append(SyntaxDiagnostics.invalidUTF8(SourceRange(start, i)))
+            report(SyntaxDiagnostics.invalidUTF8(SourceRange(start, i)))
             return nil
         }
         i += length
@@ -205,13 +219,13 @@ public struct Lexer {
                 i += 3; append(.dotDotDot, from: start, error: false)
             } else if peek(1) == 0x2E {
                 i += 2
-                diagnostics.append(SyntaxDiagnostics.halfOpenRangeOperator(SourceRange(start, i)))
+                report(SyntaxDiagnostics.halfOpenRangeOperator(SourceRange(start, i)))
                 append(.dotDotLess, from: start, error: true)
             } else if Lexer.isDigit(peek(1)) {
                 // `.5`: lex the digits as a number so the value survives, and say how to write it.
                 i += 1
                 while i < bytes.count, Lexer.isDigit(bytes[i]) { i += 1 }
-                diagnostics.append(SyntaxDiagnostics.leadingDotNumber(SourceRange(start, i), digits: text(start + 1, i)))
+                report(SyntaxDiagnostics.leadingDotNumber(SourceRange(start, i), digits: text(start + 1, i)))
                 append(.number, from: start, error: true)
             } else {
                 single(.dot)
@@ -278,7 +292,7 @@ public struct Lexer {
             } else if !Lexer.isIdentStart(peek(1)) {
                 // `1.` with nothing after: keep the dot in the token and suggest `1.0`.
                 i += 1
-                diagnostics.append(SyntaxDiagnostics.missingFractionDigits(SourceRange(start, i)))
+                report(SyntaxDiagnostics.missingFractionDigits(SourceRange(start, i)))
                 malformed = true
             }
         }
@@ -292,7 +306,7 @@ public struct Lexer {
             } else if k > i + 1 || !(k < bytes.count && Lexer.isIdentContinue(bytes[k])) {
                 // `1e`, `1e+`: an exponent marker with no digits.
                 i = k
-                diagnostics.append(SyntaxDiagnostics.missingExponentDigits(SourceRange(start, i), marker: SourceRange(expStart, i)))
+                report(SyntaxDiagnostics.missingExponentDigits(SourceRange(start, i), marker: SourceRange(expStart, i)))
                 malformed = true
             }
         }
@@ -302,7 +316,7 @@ public struct Lexer {
         if !malformed && (digitsEnd - start > 300 || bytes[start..<digitsEnd].contains(where: { $0 == 0x65 || $0 == 0x45 })) {
             let value = Double(text(start, digitsEnd)) ?? .infinity
             if !value.isFinite {
-                diagnostics.append(SyntaxDiagnostics.numberOutOfRange(SourceRange(start, digitsEnd)))
+                report(SyntaxDiagnostics.numberOutOfRange(SourceRange(start, digitsEnd)))
                 malformed = true
             }
         }
@@ -315,7 +329,7 @@ public struct Lexer {
             let unit = text(unitStart, i)
             if NumberUnit.from(spelling: unit) == nil {
                 let continues = i < bytes.count && Lexer.isDigit(bytes[i])
-                diagnostics.append(SyntaxDiagnostics.unknownUnit(SourceRange(unitStart, i), unit: unit,
+                report(SyntaxDiagnostics.unknownUnit(SourceRange(unitStart, i), unit: unit,
                                                                  looksLikeSize: unit == "x" && continues))
                 malformed = true
             }
@@ -324,7 +338,7 @@ public struct Lexer {
         } else if Lexer.isDigit(peek()) == false, peek() == 0x2E, Lexer.isDigit(peek(1)) {
             // `1.2.3`
             while i < bytes.count, Lexer.isDigit(bytes[i]) || bytes[i] == 0x2E { i += 1 }
-            diagnostics.append(SyntaxDiagnostics.malformedNumber(SourceRange(start, i), text: text(start, i)))
+            report(SyntaxDiagnostics.malformedNumber(SourceRange(start, i), text: text(start, i)))
             malformed = true
         }
         append(.number, from: start, error: malformed)
@@ -354,12 +368,12 @@ public struct Lexer {
                     let closed = peek() == 0x7D
                     if closed { i += 1 }
                     if !closed || digits.isEmpty || digits.count > 8 || UInt32(digits, radix: 16).flatMap(Unicode.Scalar.init) == nil {
-                        diagnostics.append(SyntaxDiagnostics.invalidEscape(SourceRange(escStart, i), text: text(escStart, i)))
+                        report(SyntaxDiagnostics.invalidEscape(SourceRange(escStart, i), text: text(escStart, i)))
                         bad = true
                     }
                 default:
                     if bytes[i] >= 0x80 { skipNonASCII(inComment: false) } else if bytes[i] != 0x0A && bytes[i] != 0x0D { i += 1 }
-                    diagnostics.append(SyntaxDiagnostics.invalidEscape(SourceRange(escStart, i), text: text(escStart, i)))
+                    report(SyntaxDiagnostics.invalidEscape(SourceRange(escStart, i), text: text(escStart, i)))
                     bad = true
                 }
                 continue
@@ -370,7 +384,7 @@ public struct Lexer {
             }
             i += 1
         }
-        diagnostics.append(SyntaxDiagnostics.unterminatedString(SourceRange(start, start + 1), end: UInt32(clamping: i)))
+        report(SyntaxDiagnostics.unterminatedString(SourceRange(start, start + 1), end: UInt32(clamping: i)))
         append(.string, from: start, error: true)
     }
 
@@ -382,7 +396,7 @@ public struct Lexer {
         let digits = bytes[(start + 1)..<i]
         let valid = [3, 4, 6, 8].contains(digits.count) && digits.allSatisfy(Lexer.isHex)
         if !valid {
-            diagnostics.append(SyntaxDiagnostics.invalidColor(SourceRange(start, i), text: text(start, i)))
+            report(SyntaxDiagnostics.invalidColor(SourceRange(start, i), text: text(start, i)))
         }
         append(.color, from: start, error: !valid)
     }
@@ -395,7 +409,7 @@ public struct Lexer {
         while k + close.count <= bytes.count, bytes[k] != 0x0A, bytes[k] != 0x0D {
             if Array(bytes[k..<(k + close.count)]) == close {
                 i = k + close.count
-                diagnostics.append(SyntaxDiagnostics.wrongQuotes(SourceRange(start, i), openLength: open.count, closeLength: close.count))
+                report(SyntaxDiagnostics.wrongQuotes(SourceRange(start, i), openLength: open.count, closeLength: close.count))
                 append(.string, from: start, error: true)
                 return true
             }
@@ -411,9 +425,9 @@ public struct Lexer {
         if bytes[i] < 0x80 {
             let scalar = Unicode.Scalar(bytes[i])
             i += 1
-            diagnostics.append(SyntaxDiagnostics.unexpectedCharacter(SourceRange(start, i), scalar))
+            report(SyntaxDiagnostics.unexpectedCharacter(SourceRange(start, i), scalar))
         } else if let scalar = skipNonASCII(inComment: false) {
-            diagnostics.append(SyntaxDiagnostics.unexpectedCharacter(SourceRange(start, i), scalar))
+            report(SyntaxDiagnostics.unexpectedCharacter(SourceRange(start, i), scalar))
         }
         append(.invalid, from: start, error: true)
     }

@@ -37,13 +37,13 @@ public struct Parser {
         // One error per line holds for the lexer too: `1x 1x 1x ...` is one mistake
         // repeated, and thousands of messages for one line are noise (and were slow to
         // render).
-        var lexical: [Diagnostic] = []
         for d in lexed.diagnostics where parser.errorLines.insert(parser.lineIndex.lineNumber(ofOffset: Int(d.range.start))).inserted {
-            lexical.append(d)
+            parser.record(d)
         }
+        let lexicalCount = parser.diagnostics.count
         let root = parser.parseFile()
-        var all = lexical + parser.diagnostics
-        if lexed.tokens.count == 1 && lexical.isEmpty {
+        var all = parser.diagnostics
+        if lexed.tokens.count == 1 && lexicalCount == 0 {
             all.append(SyntaxDiagnostics.emptyFile(SourceRange(0, 0)))
         }
         all.sort(by: Diagnostic.ordered)
@@ -141,7 +141,18 @@ public struct Parser {
         let line = lineIndex.lineNumber(ofOffset: Int(d.range.start))
         guard !errorLines.contains(line) else { return }
         errorLines.insert(line)
-        diagnostics.append(d)
+        record(d)
+    }
+
+    /// Appends a diagnostic unless the file already has ``SyntaxDiagnostics/recordedLimit``
+    /// of them; the first one past the limit becomes E0213, the rest are dropped, so a
+    /// file with an error on each of millions of lines stays cheap.
+    mutating func record(_ d: Diagnostic) {
+        if diagnostics.count < SyntaxDiagnostics.recordedLimit {
+            diagnostics.append(d)
+        } else if diagnostics.count == SyntaxDiagnostics.recordedLimit {
+            diagnostics.append(SyntaxDiagnostics.tooManyDiagnostics(d.range, stage: "syntax"))
+        }
     }
 
     /// True when the current token sits on a line that already has an error; used to
@@ -199,7 +210,7 @@ public struct Parser {
                 reportedDepth = true
                 let d = SyntaxDiagnostics.nestingTooDeep(tok.range, limit: Parser.maxDepth)
                 errorLines.insert(lineIndex.lineNumber(ofOffset: Int(d.range.start)))
-                diagnostics.append(d)
+                record(d)
             }
             return false
         }

@@ -203,6 +203,19 @@ public enum SyntaxDiagnostics {
         or one that a tool truncated.
         """)
 
+    public static let tooManyDiagnosticsDescriptor = DiagnosticDescriptor(
+        "E0213", "too-many-diagnostics", .error, "So many problems that animc stopped recording them",
+        explanation: """
+        animc records at most 1,000 diagnostics per file in each stage (syntax, then \
+        checking); past that it says so once and stops recording, because thousands \
+        of messages help nobody and a corrupt or generated file can produce one per \
+        line, millions in all. Fix the first problems, often one mistake repeated, and \
+        check again.
+        """)
+
+    /// How many diagnostics a stage records per file before it stops (E0213).
+    public static let recordedLimit = 1000
+
     /// Every lexical and syntax descriptor, in code order.
     public static let all: [DiagnosticDescriptor] = [
         invalidUTF8Descriptor, unexpectedCharacterDescriptor, unterminatedStringDescriptor,
@@ -212,6 +225,7 @@ public enum SyntaxDiagnostics {
         expectedNameDescriptor, missingSeparatorDescriptor, expectedTokenDescriptor,
         nestingTooDeepDescriptor, misplacedItemDescriptor, unexpectedClosingDescriptor,
         chainedComparisonDescriptor, badRangeOperatorDescriptor, emptyFileDescriptor,
+        tooManyDiagnosticsDescriptor,
     ]
 
     // MARK: Lexical factories
@@ -382,6 +396,13 @@ public enum SyntaxDiagnostics {
         chainedComparisonDescriptor.at(range, "comparison operators cannot be chained",
                                        secondary: [Label(first, "first comparison")],
                                        help: "combine comparisons with '&&', as in a < b && b < c")
+    }
+
+    /// The one message a stage gives when it stops recording diagnostics.
+    public static func tooManyDiagnostics(_ range: SourceRange, stage: String) -> Diagnostic {
+        tooManyDiagnosticsDescriptor.at(range, "too many \(stage) problems: stopped recording after \(recordedLimit)",
+                                        label: "not checked from here on",
+                                        help: "fix the first problems (often one mistake repeated) and check again")
     }
 
     static func emptyFile(_ range: SourceRange) -> Diagnostic {

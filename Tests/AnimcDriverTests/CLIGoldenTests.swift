@@ -13,7 +13,8 @@ import Testing
     static func fileSystem() -> InMemoryFileSystem {
         let fs = InMemoryFileSystem()
         for path in Repository.examples { fs[path] = Repository.bytes(path) }
-        for path in Repository.files(in: "Tests/AnimcDriverTests/Fixtures/inputs", withExtension: "anim") {
+        for path in Repository.files(in: "Tests/AnimcDriverTests/Fixtures/inputs", withExtension: "anim")
+            + Repository.files(in: "Tests/AnimcDriverTests/Fixtures/inputs", withExtension: "txt") {
             fs["inputs/" + (path.split(separator: "/").last.map(String.init) ?? path)] = Repository.bytes(path)
         }
         fs["notes/readme.txt"] = Repository.bytes("Tests/AnimcDriverTests/Fixtures/notes/readme.txt")
@@ -51,6 +52,17 @@ import Testing
         for option in ["--at", "--fraction", "--animation", "--scrub", "--layer", "--property", "--format"] { #expect(eval.contains(option)) }
         let check = Self.run(["check", "--help"])
         for option in ["--format", "--werror", "--color"] { #expect(check.contains(option)) }
+    }
+
+    /// Two inputs that would write one output are refused before anything is written.
+    @Test func twoInputsForOneOutputAreRefused() {
+        let fs = InMemoryFileSystem(["a/x.anim": Repository.bytes("examples/scrub.anim"),
+                                     "b/x.anim": Repository.bytes("examples/scrub.anim")])
+        let console = CapturingConsole()
+        let code = CommandLineTool(fileSystem: fs, console: console).run(["build", "a/x.anim", "b/x.anim", "-o", "out/"])
+        #expect(code == 2)
+        #expect(console.err.contains("'a/x.anim' and 'b/x.anim' would both be written to 'out/x.timeline.json'"))
+        #expect(fs.allPaths == ["a/x.anim", "b/x.anim"])
     }
 
     @Test func goldensHaveCommands() {

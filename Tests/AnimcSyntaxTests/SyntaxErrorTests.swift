@@ -45,6 +45,21 @@ import Testing
         #expect(found == ["E0205@3:11", "E0202@5:12", "E0206@7:10", "E0108@8:20", "E0107@9:18"])
     }
 
+    /// A file with an error on each of a million lines records 1,000 diagnostics and
+    /// one E0213 saying it stopped, quickly, instead of a million (which took a gigabyte).
+    @Test func recordingStopsAfterAThousandErrors() {
+        let text = "composition { size: 10 x 10 }\n" + String(repeating: "1\n", count: 1_000_000)
+        let tree = withinTime(60) { parse(SourceFile(name: "many.anim", text: text)) }
+        #expect(tree?.diagnostics.count == SyntaxDiagnostics.recordedLimit + 1)
+        #expect(tree?.diagnostics.last?.code.rawValue == "E0213")
+        guard let tree else { return }
+        let rendered = HumanRenderer().render(FileReport(file: tree.file, diagnostics: tree.diagnostics))
+        #expect(rendered.contains("note: 801 more diagnostics in many.anim not shown (the first 200 are above)"))
+        // A million stray characters on one line are one message.
+        let stray = parse(SourceFile(name: "stray.anim", text: String(repeating: "$", count: 1_000_000)))
+        #expect(stray.diagnostics.count == 1)
+    }
+
     @Test func everyGoldenHasAFixture() {
         for g in Repository.files(in: "Tests/AnimcSyntaxTests/Fixtures/errors", withExtension: "txt") {
             #expect(Self.fixtures.contains(g.replacingOccurrences(of: ".diag.txt", with: ".anim")), "orphaned golden \(g)")

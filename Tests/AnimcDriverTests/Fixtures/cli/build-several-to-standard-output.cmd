@@ -1,0 +1,1 @@
+build examples/scrub.anim examples/splash.anim -o -

@@ -1,0 +1,1 @@
+eval examples/scrub.anim --at 0..1/0

@@ -1,0 +1,1 @@
+eval examples/scrub.anim --times-from inputs/times.txt --format json
