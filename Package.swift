@@ -43,6 +43,14 @@ let package = Package(
             dependencies: ["AnimcDriver", "AnimcSyntax", "AnimcRuntime", "AnimcIR", "AnimcBake", "AnimcTimeline", "AnimcBase"],
             path: "Benchmarks/animc-bench", exclude: readme),
 
+        // In-process fuzz targets (libFuzzer when built as Fuzz/README.md says; a replay
+        // tool otherwise).
+        .executableTarget(
+            name: "animc-fuzz",
+            dependencies: ["AnimcDriver", "AnimcSyntax", "AnimcChecker", "AnimcDiagnostics", "AnimcRuntime", "AnimcIR",
+                           "AnimcTimeline", "AnimcBase"],
+            path: "Fuzz/animc-fuzz"),
+
         // Test support: golden files, fixture discovery, seeded mutations.
         .target(name: "AnimcTestSupport", dependencies: ["AnimcBase"], path: "Tests/AnimcTestSupport"),
         .testTarget(name: "AnimcSyntaxTests",

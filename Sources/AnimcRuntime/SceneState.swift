@@ -72,12 +72,16 @@ public struct SceneState: Sendable {
 extension Timeline {
     /// Evaluates the whole scene at composition time `t` into `state`, without
     /// allocating. Sampling increasing times (frame after frame) is the fast path:
-    /// keyframe lookups resume from where the previous sample left them.
+    /// keyframe lookups resume from where the previous sample left them. Every time is
+    /// accepted: NaN is read as 0 and ±∞ as the largest finite times.
     public func evaluate(at t: Double, into state: inout SceneState) {
         evaluate(at: t, into: &state, linearOverride: nil)
     }
 
-    func evaluate(at t: Double, into state: inout SceneState, linearOverride: Int?) {
+    func evaluate(at time: Double, into state: inout SceneState, linearOverride: Int?) {
+        // Any Double is a valid time: NaN counts as 0 and infinities as the largest
+        // finite times, so an app passing garbage gets a frame, never a trap.
+        let t = time.isNaN ? 0 : min(max(time, -Double.greatestFiniteMagnitude), Double.greatestFiniteMagnitude)
         state.time = t
         let firstTime = !state.initialized
         state.initialized = true

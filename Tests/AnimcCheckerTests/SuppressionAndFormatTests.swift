@@ -87,6 +87,21 @@ import Testing
         }
     }
 
+    /// Artifact URIs are URI references, and charOffset/charLength count code points,
+    /// the unit the run's columnKind declares.
+    @Test func sarifLocationsAreURIsAndCountCodePoints() {
+        #expect(SARIFRenderer.fileURI("dir/my file#1%é.anim") == "dir/my%20file%231%25%C3%A9.anim")
+        let r = Pipeline.compile(SourceFile(name: "a b/ü.anim", text: "composition { size: 10 x 10 }\nlet 😀label = 1\n"))
+        let log = SARIFRenderer.render([r.report], rules: DiagnosticRegistry.all, toolVersion: "test")
+        let location = log["runs"]?.arrayValue?.first?["results"]?.arrayValue?.first?["locations"]?.arrayValue?.first?["physicalLocation"]
+        #expect(location?["artifactLocation"]?["uri"] == "a%20b/%C3%BC.anim")
+        // Line 1 has 29 code points and a line feed; the emoji is the 5th code point of line 2.
+        #expect(location?["region"]?["charOffset"] == .number(34))
+        #expect(location?["region"]?["startColumn"] == .number(5))
+        let rules = log["runs"]?.arrayValue?.first?["tool"]?["driver"]?["rules"]?.arrayValue ?? []
+        #expect(rules.allSatisfy { $0["helpUri"] == nil })
+    }
+
     @Test func gitHubAnnotationsEscapeTheirData() {
         #expect(GitHubRenderer.escapeData("50% done\r\nnext") == "50%25 done%0D%0Anext")
         #expect(GitHubRenderer.escapeProperty("a:b,c%") == "a%3Ab%2Cc%25")

@@ -1,0 +1,134 @@
+// animc-fuzz: in-process fuzz targets for libFuzzer.
+//
+//   animc-fuzz TARGET [libFuzzer options] [CORPUS...]   with libFuzzer linked in
+//   animc-fuzz TARGET FILE...                           replay: run each file once
+//
+// TARGET is `parse` (lexer and parser), `pipeline` (parse, check, validate, timeline
+// round trip, evaluation at extreme times, every diagnostic renderer) or `timeline`
+// (the timeline JSON loader on arbitrary bytes, then evaluation). Fuzz/README.md says
+// how to build it with libFuzzer and AddressSanitizer; a plain `swift build` gives the
+// replay mode, which CI uses to run the corpus of past findings.
+
+import AnimcBase
+import AnimcChecker
+import AnimcDiagnostics
+import AnimcDriver
+import AnimcIR
+import AnimcRuntime
+import AnimcSyntax
+import AnimcTimeline
+import Foundation
+
+enum Target: String, CaseIterable {
+    case parse, pipeline, timeline
+}
+
+nonisolated(unsafe) var selected = Target.parse
+
+/// Lexer and parser: the fast target, for millions of executions.
+func fuzzParse(_ bytes: [UInt8]) {
+    let tree = parse(SourceFile(name: "fuzz.anim", bytes: bytes))
+    precondition(tree.root.range.end == UInt32(bytes.count), "the file block covers the file")
+}
+
+/// Everything a user or an editor can make happen with one source file.
+func fuzzPipeline(_ bytes: [UInt8]) {
+    let result = Pipeline.compile(SourceFile(name: "fuzz.anim", bytes: bytes))
+    _ = SyntaxDump.dump(result.tree).utf8.count
+    let report = result.report
+    _ = HumanRenderer(useColor: true).render(report).utf8.count
+    _ = JSONLinesRenderer.render([report]).utf8.count
+    _ = SARIFRenderer.render([report], rules: DiagnosticRegistry.all, toolVersion: "fuzz").serialized(style: .compact).count
+    guard let composition = result.composition else { return }
+    let problems = IRValidation.problems(composition)
+    precondition(problems.isEmpty, "the checker produced invalid IR: \(problems)")
+    // The timeline round trip: what is written loads back.
+    let written = TimelineWriter.bytes(composition)
+    let loaded: Composition
+    do { loaded = try TimelineLoader.load(written) } catch { preconditionFailure("a written timeline does not load: \(error)") }
+    evaluateEverywhere(Timeline(loaded))
+}
+
+/// The timeline loader on arbitrary bytes: an app loads timelines it did not compile.
+func fuzzTimeline(_ bytes: [UInt8]) {
+    guard let composition = try? TimelineLoader.load(bytes) else { return }
+    evaluateEverywhere(Timeline(composition))
+}
+
+/// Samples at ordinary and extreme times, and every animation at a few fractions.
+func evaluateEverywhere(_ timeline: Timeline) {
+    var state = timeline.makeState()
+    let times: [Double] = [0, 0.5, 1, 2.999, 3, -1, 1e9, -1e300, 1e300, .infinity, -.infinity, .nan,
+                           Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude]
+    for t in times {
+        timeline.evaluate(at: t, into: &state)
+        for i in 0..<timeline.layerCount {
+            _ = state.matrix(ofLayer: i)
+            _ = state.effectiveOpacity(ofLayer: i)
+        }
+    }
+    for info in timeline.animations.prefix(16) {
+        for f in [0.0, 0.5, 1.0] {
+            _ = timeline.state(atFraction: f, ofAnimation: info.id, scrub: .timing)
+            _ = timeline.state(atFraction: f, ofAnimation: info.id, scrub: .linear)
+        }
+    }
+}
+
+func run(_ bytes: [UInt8]) {
+    switch selected {
+    case .parse: fuzzParse(bytes)
+    case .pipeline: fuzzPipeline(bytes)
+    case .timeline: fuzzTimeline(bytes)
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    run(bytes)
+    return 0
+}
+
+typealias TestOneInput = @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+typealias RunDriver = @convention(c) (UnsafeMutablePointer<Int32>,
+                                      UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+                                      TestOneInput) -> Int32
+
+// The target is the first argument. It is also put in the environment, because
+// libFuzzer re-runs this program for -jobs and -minimize_crash with its own options
+// and without that argument.
+var arguments = CommandLine.arguments
+if arguments.count >= 2, let target = Target(rawValue: arguments[1]) {
+    setenv("ANIMC_FUZZ_TARGET", target.rawValue, 1)
+    arguments.remove(at: 1)
+}
+guard let name = ProcessInfo.processInfo.environment["ANIMC_FUZZ_TARGET"], let target = Target(rawValue: name) else {
+    FileHandle.standardError.write(Data("usage: animc-fuzz \(Target.allCases.map(\.rawValue).joined(separator: "|")) [libFuzzer options | FILE...]\n".utf8))
+    exit(2)
+}
+selected = target
+
+// With libFuzzer linked in (the fuzz build exports it), hand over to its driver with
+// the target name removed from the arguments. Without it, replay the given files.
+if let symbol = dlsym(nil, "LLVMFuzzerRunDriver") {
+    let driver = unsafeBitCast(symbol, to: RunDriver.self)
+    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    var argc = Int32(argv.count - 1)
+    let status = argv.withUnsafeMutableBufferPointer { buffer -> Int32 in
+        var base = buffer.baseAddress!
+        return driver(&argc, &base, fuzzOneInput)
+    }
+    exit(status)
+}
+var failures = 0
+for path in arguments.dropFirst() {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        FileHandle.standardError.write(Data("animc-fuzz: cannot read \(path)\n".utf8))
+        failures += 1
+        continue
+    }
+    run([UInt8](data))
+}
+print("replayed \(arguments.count - 1 - failures) input(s) through \(target.rawValue)")
+exit(failures == 0 ? 0 : 2)

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Runs one fuzz target for a while and turns every finding into a minimized
+# regression fixture. See Fuzz/README.md.
+#
+#   Fuzz/run.sh TARGET [SECONDS] [JOBS]    TARGET: parse | pipeline | timeline
+#
+# Exit status: 0 when the campaign found nothing, 1 when it found (and saved) crashes,
+# hangs or memory blow-ups, 2 when it could not run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+target=${1:-}
+seconds=${2:-60}
+jobs=${3:-1}
+case "$target" in
+  parse) dict=Fuzz/anim.dict; ext=anim; maxlen=4096; fixtures=Tests/AnimcDriverTests/Fixtures/regressions ;;
+  pipeline) dict=Fuzz/anim.dict; ext=anim; maxlen=8192; fixtures=Tests/AnimcDriverTests/Fixtures/regressions ;;
+  timeline) dict=Fuzz/timeline.dict; ext=json; maxlen=65536; fixtures=Tests/AnimcBackendTests/Fixtures/loader-regressions ;;
+  *) echo "usage: Fuzz/run.sh parse|pipeline|timeline [SECONDS] [JOBS]" >&2; exit 2 ;;
+esac
+
+scratch=.build-fuzz
+# libFuzzer and AddressSanitizer; lld because gold fails on libFuzzer's debug info here,
+# and --export-dynamic so the program finds LLVMFuzzerRunDriver (see main.swift).
+swift build -c release --product animc-fuzz --scratch-path "$scratch" \
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld -Xlinker --export-dynamic >&2
+fuzzer="$scratch/release/animc-fuzz"
+
+work="$scratch/work/$target"
+corpus="$work/corpus"
+findings="$work/findings"
+seeds="$work/seeds"
+mkdir -p "$corpus" "$findings" "$seeds"
+rm -f "$findings"/*
+
+# Seeds: every example and fixture, and past findings; for the timeline loader, the
+# examples compiled to timelines by a plain build of animc.
+if [ "$target" = timeline ]; then
+  swift build --product animc >&2
+  for f in examples/*.anim; do
+    .build/debug/animc build "$f" -o "$seeds/$(basename "$f" .anim).json" 2>/dev/null || true
+  done
+  cp "$fixtures"/*.json "$seeds"/ 2>/dev/null || true
+else
+  # Small seeds only: the long regression inputs are replayed by CI, and mutating
+  # 60 KB inputs would spend the campaign copying bytes.
+  find examples Tests -name '*.anim' -size -16k -exec cp {} "$seeds"/ \; 2>/dev/null || true
+fi
+
+export SWIFT_BACKTRACE=enable=no            # Swift's backtracer trips ASan and hangs
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:symbolize=1
+log="$work/fuzz.log"
+set +e
+parallel=()
+if [ "$jobs" -gt 1 ]; then parallel=(-jobs="$jobs" -workers="$jobs"); fi
+"$fuzzer" "$target" "$corpus" "$seeds" -dict="$dict" -max_total_time="$seconds" -timeout=10 \
+  -rss_limit_mb=2048 -max_len="$maxlen" "${parallel[@]}" -print_final_stats=1 \
+  -artifact_prefix="$findings/" >"$log" 2>&1
+status=$?
+set -e
+if [ "$jobs" -gt 1 ]; then cat fuzz-*.log >>"$log" 2>/dev/null || true; rm -f fuzz-*.log; fi
+
+executions=$( (grep -h 'stat::number_of_executed_units' "$log" || true) | awk '{s += $2} END {print s + 0}')
+coverage=$( (grep -ho 'cov: [0-9]*' "$log" || true) | awk '{print $2}' | sort -n | tail -1)
+echo "fuzz $target: $executions executions in ${seconds}s, coverage ${coverage:-?} edges, libFuzzer exit $status"
+
+found=0
+for artifact in "$findings"/crash-* "$findings"/timeout-* "$findings"/oom-* "$findings"/slow-unit-*; do
+  [ -e "$artifact" ] || continue
+  found=$((found + 1))
+  minimized="$artifact.min"
+  "$fuzzer" "$target" "$artifact" -minimize_crash=1 -runs=20000 -exact_artifact_path="$minimized" >/dev/null 2>&1 || true
+  [ -s "$minimized" ] || cp "$artifact" "$minimized"
+  name="fuzz-$target-$(sha1sum "$minimized" | cut -c1-12).$ext"
+  mkdir -p "$fixtures"
+  cp "$minimized" "$fixtures/$name"
+  echo "finding: $(basename "$artifact") -> $fixtures/$name"
+done
+if [ "$found" -gt 0 ]; then
+  echo "fuzz $target: $found finding(s), saved as regression fixtures; fix them and run ANIMC_UPDATE_GOLDENS=1 swift test"
+  exit 1
+fi
+if [ "$status" -ne 0 ]; then
+  echo "fuzz $target: libFuzzer failed without a finding; see $log" >&2
+  tail -20 "$log" >&2
+  exit 2
+fi
