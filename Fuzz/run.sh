@@ -22,8 +22,11 @@ esac
 scratch=.build-fuzz
 # libFuzzer and AddressSanitizer; lld because gold fails on libFuzzer's debug info here,
 # and --export-dynamic so the program finds LLVMFuzzerRunDriver (see main.swift).
-swift build -c release --product animc-fuzz --scratch-path "$scratch" \
-  -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld -Xlinker --export-dynamic >&2
+# FUZZ_SKIP_BUILD=1 reuses the last build, for long campaigns while the sources change.
+if [ "${FUZZ_SKIP_BUILD:-0}" != 1 ]; then
+  swift build -c release --product animc-fuzz --scratch-path "$scratch" \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld -Xlinker --export-dynamic >&2
+fi
 fuzzer="$scratch/release/animc-fuzz"
 
 work="$scratch/work/$target"
@@ -36,7 +39,7 @@ rm -f "$findings"/*
 # Seeds: every example and fixture, and past findings; for the timeline loader, the
 # examples compiled to timelines by a plain build of animc.
 if [ "$target" = timeline ]; then
-  swift build --product animc >&2
+  [ "${FUZZ_SKIP_BUILD:-0}" = 1 ] || swift build --product animc >&2
   for f in examples/*.anim; do
     .build/debug/animc build "$f" -o "$seeds/$(basename "$f" .anim).json" 2>/dev/null || true
   done
