@@ -198,7 +198,16 @@ extension Checker {
                 return nil
             }
             if let tf = attributes["timingFunction"] { report(Messages.springTiming(tf.range, kind: "spring")); return nil }
-            if timing.duration.isNaN && group?.duration == nil { timing.duration = p.settlingDuration }
+            if timing.duration.isNaN && group?.duration == nil {
+                let settling = p.settlingDuration
+                // An undamped (or vanishingly weak) spring never settles: its duration
+                // cannot default to the settling time.
+                guard settling.isFinite, settling > 0 else {
+                    report(Messages.springNeverSettles(animationNameRange(item)))
+                    return nil
+                }
+                timing.duration = settling
+            }
             content = .spring(from: from, to: to, parameters: p)
         case "decay":
             guard let d = lowerDecay(attributes, info, item) else { return nil }

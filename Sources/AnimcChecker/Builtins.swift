@@ -451,7 +451,13 @@ extension Checker {
             guard let b = bounce, let v = v0 else { return nil }
             guard d > 0 else { report(Messages.springParameter(s[0]?.1 ?? a.range, name: "perceptualDuration", valid: "positive")); return nil }
             guard b > -1, b < 1 else { report(Messages.springParameter(s[1]?.1 ?? a.range, name: "bounce", valid: "in (-1, 1)")); return nil }
-            return SpringParameters(perceptualDuration: d, bounce: b, initialVelocity: v)
+            let p = SpringParameters(perceptualDuration: d, bounce: b, initialVelocity: v)
+            // 1e-300 s or 1e300 s gives an infinite or zero stiffness.
+            guard physical(p) else {
+                report(Messages.springParameter(s[0]?.1 ?? a.range, name: "perceptualDuration", valid: "a duration that gives a finite stiffness (such as 0.5s)"))
+                return nil
+            }
+            return p
         }
         guard let s = a.bind(["mass", "stiffness", "damping", "initialVelocity"], required: 0,
                              usage: "spring(mass: 1, stiffness: 100, damping: 10, initialVelocity: 0)") else { return nil }
@@ -463,7 +469,18 @@ extension Checker {
         guard p.mass > 0 else { report(Messages.springParameter(s[0]?.1 ?? a.range, name: "mass", valid: "positive")); return nil }
         guard p.stiffness > 0 else { report(Messages.springParameter(s[1]?.1 ?? a.range, name: "stiffness", valid: "positive")); return nil }
         guard p.damping >= 0 else { report(Messages.springParameter(s[2]?.1 ?? a.range, name: "damping", valid: "0 or more")); return nil }
+        guard physical(p) else {
+            report(Messages.springParameter(a.range, name: "parameters", valid: "finite"))
+            return nil
+        }
         return p
+    }
+
+    /// Whether a spring's parameters are finite: a perceptual duration of 1e-300 s
+    /// passes the sign checks and then makes the stiffness infinite.
+    private func physical(_ p: SpringParameters) -> Bool {
+        p.mass.isFinite && p.stiffness.isFinite && p.damping.isFinite && p.initialVelocity.isFinite
+            && p.mass > 0 && p.stiffness > 0 && p.damping >= 0
     }
 }
 

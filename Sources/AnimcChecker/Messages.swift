@@ -315,6 +315,12 @@ enum Messages {
         D.springParameters.at(range, "spring '\(name)' must be \(valid)", label: "out of range")
     }
 
+    static func springNeverSettles(_ range: SourceRange) -> Diagnostic {
+        D.springParameters.at(range, "this spring never settles, so its duration cannot default to the settling time",
+                              label: "no settling time",
+                              help: "give it a 'duration', or some damping")
+    }
+
     static func decayRate(_ range: SourceRange, value: Double) -> Diagnostic {
         D.decayParameters.at(range, "deceleration \(formatNumber(value)) is outside (0, 1)",
                              help: "0.998 is UIScrollView's normal rate and 0.99 its fast one")

@@ -78,11 +78,13 @@ public struct SpringSolution: Hashable, Sendable {
     }
 
     /// The time after which a decreasing-in-the-tail envelope stays below `eps`, by
-    /// doubling then bisection to 1e-9 s.
+    /// doubling then bisection to 1e-9 s; infinity when it is still above after 2⁷⁴ s
+    /// (a spring so weak it never settles).
     static func firstTimeBelow(_ eps: Double, _ envelope: (Double) -> Double) -> Double {
         var hi = 1.0 / 64
         var guardCount = 0
         while envelope(hi) > eps && guardCount < 80 { hi *= 2; guardCount += 1 }
+        if envelope(hi) > eps { return .infinity }
         var lo = 0.0
         for _ in 0..<200 where hi - lo > 1e-9 {
             let mid = (lo + hi) / 2
