@@ -54,8 +54,14 @@ export SWIFT_BACKTRACE=enable=no            # Swift's backtracer trips ASan and 
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:symbolize=1
 log="$work/fuzz.log"
 set +e
+# Long campaigns keep going after a finding (fork mode), so one early crash does not
+# end an hour's run; every finding is still saved and reported below.
 parallel=()
-if [ "$jobs" -gt 1 ]; then parallel=(-jobs="$jobs" -workers="$jobs"); fi
+if [ "$seconds" -gt 300 ]; then
+  parallel=(-fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+elif [ "$jobs" -gt 1 ]; then
+  parallel=(-jobs="$jobs" -workers="$jobs")
+fi
 "$fuzzer" "$target" "$corpus" "$seeds" -dict="$dict" -max_total_time="$seconds" -timeout=10 \
   -rss_limit_mb=2048 -max_len="$maxlen" "${parallel[@]}" -print_final_stats=1 \
   -artifact_prefix="$findings/" >"$log" 2>&1

@@ -45,11 +45,12 @@ extension Checker {
                                        "autoreverses", "fillMode", "removedOnCompletion", "timingFunction"]
     static let propertyAttributeNames = ["additive", "isAdditive", "cumulative", "isCumulative"]
     static let kindAttributes: [String: [String]] = [
-        "basic": ["from", "to", "by"],
-        "keyframes": ["values", "keyTimes", "timingFunctions", "calculationMode", "tensionValues", "continuityValues", "biasValues"],
+        "basic": ["from", "to", "by", "interpolation"],
+        "keyframes": ["values", "keyTimes", "timingFunctions", "calculationMode", "tensionValues", "continuityValues", "biasValues",
+                      "interpolation"],
         "motion": ["path", "keyTimes", "timingFunctions", "calculationMode", "rotationMode"],
         "spring": ["from", "to", "by", "mass", "stiffness", "damping", "initialVelocity", "allowsOverdamping",
-                   "perceptualDuration", "bounce"],
+                   "perceptualDuration", "bounce", "interpolation"],
         "decay": ["from", "velocity", "deceleration"],
         "group": [],
     ]
@@ -176,6 +177,20 @@ extension Checker {
             report(Messages.notAdditive(attributes[attr]?.range ?? item.range, attribute: attr, type: info.type))
             return nil
         }
+        var interpolation = TransformInterpolation.matrix
+        if let attr = attributes["interpolation"] {
+            // Only a whole transform has a choice: every other value interpolates one way.
+            guard info.type == .transform, info.target.component == nil else {
+                report(Messages.unknownAttribute(attr.nameRange, name: "interpolation", on: "an animation of '\(info.keyPath)'",
+                                                 suggestion: nil,
+                                                 help: "'interpolation' chooses how a whole 'transform' interpolates; '\(info.keyPath)' interpolates one way"))
+                return nil
+            }
+            guard let name = enumerationValue(attr.value, attr.scope, cases: TransformInterpolation.allCases.map(\.rawValue),
+                                              context: "'interpolation'"),
+                  let mode = TransformInterpolation(rawValue: name) else { return nil }
+            interpolation = mode
+        }
         let content: AnimationContent
         switch kind.name {
         case "basic":
@@ -222,7 +237,8 @@ extension Checker {
             warnDefaultDuration(item, body)
         }
         let animation = Animation(name: name, timing: timing,
-                                  kind: .property(PropertyAnimation(target: info.target, additive: additive, cumulative: cumulative, content: content)),
+                                  kind: .property(PropertyAnimation(target: info.target, additive: additive, cumulative: cumulative,
+                                                                    transformInterpolation: interpolation, content: content)),
                                   range: item.range)
         checkPropertyAnimationRules(animation, item: item, type: info.type)
         return animation

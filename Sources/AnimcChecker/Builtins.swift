@@ -330,9 +330,11 @@ extension Checker {
         case .rotate3d:
             guard let s = a.bind(["axis", "angle"], required: 2, usage: "rotate3d((x, y, z), angle)"),
                   let axis = a.vector(s[0], count: 3, what: "axis"), let angle = a.number(s[1], .angle, what: "angle") else { return .poison }
+            // CATransform3DMakeRotation returns the identity for a zero axis: accepted, as
+            // there, with a warning.
             guard axis.contains(where: { $0 != 0 }) else {
-                report(Messages.badArguments(s[0]?.1 ?? a.range, callee: name, problem: "the rotation axis is the zero vector"))
-                return .poison
+                report(Messages.zeroRotationAxis(s[0]?.1 ?? a.range))
+                return .transform([])
             }
             return .transform([.rotate(x: axis[0], y: axis[1], z: axis[2], angle: angle)])
         case .skew:
@@ -344,10 +346,13 @@ extension Checker {
             return .transform([.skew(x: name == "skewX" ? v : 0, y: name == "skewY" ? v : 0)])
         case .perspective:
             guard let s = a.bind(["distance"], required: 1, usage: "perspective(distance)"), let d = a.number(s[0], what: "distance") else { return .poison }
-            guard d > 0 else {
-                report(Messages.outOfRange(s[0]?.1 ?? a.range, what: "perspective distance", value: formatNumber(d), valid: "(0, inf]"))
+            // A negative distance is a positive m34, which Core Animation accepts (ports
+            // of SpinKit set m34 = +1/120); zero would be an infinite m34.
+            guard d != 0 else {
+                report(Messages.outOfRange(s[0]?.1 ?? a.range, what: "perspective distance", value: formatNumber(d), valid: "any number but 0"))
                 return .poison
             }
+            if d < 0 { report(Messages.invertedPerspective(s[0]?.1 ?? a.range, distance: d)) }
             return .transform([.perspective(distance: d)])
         case .matrix:
             var values: [Double] = []
@@ -370,13 +375,15 @@ extension Checker {
             }
             return .transform([.matrix(Matrix4(values))])
         case .concat:
+            // CATransform3DConcat(a, b) applies a first, then b. Lists apply right to left,
+            // so the later arguments go in front: concat(a, b) is the list `b a`.
             var functions: [TransformFunction] = []
             for item in a.items {
                 guard case .transform(let fs) = item.value else {
                     report(Messages.typeMismatch(item.range, expected: "a transform", found: item.value.typeName, context: "'concat'"))
                     return .poison
                 }
-                functions += fs
+                functions = fs + functions
             }
             return .transform(functions)
 
@@ -454,7 +461,7 @@ extension Checker {
             let p = SpringParameters(perceptualDuration: d, bounce: b, initialVelocity: v)
             // 1e-300 s or 1e300 s gives an infinite or zero stiffness.
             guard physical(p) else {
-                report(Messages.springParameter(s[0]?.1 ?? a.range, name: "perceptualDuration", valid: "a duration that gives a finite stiffness (such as 0.5s)"))
+                report(Messages.springParameter(s[0]?.1 ?? a.range, name: "perceptualDuration", valid: "of ordinary size, such as 0.5s (this one makes the stiffness 0 or infinite)"))
                 return nil
             }
             return p

@@ -414,11 +414,14 @@ public enum CheckerDiagnostics {
     public static let matrixTurn = DiagnosticDescriptor(
         "W0505", "matrix-turn", .warning, "A transform interpolated as matrices turns 180 degrees or more",
         explanation: """
-        When the two transforms do not have matching function lists, they are \
-        interpolated as matrices, and matrix interpolation takes the shortest rotation: \
-        a turn of 180 degrees or more goes the other way or not at all (identity to 360 \
-        degrees does nothing). Animate `transform.rotation.z`, which interpolates the \
-        angle itself, or give both ends the same list of functions.
+        An animation of a whole `transform` interpolates matrices, as Core Animation \
+        does with `CATransform3D` values, whatever functions wrote them; matrix \
+        interpolation takes the shortest rotation, so a step written to turn 180 \
+        degrees or more goes the other way or not at all (`rotate(0deg)` to \
+        `rotate(360deg)` does nothing). Animate `transform.rotation.z` (or `.x`, `.y`), \
+        which interpolates the angle itself; split the turn into keyframes less than \
+        180 degrees apart; or add `interpolation: functions` to interpolate matching \
+        function lists argument by argument, as CSS does.
         """)
 
     public static let infiniteWithoutWindow = DiagnosticDescriptor(
@@ -468,6 +471,18 @@ public enum CheckerDiagnostics {
         layer names it in `mask:`. This one is never named.
         """)
 
+    public static let surprisingTransform = DiagnosticDescriptor(
+        "W0512", "surprising-transform", .warning, "A transform Core Animation accepts that rarely means what it says",
+        explanation: """
+        Core Animation accepts these, and so does animc, but their result surprises: \
+        a rotation about the zero axis (`rotate3d((0, 0, 0), 45deg)`, which \
+        `CATransform3DMakeRotation` turns into the identity), and a perspective with a \
+        negative distance (a positive `m34`, as some ports set `m34 = 1.0 / 120`), \
+        which makes far things larger instead of smaller. If that is what you meant \
+        (the spinner looks right), silence the warning with \
+        `// animc-ignore W0512: reason`.
+        """)
+
     /// Every checker descriptor, in code order.
     public static let all: [DiagnosticDescriptor] = [
         unknownName, unknownProperty, typeMismatch, unitMismatch, divisionByZero, nonFinite, badArguments,
@@ -479,6 +494,6 @@ public enum CheckerDiagnostics {
         notInterpolatable, notAdditive, motionTarget, springParameters, decayParameters, stepsCount, springTiming,
         presentationMisuse,
         delayedChildFlash, fillWithoutKeep, childPastGroup, firstKeyframePop, matrixTurn, infiniteWithoutWindow,
-        neverActive, fightingAnimations, noVisibleEffect, defaultDuration, unusedMask,
+        neverActive, fightingAnimations, noVisibleEffect, defaultDuration, unusedMask, surprisingTransform,
     ]
 }

@@ -315,6 +315,18 @@ enum Messages {
         D.springParameters.at(range, "spring '\(name)' must be \(valid)", label: "out of range")
     }
 
+    static func zeroRotationAxis(_ range: SourceRange) -> Diagnostic {
+        D.surprisingTransform.at(range, "a rotation about the zero axis is the identity", label: "no axis",
+                                 help: "give the axis a direction, such as (0, 0, 1)")
+    }
+
+    static func invertedPerspective(_ range: SourceRange, distance: Double) -> Diagnostic {
+        let m34 = -distance == (-distance).rounded() ? "1/\(formatNumber(-distance))" : formatNumber(-1 / distance)
+        return D.surprisingTransform.at(range, "a negative perspective distance gives a positive m34 (\(m34)): far things look larger",
+                                 label: "negative distance",
+                                 help: "perspective(d) is m34 = -1/d; use a positive distance for the usual perspective")
+    }
+
     static func springNeverSettles(_ range: SourceRange) -> Diagnostic {
         D.springParameters.at(range, "this spring never settles, so its duration cannot default to the settling time",
                               label: "no settling time",

@@ -94,16 +94,18 @@ extension Checker {
         }
         if (p.target.property == .transform || p.target.property == .sublayerTransform) && p.target.component == nil {
             for (x, y) in zip(values, values.dropFirst()) {
-                guard case .transform(let t1) = x, case .transform(let t2) = y, !t1.interpolatesComponentwise(with: t2) else { continue }
-                let turn = abs(t2.writtenZRotation - t1.writtenZRotation)
-                if turn >= .pi - 1e-9 {
-                    let degrees = formatNumber((turn * 180 / .pi * 1e6).rounded() / 1e6)
-                    report(CheckerDiagnostics.matrixTurn.at(
-                        animationNameRange(item), "these transforms interpolate as matrices, so the \(degrees)° turn takes the short way",
-                        notes: [Note("the two ends do not list the same transform functions")],
-                        help: "animate 'transform.rotation.z', or give both ends the same functions, e.g. rotate(0deg) scale(1) to rotate(270deg) scale(2)"))
-                    break
-                }
+                guard case .transform(let t1) = x, case .transform(let t2) = y,
+                      !(p.transformInterpolation == .functions && t1.interpolatesComponentwise(with: t2)),
+                      let turn = t1.writtenTurn(to: t2), abs(turn) >= .pi - 1e-9 else { continue }
+                let degrees = formatNumber((abs(turn) * 180 / .pi * 1e6).rounded() / 1e6)
+                // The fix-it helps only when the two lists would interpolate function by function.
+                let block = t1.interpolatesComponentwise(with: t2) ? animationSites[item.range]?.block : nil
+                report(CheckerDiagnostics.matrixTurn.at(
+                    animationNameRange(item), "this transform interpolates as matrices, so the written \(degrees)° turn takes the short way",
+                    notes: [Note("Core Animation sees only CATransform3D matrices, and a matrix does not remember how far it turned")],
+                    help: "animate 'transform.rotation.z' (or .x, .y) for the written turn, split it into steps under 180°, or add 'interpolation: functions'",
+                    fixIts: block.flatMap { attributeInsertion($0, "interpolation: functions", message: "interpolate function by function") }.map { [$0] } ?? []))
+                break
             }
         }
     }

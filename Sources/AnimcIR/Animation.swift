@@ -131,14 +131,30 @@ public struct PropertyAnimation: Hashable, Sendable {
     public var additive: Bool
     /// Each repeat cycle continues from the previous cycle's end value.
     public var cumulative: Bool
+    /// How a whole `transform` or `sublayerTransform` interpolates between its values.
+    public var transformInterpolation: TransformInterpolation
     public var content: AnimationContent
 
-    public init(target: AnimationTarget, additive: Bool = false, cumulative: Bool = false, content: AnimationContent) {
+    public init(target: AnimationTarget, additive: Bool = false, cumulative: Bool = false,
+                transformInterpolation: TransformInterpolation = .matrix, content: AnimationContent) {
         self.target = target
         self.additive = additive
         self.cumulative = cumulative
+        self.transformInterpolation = transformInterpolation
         self.content = content
     }
+}
+
+/// How an animation of a whole transform goes from one value to the next.
+public enum TransformInterpolation: String, Hashable, Sendable, CaseIterable {
+    /// As Core Animation: the values are matrices (CATransform3D), decomposed into
+    /// translation, scale, skew, perspective and a rotation, the parts interpolated and
+    /// the rotation slerped, which turns the short way. Whatever functions wrote them.
+    case matrix
+    /// As CSS Transforms: lists whose functions match pair by pair interpolate each
+    /// function's arguments (`rotate(0deg)` to `rotate(270deg)` turns 270°); other
+    /// pairs fall back to matrices. Only when asked for (`interpolation: functions`).
+    case functions
 }
 
 /// A start or end value of a basic, spring or decay animation.

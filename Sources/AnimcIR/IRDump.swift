@@ -38,6 +38,7 @@ public enum IRDump {
             head += " " + timing(a.timing)
             if p.additive { head += " additive" }
             if p.cumulative { head += " cumulative" }
+            if p.transformInterpolation != .matrix { head += " interpolation=\(p.transformInterpolation.rawValue)" }
             out += head + "\n"
             let inner = pad + "  "
             switch p.content {

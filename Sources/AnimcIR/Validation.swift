@@ -137,9 +137,9 @@ public enum IRValidation {
                 switch f {
                 case .translate(let x, let y, let z), .scale(let x, let y, let z): return x.isFinite && y.isFinite && z.isFinite
                 case .rotate(let x, let y, let z, let a):
-                    return x.isFinite && y.isFinite && z.isFinite && a.isFinite && (x != 0 || y != 0 || z != 0)
+                    return x.isFinite && y.isFinite && z.isFinite && a.isFinite
                 case .skew(let x, let y): return x.isFinite && y.isFinite
-                case .perspective(let d): return d > 0 && !d.isNaN
+                case .perspective(let d): return d != 0 && !d.isNaN
                 case .matrix(let m): return m.entries.allSatisfy(\.isFinite)
                 }
             }

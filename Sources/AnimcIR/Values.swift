@@ -58,13 +58,15 @@ public struct Rect: Hashable, Sendable {
 public enum TransformFunction: Hashable, Sendable {
     case translate(x: Double, y: Double, z: Double)
     case scale(x: Double, y: Double, z: Double)
-    /// A rotation by `angle` radians about the axis `(x, y, z)` (normalised when used).
-    /// Positive angles turn clockwise on screen about +z, as `CATransform3DMakeRotation` on iOS.
+    /// A rotation by `angle` radians about the axis `(x, y, z)` (normalised when used; the
+    /// zero axis is the identity, as `CATransform3DMakeRotation` makes it). Positive
+    /// angles turn clockwise on screen about +z, as `CATransform3DMakeRotation` on iOS.
     case rotate(x: Double, y: Double, z: Double, angle: Double)
     /// Skew angles in radians along x and y.
     case skew(x: Double, y: Double)
     /// A perspective projection with the eye at `distance` (m34 = -1/distance);
-    /// `.infinity` is the identity.
+    /// `.infinity` is the identity. A negative distance is a positive m34, which Core
+    /// Animation accepts; zero is not a distance.
     case perspective(distance: Double)
     /// A full matrix in Core Animation's layout (m11, m12, ... m44).
     case matrix(Matrix4)
@@ -123,13 +125,33 @@ public struct Transform: Hashable, Sendable {
         return zip(functions, other.functions).allSatisfy { $0.matchesForInterpolation($1) }
     }
 
-    /// The total rotation about the z axis written in the list (radians), for the
-    /// checker's "turns the short way" warning.
-    public var writtenZRotation: Double {
-        functions.reduce(0) { sum, f in
-            if case .rotate(let x, let y, let z, let a) = f, x == 0, y == 0, z != 0 { return sum + (z > 0 ? a : -a) }
-            return sum
+    /// How far the rotations written in `self` and `other` differ, in radians, when
+    /// both turn about one axis (or one of them does not turn): the turn an animation
+    /// from `self` to `other` was written to make. Nil when the rotations are about
+    /// different axes. For the checker's "takes the short way" warning.
+    public func writtenTurn(to other: Transform) -> Double? {
+        guard let a = writtenRotation, let b = other.writtenRotation else { return nil }
+        if a.angle == 0 || b.angle == 0 || sameDirection(a.axis, b.axis) { return b.angle - a.angle }
+        if sameDirection(a.axis, (-b.axis.0, -b.axis.1, -b.axis.2)) { return -b.angle - a.angle }
+        return nil
+    }
+
+    /// The rotations of the list summed about their common axis, or nil when they turn
+    /// about different axes.
+    private var writtenRotation: (axis: (Double, Double, Double), angle: Double)? {
+        var axis: (Double, Double, Double)?
+        var angle = 0.0
+        for case .rotate(let x, let y, let z, let a) in functions where a != 0 {
+            if let current = axis {
+                if sameDirection(current, (x, y, z)) { angle += a }
+                else if sameDirection(current, (-x, -y, -z)) { angle -= a }
+                else { return nil }
+            } else {
+                axis = (x, y, z)
+                angle = a
+            }
         }
+        return (axis ?? (0, 0, 1), angle)
     }
 }
 

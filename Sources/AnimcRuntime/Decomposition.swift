@@ -61,15 +61,32 @@ struct DecomposedTransform: Equatable {
         scale = (sx, sy, sz)
         skew = (kxy, kxz, kyz)
         // Rows are the row-vector rotation; the quaternion is of its column-vector
-        // transpose, the usual convention.
-        var qx = 0.5 * max(1 + r0.0 - r1.1 - r2.2, 0).squareRoot()
-        var qy = 0.5 * max(1 - r0.0 + r1.1 - r2.2, 0).squareRoot()
-        var qz = 0.5 * max(1 - r0.0 - r1.1 + r2.2, 0).squareRoot()
-        let qw = 0.5 * max(1 + r0.0 + r1.1 + r2.2, 0).squareRoot()
-        if r2.1 > r1.2 { qx = -qx }
-        if r0.2 > r2.0 { qy = -qy }
-        if r1.0 > r0.1 { qz = -qz }
-        quaternion = (qx, qy, qz, qw)
+        // transpose, the usual convention. The CSS text takes each component's square
+        // root separately, which turns rounding of 1e-17 into components of 1e-9 (a 2D
+        // rotation leaked into z). Shepperd's method is the same rotation without that:
+        // one square root, of the largest of the four, and the rest from differences.
+        let (m00, m01, m02) = (r0.0, r1.0, r2.0)
+        let (m10, m11, m12) = (r0.1, r1.1, r2.1)
+        let (m20, m21, m22) = (r0.2, r1.2, r2.2)
+        let trace = m00 + m11 + m22
+        var q: (Double, Double, Double, Double)
+        if trace >= m00 && trace >= m11 && trace >= m22 {
+            let s = 2 * (1 + trace).squareRoot()
+            q = ((m21 - m12) / s, (m02 - m20) / s, (m10 - m01) / s, s / 4)
+        } else if m00 >= m11 && m00 >= m22 {
+            let s = 2 * (1 + m00 - m11 - m22).squareRoot()
+            q = (s / 4, (m01 + m10) / s, (m02 + m20) / s, (m21 - m12) / s)
+        } else if m11 >= m22 {
+            let s = 2 * (1 + m11 - m00 - m22).squareRoot()
+            q = ((m01 + m10) / s, s / 4, (m12 + m21) / s, (m02 - m20) / s)
+        } else {
+            let s = 2 * (1 + m22 - m00 - m11).squareRoot()
+            q = ((m02 + m20) / s, (m12 + m21) / s, s / 4, (m10 - m01) / s)
+        }
+        // w ≥ 0, as the CSS decomposition gives (q and −q are the same rotation).
+        if q.3 < 0 { q = (-q.0, -q.1, -q.2, -q.3) }
+        quaternion = q
+        let (qx, qy, qz, qw) = q
         guard [sx, sy, sz, kxy, kxz, kyz, qx, qy, qz, qw].allSatisfy(\.isFinite) else { return nil }
     }
 
@@ -96,7 +113,7 @@ struct DecomposedTransform: Equatable {
     }
 
     /// Interpolates parts linearly and the rotation by spherical interpolation
-    /// (CSS Transforms 2), which turns the short way round.
+    /// (CSS Transforms 2), which turns the short way round, as Core Animation does.
     static func interpolate(_ a: DecomposedTransform, _ b: DecomposedTransform, _ t: Double) -> DecomposedTransform {
         var r = DecomposedTransform()
         r.translation = lerp3(a.translation, b.translation, t)
@@ -110,9 +127,19 @@ struct DecomposedTransform: Equatable {
         return r
     }
 
+    /// Spherical interpolation of unit quaternions, the short way: q and −q are the
+    /// same rotation, and when the two ends point into opposite hemispheres (a
+    /// negative dot product) one is negated. CSS's text omits this step; without it a
+    /// turn from 180° to 270° about one axis went 270° backwards, because the
+    /// decomposition's w ≥ 0 leaves the sign of a half turn to rounding.
     static func slerp(_ a: (Double, Double, Double, Double), _ b: (Double, Double, Double, Double), _ t: Double)
         -> (Double, Double, Double, Double) {
+        var b = b
         var product = a.0 * b.0 + a.1 * b.1 + a.2 * b.2 + a.3 * b.3
+        if product < 0 {
+            b = (-b.0, -b.1, -b.2, -b.3)
+            product = -product
+        }
         product = min(max(product, -1), 1)
         if abs(product) >= 1 - 1e-15 { return a }
         let theta = macos(product)

@@ -187,7 +187,7 @@ extension TransformFunction {
             // CSS skew: x' = x + tan(ax)·y, y' = tan(ay)·x + y.
             return M4((1, mtan(ay), 0, 0, mtan(ax), 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1))
         case .perspective(let d):
-            guard d.isFinite, d > 0 else { return .identity }
+            guard d.isFinite, d != 0 else { return .identity }
             return M4((1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -1 / d, 0, 0, 0, 1))
         case .matrix(let m): return M4(m)
         }

@@ -353,7 +353,7 @@ struct TimelineBuilder {
         case .basic(let from, let to):
             if isMatrix {
                 content = .matrix(TransformKeyframes([transformValue(from, p, layer, timing, previous), transformValue(to, p, layer, timing, previous)],
-                                                     keyTimes: [0, 1], segmentTiming: [], mode: .linear))
+                                                     keyTimes: [0, 1], segmentTiming: [], mode: .linear, interpolation: p.transformInterpolation))
             } else {
                 let a = resolve(from), b = resolve(to)
                 guard a.count == b.count else { return nil }
@@ -367,7 +367,8 @@ struct TimelineBuilder {
             }
             if isMatrix {
                 let transforms = k.values.map { v -> Transform in if case .transform(let t) = v { return t } else { return .identity } }
-                content = .matrix(TransformKeyframes(transforms, keyTimes: k.keyTimes, segmentTiming: segmentTiming, mode: k.calculationMode))
+                content = .matrix(TransformKeyframes(transforms, keyTimes: k.keyTimes, segmentTiming: segmentTiming, mode: k.calculationMode,
+                                                     interpolation: p.transformInterpolation))
             } else {
                 let encoded = k.values.map { symbols.encode($0) }
                 let width = encoded.first?.count ?? 0
@@ -384,7 +385,7 @@ struct TimelineBuilder {
             if isMatrix {
                 content = .springMatrix(Sprung(solution, TransformKeyframes(
                     [transformValue(from, p, layer, timing, previous), transformValue(to, p, layer, timing, previous)],
-                    keyTimes: [0, 1], segmentTiming: [], mode: .linear)))
+                    keyTimes: [0, 1], segmentTiming: [], mode: .linear, interpolation: p.transformInterpolation)))
             } else {
                 let a = resolve(from), b = resolve(to)
                 guard a.count == b.count else { return nil }

@@ -214,9 +214,10 @@ final class VectorKeyframes: Sendable {
     var endValue: [Double] { count == 0 ? [] : Array(values[((count - 1) * width)...]) }
 }
 
-/// Keyframes over transforms. Each segment interpolates function by function when the
-/// two lists match (so `rotate(15deg)` → `rotate(360deg)` turns 345°), otherwise as
-/// decomposed matrices (the short way, as Core Animation interpolates CATransform3D).
+/// Keyframes over transforms. Each segment interpolates as decomposed matrices, as
+/// Core Animation interpolates CATransform3D (the short way round); with
+/// ``TransformInterpolation/functions``, lists whose functions match interpolate
+/// function by function (so `rotate(15deg)` → `rotate(360deg)` turns 345°).
 final class TransformKeyframes: Sendable {
     enum Segment: Sendable {
         case functions([TransformFunction], [TransformFunction])
@@ -231,14 +232,15 @@ final class TransformKeyframes: Sendable {
     let segments: [Segment]
     let discrete: Bool
 
-    init(_ transforms: [Transform], keyTimes explicit: [Double]?, segmentTiming: [CompiledTimingFunction], mode: CalculationMode) {
+    init(_ transforms: [Transform], keyTimes explicit: [Double]?, segmentTiming: [CompiledTimingFunction], mode: CalculationMode,
+         interpolation: TransformInterpolation) {
         matrices = transforms.map(\.matrix)
         discrete = mode == .discrete
         let n = transforms.count
         var segments: [Segment] = []
         for i in 0..<max(n - 1, 0) {
             let a = transforms[i], b = transforms[i + 1]
-            if a.interpolatesComponentwise(with: b) {
+            if interpolation == .functions && a.interpolatesComponentwise(with: b) {
                 let (pa, pb) = TransformKeyframes.padded(a.functions, b.functions)
                 segments.append(.functions(pa, pb))
             } else if let da = DecomposedTransform(matrices[i]), let db = DecomposedTransform(matrices[i + 1]) {
@@ -314,7 +316,7 @@ final class TransformKeyframes: Sendable {
         case let (.perspective(d1), .perspective(d2)):
             // Interpolate 1/d so that perspective(inf), the identity, blends smoothly.
             let inv = l(d1.isFinite ? 1 / d1 : 0, d2.isFinite ? 1 / d2 : 0)
-            return .perspective(distance: inv > 0 ? 1 / inv : .infinity)
+            return .perspective(distance: inv != 0 ? 1 / inv : .infinity)
         default:
             return s < 0.5 ? a : b
         }

@@ -192,10 +192,17 @@ public enum TimelineLoader {
             } else {
                 throw fail(path, "expected one of group, basic, keyframes, motion, spring, decay")
             }
+            var interpolation = TransformInterpolation.matrix
+            if let v = json["transformInterpolation"] {
+                guard let text = v.stringValue, let mode = TransformInterpolation(rawValue: text) else {
+                    throw fail(path + ".transformInterpolation", "expected \"matrix\" or \"functions\"")
+                }
+                interpolation = mode
+            }
             return Animation(name: name, timing: timing,
                              kind: .property(PropertyAnimation(target: info.target, additive: try bool(json["additive"], path + ".additive"),
                                                                cumulative: try bool(json["cumulative"], path + ".cumulative"),
-                                                               content: content)),
+                                                               transformInterpolation: interpolation, content: content)),
                              range: .empty(at: 0))
         }
 

@@ -53,6 +53,10 @@ public enum TimelineWriter {
             members.append(JSONMember("keyPath", .string(p.target.keyPath)))
             members.append(JSONMember("additive", .bool(p.additive)))
             members.append(JSONMember("cumulative", .bool(p.cumulative)))
+            // Written only when not the default, so timelines of other key paths are unchanged.
+            if p.transformInterpolation != .matrix {
+                members.append(JSONMember("transformInterpolation", .string(p.transformInterpolation.rawValue)))
+            }
             switch p.content {
             case .basic(let from, let to):
                 members.append(JSONMember("basic", .object([JSONMember("from", animated(from)), JSONMember("to", animated(to))])))

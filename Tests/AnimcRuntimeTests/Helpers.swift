@@ -18,16 +18,19 @@ enum Build {
     }
 
     static func property(_ keyPath: String, _ timing: Timing, _ content: AnimationContent, name: String? = nil,
-                         additive: Bool = false, cumulative: Bool = false) -> Animation {
+                         additive: Bool = false, cumulative: Bool = false,
+                         interpolation: TransformInterpolation = .matrix) -> Animation {
         let target = PropertyTable.keyPath(keyPath)!.target
         return Animation(name: name ?? keyPath, timing: timing,
-                         kind: .property(PropertyAnimation(target: target, additive: additive, cumulative: cumulative, content: content)),
+                         kind: .property(PropertyAnimation(target: target, additive: additive, cumulative: cumulative,
+                                                           transformInterpolation: interpolation, content: content)),
                          range: .empty(at: 0))
     }
 
     static func basic(_ keyPath: String, from: Value, to: Value, _ timing: Timing, name: String? = nil, additive: Bool = false,
-                      cumulative: Bool = false) -> Animation {
-        property(keyPath, timing, .basic(from: .value(from), to: .value(to)), name: name, additive: additive, cumulative: cumulative)
+                      cumulative: Bool = false, interpolation: TransformInterpolation = .matrix) -> Animation {
+        property(keyPath, timing, .basic(from: .value(from), to: .value(to)), name: name, additive: additive, cumulative: cumulative,
+                 interpolation: interpolation)
     }
 
     static func group(_ name: String, _ timing: Timing, _ children: [Animation]) -> Animation {

@@ -64,8 +64,10 @@ import Testing
         #expect(t.value("backgroundColor", layer: 0, in: t.state(at: 0.5)) == .color(Color(red: 0.5, green: 0, blue: 0.5, alpha: 0.5)))
     }
 
-    /// identity → rotZ(350°): as matrices the turn is −10°, so −5° at 0.5; as the
-    /// function list rotate(0deg) → rotate(350deg), and on transform.rotation.z, +175°.
+    /// identity → rotZ(350°): as matrices the turn is −10°, so −5° at 0.5. A whole
+    /// transform is a matrix to Core Animation however it was written, so the list
+    /// rotate(0deg) → rotate(350deg) also turns −5°; with `interpolation: functions`
+    /// it turns the written way, +175°, as transform.rotation.z does.
     @Test func transformsMatricesTakeTheShortWayListsTheWrittenWay() {
         let r350 = M4.rotation(350 * .pi / 180, 0, 0, 1).matrix4
         let matrixAnimation = Build.basic("transform", from: .transform(.identity), to: .transform(Transform([.matrix(r350)])), Timing(duration: 1))
@@ -75,11 +77,18 @@ import Testing
         guard case .transform(let got)? = tm.value("transform", layer: 0, in: m) else { Issue.record("no transform"); return }
         for (a, b) in zip(got.matrix.array, expected) { #expect(close(a, b, 1e-12)) }
 
-        let listAnimation = Build.basic("transform", from: .transform(Transform([.rotate(x: 0, y: 0, z: 1, angle: 0)])),
-                                        to: .transform(Transform([.rotate(x: 0, y: 0, z: 1, angle: 350 * .pi / 180)])), Timing(duration: 1))
+        let from = Transform([.rotate(x: 0, y: 0, z: 1, angle: 0)])
+        let to = Transform([.rotate(x: 0, y: 0, z: 1, angle: 350 * .pi / 180)])
+        let listAnimation = Build.basic("transform", from: .transform(from), to: .transform(to), Timing(duration: 1))
         let tl = Build.timeline([listAnimation])
         guard case .transform(let gotList)? = tl.value("transform", layer: 0, in: tl.state(at: 0.5)) else { Issue.record("no transform"); return }
-        for (a, b) in zip(gotList.matrix.array, M4.rotation(175 * .pi / 180, 0, 0, 1).array) { #expect(close(a, b, 1e-12)) }
+        for (a, b) in zip(gotList.matrix.array, expected) { #expect(close(a, b, 1e-12)) }
+
+        let functionwise = Build.basic("transform", from: .transform(from), to: .transform(to), Timing(duration: 1),
+                                       interpolation: .functions)
+        let tf = Build.timeline([functionwise])
+        guard case .transform(let gotFunctions)? = tf.value("transform", layer: 0, in: tf.state(at: 0.5)) else { Issue.record("no transform"); return }
+        for (a, b) in zip(gotFunctions.matrix.array, M4.rotation(175 * .pi / 180, 0, 0, 1).array) { #expect(close(a, b, 1e-12)) }
 
         let scalar = Build.basic("transform.rotation.z", from: .number(0), to: .number(350 * .pi / 180), Timing(duration: 1))
         #expect(close(Build.timeline([scalar]).number("transform.rotation.z", at: 0.5), 175 * .pi / 180, 1e-12))
