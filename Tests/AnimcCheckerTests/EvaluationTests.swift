@@ -36,6 +36,28 @@ import Testing
         #expect(number("(3, 4).y") == 4)
     }
 
+    /// concat(a, b) is CATransform3DConcat(a, b): a applies first. The origin moves by
+    /// 10, then doubles: m41 = 20. Side by side, `a b` applies b first, as in CSS.
+    @Test func concatAppliesItsFirstArgumentFirst() {
+        func m41(_ expression: String) -> Double? {
+            guard case .transform(let t)? = value(expression, property: "transform").0 else { return nil }
+            // The row-vector matrix of the list: apply each function to the origin, right to left.
+            var point = (0.0, 0.0)
+            for f in t.functions.reversed() {
+                switch f {
+                case .translate(let x, let y, _): point = (point.0 + x, point.1 + y)
+                case .scale(let x, let y, _): point = (point.0 * x, point.1 * y)
+                default: return nil
+                }
+            }
+            return point.0
+        }
+        #expect(m41("concat(translate(10, 0), scale(2))") == 20)
+        #expect(m41("concat(scale(2), translate(10, 0))") == 10)
+        #expect(m41("concat(translate(1, 0), scale(3), translate(5, 0))") == 8)
+        #expect(m41("translate(10, 0) scale(2)") == 10)
+    }
+
     @Test func unitsConvertToSecondsAndRadians() {
         #expect(number("3s / 1.5s") == 2)
         #expect(number("(500ms + 0.5s) / 1s") == 1)
