@@ -66,7 +66,8 @@ let package = Package(
                     dependencies: ["AnimcTimeline", "AnimcBake", "AnimcRuntime", "AnimcIR", "AnimcBase",
                                    "AnimcDriver", "AnimcTestSupport"]),
         .testTarget(name: "AnimcDriverTests",
-                    dependencies: ["AnimcDriver", "AnimcRuntime", "AnimcIR", "AnimcBase", "AnimcTestSupport"],
+                    dependencies: ["AnimcDriver", "AnimcRuntime", "AnimcIR", "AnimcBase", "AnimcDiagnostics", "AnimcSyntax",
+                                   "AnimcBake", "AnimcTimeline", "AnimcTestSupport"],
                     exclude: ["Fixtures"]),
     ]
 )

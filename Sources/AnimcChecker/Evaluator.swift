@@ -22,11 +22,11 @@ extension Checker {
             switch unit {
             case nil, .pt?: return .number(v, .none)
             case .s?: return .number(v, .time)
-            case .ms?: return .number(v / 1000, .time)
+            case .ms?: return .number(ExactDecimal.divide(v, 1000), .time)
             case .deg?: return .number(v * .pi / 180, .angle)
             case .rad?: return .number(v, .angle)
             case .turn?: return .number(v * 2 * .pi, .angle)
-            case .percent?: return .number(v / 100, .none)
+            case .percent?: return .number(ExactDecimal.divide(v, 100), .none)
             }
         case .string(let s): return .string(s)
         case .color(let r, let g, let b, let a): return .color(Color(red: r, green: g, blue: b, alpha: a))
@@ -234,14 +234,15 @@ extension Checker {
                 report(Messages.operandDimensions(range, op: op.rawValue, left: da, right: db))
                 return .poison
             }
-            return finite(.number(op == .add ? a + b : a - b, da), range, a, b)
+            // Exact for decimal inputs: `1s + 0.3s` is the instant written `1.3s`.
+            return finite(.number(op == .add ? ExactDecimal.add(a, b) : ExactDecimal.subtract(a, b), da), range, a, b)
 
         case (.multiply, .number(let a, let da), .number(let b, let db)):
             guard da == .none || db == .none else {
                 report(Messages.operandDimensions(range, op: "*", left: da, right: db))
                 return .poison
             }
-            return finite(.number(a * b, da == .none ? db : da), range, a, b)
+            return finite(.number(ExactDecimal.multiply(a, b), da == .none ? db : da), range, a, b)
 
         case (.divide, .number(let a, let da), .number(let b, let db)):
             let dim: Dimension
@@ -253,7 +254,7 @@ extension Checker {
                 report(Messages.divisionByZero(rRange))
                 return .poison
             }
-            return finite(.number(a / b, dim), range, a, b)
+            return finite(.number(ExactDecimal.divide(a, b), dim), range, a, b)
 
         case (.less, .number(let a, let da), .number(let b, let db)), (.lessEqual, .number(let a, let da), .number(let b, let db)),
              (.greater, .number(let a, let da), .number(let b, let db)), (.greaterEqual, .number(let a, let da), .number(let b, let db)),

@@ -19,6 +19,12 @@ public enum AnimationPhase: String, Hashable, Sendable {
 /// active duration; a cycle index selects forward or reversed passes. At exactly the
 /// end the end state shows (end-inclusive), and a frozen value is the limit from
 /// below, so a timeOffset never makes the fill jump to the start.
+///
+/// Instants are compared as the author wrote them: a time that differs from the
+/// beginning, the end or a cycle boundary only by the rounding of the subtraction
+/// (`1.3 − 1.0` is `0.30000000000000004`, past a duration of `0.3`) counts as that
+/// boundary. Without this, `eval --at 1.3` and a hand-off written to begin at 1.3 saw
+/// an animation from 1.0 lasting 0.3 as already over.
 public struct MediaTiming: Hashable, Sendable {
     public let beginTime: Double
     public let duration: Double
@@ -60,9 +66,20 @@ public struct MediaTiming: Hashable, Sendable {
         public var cycle: Double
     }
 
+    /// How far from a boundary rounding can put `tau` or the local time: a few ulps of
+    /// the magnitudes that went into them.
+    @inline(__always)
+    func roundingTolerance(_ tp: Double) -> Double {
+        8 * Double.ulpOfOne * (abs(tp) + abs(beginTime) + abs(timeOffset) + duration) * Swift.max(1, abs(speed))
+    }
+
     @inline(__always)
     public func sample(_ tp: Double) -> Sample {
-        let tau = speed == 0 ? 0 : (tp - beginTime) * speed
+        var tau = speed == 0 ? 0 : (tp - beginTime) * speed
+        let tolerance = roundingTolerance(tp)
+        if tau < 0 && tau >= -tolerance { tau = 0 }
+        // On either side of the end by rounding is the end, which shows the end state.
+        if abs(tau - activeDuration) <= tolerance { tau = activeDuration }
         let phase: AnimationPhase
         var local: Double
         var leftLimit = false
@@ -91,12 +108,16 @@ public struct MediaTiming: Hashable, Sendable {
             let cycle = autoreverses ? 2 * duration : duration
             local = local - cycle * (local / cycle).rounded(.down)
         }
-        return pass(local, leftLimit: leftLimit, phase: phase)
+        return pass(local, leftLimit: leftLimit, phase: phase, tolerance: tolerance)
     }
 
     /// Splits a wrapped active time into the pass index and the time within the pass.
     @inline(__always)
-    func pass(_ t: Double, leftLimit: Bool, phase: AnimationPhase) -> Sample {
+    func pass(_ time: Double, leftLimit: Bool, phase: AnimationPhase, tolerance: Double = 0) -> Sample {
+        var t = time
+        // Just below a cycle boundary by rounding is on it: the next pass starts there.
+        let nearest = (t / duration).rounded()
+        if !leftLimit && abs(t - nearest * duration) <= tolerance { t = nearest * duration }
         var k = leftLimit ? (t / duration).rounded(.up) - 1 : (t / duration).rounded(.down)
         if k < 0 { k = 0 }
         var within = t - k * duration

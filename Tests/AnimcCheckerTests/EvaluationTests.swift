@@ -58,6 +58,24 @@ import Testing
         #expect(m41("translate(10, 0) scale(2)") == 10)
     }
 
+    /// Static arithmetic is exact for decimal inputs: what the author computes compares
+    /// equal to what the author writes (`1s + 0.3s` is `1.3s`), rounded once.
+    @Test func arithmeticIsExactForDecimals() {
+        #expect(number("0.1 + 0.2") == 0.3)
+        #expect(number("1 + 0.3") == 1.3)
+        #expect(number("1.3 - 1") == 0.3)
+        #expect(number("3 * 0.1") == 0.3)
+        #expect(number("0.3 / 0.1") == 3)
+        #expect(number("0.7 * 3") == 2.1)
+        #expect(number("(1s + 0.3s) / 1s") == 1.3)
+        #expect(number("300ms / 1s") == 0.3)
+        #expect(number("15%") == 0.15)
+        // Not a terminating decimal: the floating-point quotient.
+        #expect(number("1 / 3") == 1.0 / 3.0)
+        #expect(number("1e300 * 1e-300") == 1)
+        #expect(number("123456789.123456789 + 1") == 123456789.123456789 + 1)
+    }
+
     @Test func unitsConvertToSecondsAndRadians() {
         #expect(number("3s / 1.5s") == 2)
         #expect(number("(500ms + 0.5s) / 1s") == 1)

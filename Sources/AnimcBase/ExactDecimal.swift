@@ -1,0 +1,108 @@
+/// Arithmetic that is exact for decimal inputs: each operand is read as the shortest
+/// decimal that round-trips to it (what the author wrote: `0.3` for the double nearest
+/// 0.3), the operation is done on those decimals exactly, and the result is rounded
+/// once to the nearest double.
+///
+/// So `1s + 0.3s` is the same double as the literal `1.3s`, and `0.1 + 0.2` is `0.3`,
+/// not `0.30000000000000004`. Instants computed in the source (`beginTime: go.end`)
+/// then compare equal to instants written in it, as the author meant. When an exact
+/// result does not fit (more than 18 digits, or a quotient that does not terminate,
+/// such as `1 / 3`), the plain floating-point result is used.
+public enum ExactDecimal {
+    public static func add(_ a: Double, _ b: Double) -> Double {
+        if let r = integral(a, b, { $0.addingReportingOverflow($1) }) { return r }
+        guard let x = Parts(a), let y = Parts(b) else { return a + b }
+        let e = min(x.exponent, y.exponent)
+        guard let mx = x.mantissa(atExponent: e), let my = y.mantissa(atExponent: e) else { return a + b }
+        let (sum, overflow) = mx.addingReportingOverflow(my)
+        return overflow ? a + b : Parts.double(sum, e) ?? a + b
+    }
+
+    public static func subtract(_ a: Double, _ b: Double) -> Double {
+        add(a, -b)
+    }
+
+    public static func multiply(_ a: Double, _ b: Double) -> Double {
+        if let r = integral(a, b, { $0.multipliedReportingOverflow(by: $1) }) { return r }
+        guard let x = Parts(a), let y = Parts(b) else { return a * b }
+        let (product, overflow) = x.digits.multipliedReportingOverflow(by: y.digits)
+        return overflow ? a * b : Parts.double(product, x.exponent + y.exponent) ?? a * b
+    }
+
+    public static func divide(_ a: Double, _ b: Double) -> Double {
+        guard b != 0, let x = Parts(a), let y = Parts(b), y.digits != 0 else { return a / b }
+        // a / b = (x.digits · 10^k / y.digits) · 10^(x.exponent − y.exponent − k): find the
+        // smallest k that makes the division exact.
+        var numerator = x.digits
+        var k = 0
+        while numerator % y.digits != 0 {
+            let (next, overflow) = numerator.multipliedReportingOverflow(by: 10)
+            guard !overflow, k < 18 else { return a / b }
+            numerator = next
+            k += 1
+        }
+        return Parts.double(numerator / y.digits, x.exponent - y.exponent - k) ?? a / b
+    }
+
+    /// Both operands whole and small: plain integer arithmetic, which is exact, skips
+    /// the decimal conversion (loop counters and indices are the common case).
+    @inline(__always)
+    private static func integral(_ a: Double, _ b: Double, _ op: (Int64, Int64) -> (partialValue: Int64, overflow: Bool)) -> Double? {
+        guard a == a.rounded(), b == b.rounded(), abs(a) < 9.007199254740992e15, abs(b) < 9.007199254740992e15 else { return nil }
+        let (r, overflow) = op(Int64(a), Int64(b))
+        guard !overflow, abs(r) < 9_007_199_254_740_992 else { return nil }
+        return Double(r)
+    }
+
+    /// A finite double as digits × 10^exponent, from its shortest round-trip decimal.
+    struct Parts {
+        var digits: Int64
+        var exponent: Int
+
+        init?(_ value: Double) {
+            guard value.isFinite else { return nil }
+            if value == 0 { digits = 0; exponent = 0; return }
+            var text = Substring(value.description)
+            let negative = text.hasPrefix("-")
+            if negative { text = text.dropFirst() }
+            var exponent = 0
+            if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+                guard let power = Int(text[text.index(after: e)...]) else { return nil }
+                exponent = power
+                text = text[..<e]
+            }
+            var digits: Int64 = 0
+            var seenPoint = false
+            for c in text.utf8 {
+                if c == 0x2E { seenPoint = true; continue }
+                guard c >= 0x30, c <= 0x39 else { return nil }
+                let (shifted, o1) = digits.multipliedReportingOverflow(by: 10)
+                let (next, o2) = shifted.addingReportingOverflow(Int64(c - 0x30))
+                guard !o1, !o2 else { return nil }
+                digits = next
+                if seenPoint { exponent -= 1 }
+            }
+            self.digits = negative ? -digits : digits
+            self.exponent = exponent
+        }
+
+        /// The mantissa scaled to `e` ≤ exponent, or nil on overflow.
+        func mantissa(atExponent e: Int) -> Int64? {
+            var m = digits
+            var k = exponent
+            while k > e {
+                let (next, overflow) = m.multipliedReportingOverflow(by: 10)
+                guard !overflow else { return nil }
+                m = next
+                k -= 1
+            }
+            return m
+        }
+
+        /// digits × 10^exponent, correctly rounded (the standard library parses decimal
+        /// text with correct rounding).
+        static func double(_ digits: Int64, _ exponent: Int) -> Double? {
+            Double("\(digits)e\(exponent)")
+        }
+    }
+}

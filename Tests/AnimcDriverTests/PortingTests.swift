@@ -1,0 +1,49 @@
+import AnimcBase
+import AnimcDiagnostics
+import AnimcDriver
+import AnimcIR
+import AnimcRuntime
+import AnimcTestSupport
+import Foundation
+import Testing
+
+/// What porting real Core Animation code found (issue 13): each case is a fixture in
+/// Fixtures/porting with its `check` output as a golden, and the values it must give,
+/// computed here by hand or by an independent formula.
+@Suite struct PortingTests {
+    static let folder = "Tests/AnimcDriverTests/Fixtures/porting"
+    static let cases = Repository.files(in: folder, withExtension: "anim")
+
+    static func compile(_ name: String) -> CompileResult {
+        let path = folder + "/" + name + ".anim"
+        return Pipeline.compile(SourceFile(name: name + ".anim", bytes: Repository.bytes(path)))
+    }
+
+    static func timeline(_ name: String) -> Timeline? {
+        compile(name).composition.map(Timeline.init)
+    }
+
+    @Test(arguments: cases)
+    func checkOutputMatchesGolden(_ path: String) {
+        let name = String(path.split(separator: "/").last?.dropLast(5) ?? "")
+        let result = Self.compile(name)
+        let text = HumanRenderer().render(result.diagnostics, in: result.file)
+        if let problem = Golden.check(text.isEmpty ? "no diagnostics\n" : text, against: String(path.dropLast(5)) + ".check.txt") {
+            Issue.record(Comment(rawValue: problem))
+        }
+    }
+
+    /// Item 1: `back` starts from what `go` shows at 1.3 s, its end: 100.
+    @Test func aHandOffAtAnExactBoundaryStartsFromTheEndValue() throws {
+        let t = try #require(Self.timeline("hand-off-at-an-exact-boundary"))
+        func x(_ time: Double) -> Double? {
+            guard case .number(let v)? = t.value("position.x", layer: "box", at: time) else { return nil }
+            return v
+        }
+        func close(_ a: Double?, _ b: Double) -> Bool { a.map { abs($0 - b) < 1e-9 } ?? false }
+        #expect(close(x(1.15), 50))
+        #expect(x(1.3) == 100)  // the end of `go`, written 1 + 0.3: exactly its end value
+        #expect(close(x(1.45), 50))  // halfway back from 100
+        #expect(x(1.6) == 0)
+    }
+}
