@@ -253,9 +253,20 @@ public enum CheckerDiagnostics {
     public static let timingFunctionsCount = DiagnosticDescriptor(
         "E0405", "timing-functions-count", .error, "timingFunctions does not have one entry per segment",
         explanation: """
-        `timingFunctions` gives one curve per segment between keyframes: one fewer than \
-        there are values. In the row form the curve follows `~` on the row that starts \
-        the segment, and the last row has none.
+        In the row form the curve of a segment follows `~` on the row that starts the \
+        segment, so the last row, which starts no segment, can have none. (The array \
+        form accepts other counts with warning W0421.)
+        """)
+
+    public static let timingFunctionsCountMismatch = DiagnosticDescriptor(
+        "W0421", "timing-functions-count-mismatch", .warning, "timingFunctions with more or fewer entries than segments",
+        explanation: """
+        `timingFunctions` should hold one curve per segment, one fewer than the values \
+        (Apple: "this property should contain n-1 objects"). Core Animation accepts \
+        other counts, and ported code often has one, so animc does too: entries past \
+        the last segment are ignored, and segments without an entry are linear, the \
+        pacing of a segment when there are no timing functions at all. The fix-it \
+        writes that out.
         """)
 
     public static let pacedIgnores = DiagnosticDescriptor(
@@ -490,6 +501,7 @@ public enum CheckerDiagnostics {
         badInstance, missingAttribute, unknownAttribute, unknownLayer, badComponent, misplacedDeclaration,
         indexOutOfRange, missingComposition, definitionsTooDeep,
         keyTimesCount, keyTimesOrder, keyTimesRange, keyTimesEnds, timingFunctionsCount, pacedIgnores,
+        timingFunctionsCountMismatch,
         cubicControlRange, negativeDuration, negativeRepeat, repeatConflict, keyframeForms, pathStructure,
         notInterpolatable, notAdditive, motionTarget, springParameters, decayParameters, stepsCount, springTiming,
         presentationMisuse,

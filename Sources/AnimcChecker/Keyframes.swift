@@ -185,9 +185,16 @@ extension Checker {
             }
             functions.append(f)
         }
-        guard functions.count == segments else {
-            report(Messages.timingFunctionsCount(tf.value.range, count: functions.count, segments: segments))
-            return false
+        if functions.count != segments {
+            // Core Animation accepts any count (real sources have one too many or too
+            // few): extra curves are ignored and segments without one are linear, the
+            // pacing of a segment when there are no timing functions at all.
+            report(Messages.timingFunctionsCountMismatch(tf.value, count: functions.count, segments: segments))
+            if functions.count > segments {
+                functions.removeLast(functions.count - segments)
+            } else {
+                functions += [TimingFunction](repeating: .linear, count: segments - functions.count)
+            }
         }
         return true
     }

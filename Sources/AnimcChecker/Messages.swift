@@ -1,6 +1,7 @@
 import AnimcBase
 import AnimcDiagnostics
 import AnimcIR
+import AnimcSyntax
 
 /// Factories for every checker message. Call sites pass data; wording lives here.
 enum Messages {
@@ -244,6 +245,31 @@ enum Messages {
     static func timingFunctionsCount(_ range: SourceRange, count: Int, segments: Int) -> Diagnostic {
         D.timingFunctionsCount.at(range, "\(count) timing functions for \(segments) segment\(segments == 1 ? "" : "s")",
                                   label: "expected \(segments)")
+    }
+
+    /// W0421, with a fix-it that makes the count explicit when the list is written out:
+    /// the extra entries removed, or `linear` added for the segments without one.
+    static func timingFunctionsCountMismatch(_ list: Expr, count: Int, segments: Int) -> Diagnostic {
+        let s = segments == 1 ? "" : "s"
+        var fixIts: [FixIt] = []
+        if case .list(let elements) = list.kind, elements.count == count {
+            if count > segments {
+                let from = segments == 0 ? elements[0].range.start : elements[segments - 1].range.end
+                fixIts = [.replace(SourceRange(start: from, end: elements[count - 1].range.end), with: "",
+                                   "remove the \(count - segments) extra timing function\(count - segments == 1 ? "" : "s")")]
+            } else if let last = elements.last {
+                fixIts = [.insert(String(repeating: ", linear", count: segments - count), at: last.range.end,
+                                  "make the linear segment\(segments - count == 1 ? "" : "s") explicit")]
+            } else {
+                fixIts = [.replace(list.range, with: "[" + Array(repeating: "linear", count: segments).joined(separator: ", ") + "]",
+                                   "make the linear segment\(segments - count == 1 ? "" : "s") explicit")]
+            }
+        }
+        let effect = count > segments
+            ? "the last \(count - segments == 1 ? "one is" : "\(count - segments) are") ignored"
+            : "the last \(segments - count == 1 ? "segment is" : "\(segments - count) segments are") linear"
+        return D.timingFunctionsCountMismatch.at(list.range, "\(count) timing function\(count == 1 ? "" : "s") for \(segments) segment\(s): \(effect)",
+                                                 label: "expected \(segments)", fixIts: fixIts)
     }
 
     static func lastRowTiming(_ range: SourceRange) -> Diagnostic {
