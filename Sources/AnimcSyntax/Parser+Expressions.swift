@@ -211,10 +211,10 @@ extension Parser {
         return Expr(.unary(op, operand), opToken.range.union(operand.range))
     }
 
-    /// Postfix = Primary { "(" Arguments ")" | "[" ExprList "]" | "." identifier } { Call }
+    /// Postfix = Primary { "[" ExprList "]" | "." identifier } { Call | identifier }
     ///
-    /// Calls written side by side on one line form a transform sequence:
-    /// `rotate(-45deg) scale(0.25)`.
+    /// Calls and names written side by side on one line form a transform sequence when
+    /// at least one is a call: `rotate(-45deg) scale(0.25)`, `P rotate3d(axis, 90deg)`.
     private mutating func parsePostfix() -> Expr {
         var expr = parsePrimary()
         // Like operator chains, `a.b.c` and `a[0][0]` nest one level per link.
@@ -240,14 +240,55 @@ extension Parser {
                 break
             }
         }
-        guard case .call = expr.kind else { return expr }
+        // A transform list: calls and named transforms side by side on one line,
+        // `rotate(-45deg) scale(0.25)` or `P rotate3d(axis, 90deg)`. At least one must be
+        // a call, so two names side by side (`a b`, a missing separator) are not a list.
+        switch expr.kind {
+        case .call, .identifier: break
+        default: return expr
+        }
         var sequence = [expr]
-        while tok.kind == .identifier && peek().kind == .lParen && peek().flags.contains(.attached)
-            && !tok.flags.contains(.newlineBefore) && !(contextualWord(tok) == .sizeOperator) {
-            sequence.append(parsePrimary())
+        var hasCall: Bool
+        if case .call = expr.kind { hasCall = true } else { hasCall = false }
+        var afterLastCall = pos
+        while continuesTransformList() {
+            let element = parsePrimary()
+            sequence.append(element)
+            if case .call = element.kind { hasCall = true; afterLastCall = pos }
+        }
+        // Names after the last call may be the next item's words: give them back.
+        if !hasCall { pos = afterLastCall; return expr }
+        if pos != afterLastCall, let last = sequence.lastIndex(where: { if case .call = $0.kind { return true } else { return false } }) {
+            let trailingNames = sequence.count - 1 - last
+            if trailingNames > 0, !trailingNamesAreTransforms(sequence.suffix(trailingNames)) {
+                sequence.removeLast(trailingNames)
+                pos = afterLastCall
+            }
         }
         if sequence.count == 1 { return expr }
         return Expr(.sequence(sequence), sequence[0].range.union(sequence[sequence.count - 1].range))
+    }
+
+    /// Whether the current token continues a transform list: on the same line, a name
+    /// that is not the size operator `x`, a contextual word or a label (`c1:` in a path
+    /// command), or a call.
+    private func continuesTransformList() -> Bool {
+        guard tok.kind == .identifier, !tok.flags.contains(.newlineBefore) else { return false }
+        switch contextualWord(tok) {
+        case .sizeOperator, .alias, .along: return false
+        default: break
+        }
+        let next = peek()
+        if next.kind == .lParen && next.flags.contains(.attached) { return true }
+        return next.kind != .colon && next.kind != .lBrace && next.kind != .equal && next.kind != .lBracket && next.kind != .dot
+    }
+
+    /// Names that follow the last call of a list belong to it only when something
+    /// after them could not start an item: at the end of the line or before `~`, `,` or
+    /// a closing bracket.
+    private func trailingNamesAreTransforms(_ names: ArraySlice<Expr>) -> Bool {
+        tok.kind == .eof || tok.flags.contains(.newlineBefore) || tok.kind == .tilde || tok.kind == .comma
+            || tok.kind == .rParen || tok.kind == .rBracket || tok.kind == .rBrace || tok.kind == .semicolon
     }
 
     /// Primary = number | string | color | "true" | "false" | identifier [ "(" Arguments ")" ]

@@ -46,4 +46,21 @@ import Testing
         #expect(close(x(1.45), 50))  // halfway back from 100
         #expect(x(1.6) == 0)
     }
+
+    /// Item 6: `P rotate3d(...)` is the list [P, rotation]: the rotation applies first.
+    @Test func aNamedTransformBesideACallIsAList() throws {
+        let result = Self.compile("named-transform-next-to-a-call")
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.message))")
+        let c = try #require(result.composition)
+        let t = Timeline(c)
+        let rotation = TransformFunction.rotate(x: 0, y: 1, z: 0, angle: .pi / 2)
+        func transform(_ layer: String, at time: Double = 0) -> [Double]? {
+            guard case .transform(let v)? = t.value("transform", layer: layer, at: time) else { return nil }
+            return v.matrix.array
+        }
+        func close(_ a: [Double]?, _ b: [Double]) -> Bool { a.map { zip($0, b).allSatisfy { abs($0 - $1) < 1e-12 } } ?? false }
+        #expect(close(transform("a"), Transform([.perspective(distance: 100), rotation]).matrix.array))
+        #expect(close(transform("b"), Transform([.rotate(x: 0, y: 0, z: 1, angle: 10 * .pi / 180), .perspective(distance: 100)]).matrix.array))
+        #expect(close(transform("d", at: 1), Transform([.perspective(distance: 100), rotation]).matrix.array))
+    }
 }
