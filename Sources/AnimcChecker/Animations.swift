@@ -85,7 +85,11 @@ extension Checker {
         expand(body, scope: Scope(parent: scope)) { child, childScope in
             switch child.kind {
             case .property(let key, let value):
-                let name = key.dotted
+                var name = key.dotted
+                // `fromValue: 0` pasted from Core Animation: reported, then read as `from`.
+                if !known.contains(name), let canonical = self.swiftAttribute(name, key.range), known.contains(canonical) {
+                    name = canonical
+                }
                 guard known.contains(name) else {
                     let help = Checker.misplacedAttributeHelp(name, kind: kind.name)
                     report(Messages.unknownAttribute(key.range, name: name, on: "a '\(kind.name)' animation",

@@ -48,6 +48,9 @@ final class Checker {
     /// Definitions (constants, paths, component instances) being evaluated, one inside
     /// the other. Each level recurses through the evaluator, so the chain is bounded.
     var definitionDepth = 0
+    /// The dimension the expression being evaluated will need, when known: where an
+    /// angle is expected, a pasted `.pi` is rewritten as degrees.
+    var expectedDimension: Dimension?
     static let maxDefinitionDepth = 128
 
     /// Reports the definition depth limit once per file: past the first, every later

@@ -136,6 +136,22 @@ public enum CheckerDiagnostics {
         stack. Break the chain, or compute the value directly.
         """)
 
+    public static let swiftSpelling = DiagnosticDescriptor(
+        "E0323", "swift-spelling", .error, "A Swift or Objective-C spelling pasted from Core Animation code",
+        explanation: """
+        Code ported from Core Animation brings its spellings along: `.pi`, `M_PI`, \
+        `Double.infinity`, `HUGE`, `.forwards`, `kCAFillModeForwards`, \
+        `CAMediaTimingFunction(name: .easeInEaseOut)`, \
+        `CAMediaTimingFunction(controlPoints: ...)`, `CATransform3DMakeRotation(...)`, \
+        `CGPoint(x:y:)`, `CGSize(width:height:)`, `UIColor(red:green:blue:alpha:)`, \
+        `.cgColor`, and the properties `fromValue`, `toValue`, `byValue` and \
+        `isRemovedOnCompletion`. Each is reported with its `.anim` form as a fix-it \
+        (`45deg` for `.pi / 4` where an angle is expected, `inf`, `forwards`, \
+        `easeInEaseOut`, `cubic(...)`, `rotate(...)`, `(x, y)`, `w x h`, `rgba(...)`, \
+        `from`), so applying every fix-it once gives a file that checks. Units are \
+        part of `.anim` values: an angle is `45deg` or `0.785rad`, not a bare number.
+        """)
+
     public static let valueOutOfRange = DiagnosticDescriptor(
         "E0313", "value-out-of-range", .error, "A value outside the property's valid range",
         explanation: """
@@ -499,7 +515,7 @@ public enum CheckerDiagnostics {
         unknownName, unknownProperty, typeMismatch, unitMismatch, divisionByZero, nonFinite, badArguments,
         duplicateDefinition, shadowing, unusedDefinition, expansionTooLarge, recursiveDefinition, valueOutOfRange,
         badInstance, missingAttribute, unknownAttribute, unknownLayer, badComponent, misplacedDeclaration,
-        indexOutOfRange, missingComposition, definitionsTooDeep,
+        indexOutOfRange, missingComposition, definitionsTooDeep, swiftSpelling,
         keyTimesCount, keyTimesOrder, keyTimesRange, keyTimesEnds, timingFunctionsCount, pacedIgnores,
         timingFunctionsCountMismatch,
         cubicControlRange, negativeDuration, negativeRepeat, repeatConflict, keyframeForms, pathStructure,

@@ -10,7 +10,7 @@ extension Checker {
         if case .enumeration(let e) = type {
             return enumerationValue(expr, scope, cases: e.cases, context: context()).map { .enumeration($0) }
         }
-        let v = eval(expr, scope)
+        let v = evaluating(expr, scope, expecting: type)
         if case .presentation = v {
             report(Messages.presentationMisuse(expr.range))
             return nil
@@ -28,6 +28,12 @@ extension Checker {
 
     /// A bare case name of an enumeration (`fillMode: backwards`).
     func enumerationValue(_ expr: Expr, _ scope: Scope, cases: [String], context: @autoclosure () -> String) -> String? {
+        // Pasted `.forwards`, `kCAFillModeForwards`, `CAMediaTimingFillMode.forwards`:
+        // reported with the .anim word as a fix-it, and read as that word.
+        if let word = swiftWord(expr), cases.contains(word) {
+            _ = swiftMember(expr, scope) ?? swiftName(text(expr.range), expr.range, scope)
+            return word
+        }
         guard case .identifier(let name) = expr.kind else {
             let v = eval(expr, scope)
             if !v.isPoison {

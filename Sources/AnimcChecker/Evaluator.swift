@@ -45,8 +45,11 @@ extension Checker {
             let values = elements.map { eval($0, scope) }
             if values.contains(where: \.isPoison) { return .poison }
             return .list(values)
-        case .unary(let op, let operand): return unary(op, eval(operand, scope), expr.range)
+        case .unary(let op, let operand):
+            if op == .negate, let v = swiftFoldedPi(expr, scope) { return v }
+            return unary(op, eval(operand, scope), expr.range)
         case .binary(let op, let l, let r):
+            if op == .multiply || op == .divide, let v = swiftFoldedPi(expr, scope) { return v }
             if op == .and || op == .or {
                 let lhs = eval(l, scope)
                 guard case .bool(let a) = lhs else {
@@ -85,11 +88,15 @@ extension Checker {
             }
             return .range(lower: a, upper: b, inclusive: inclusive, dimension: da)
         case .call(let callee, let arguments):
+            if let v = swiftCall(expr, callee, scope) { return v }
             return call(callee, arguments, expr.range, scope)
         case .index(let base, let indices):
             return index(eval(base, scope), indices, expr.range, scope)
         case .member(let base, let name):
+            if let v = swiftMember(expr, scope) { return v }
             return member(eval(base, scope), name, expr.range)
+        case .implicitMember:
+            return swiftMember(expr, scope) ?? .poison
         case .sequence(let items):
             var functions: [TransformFunction] = []
             for item in items {
@@ -119,6 +126,7 @@ extension Checker {
             return value(of: binding, at: range)
         }
         if let constant = Builtins.constant(name) { return constant }
+        if let v = swiftName(name, range, scope) { return v }
         if let e = Builtins.enumerationOwning(name) {
             report(Messages.unknownName(range, name: name, suggestion: nil,
                                         help: "'\(name)' is a value of \(e); it can only be written there"))

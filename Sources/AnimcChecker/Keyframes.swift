@@ -76,7 +76,24 @@ extension Checker {
                                                  help: "add rows such as '0 = 0' and '1 = 1', or 'values: [0, 1]'"))
                 return nil
             }
-            guard let (vs, rs) = lowerList(valuesAttribute, as: info.type, context: "'values'") else { return nil }
+            let lowered = lowerList(valuesAttribute, as: info.type, context: "'values'")
+            guard let (vs, rs) = lowered else {
+                // A written-out list still has a count: check the parallel arrays against
+                // it, so their mistakes are reported in the same run.
+                if case .list(let elements) = valuesAttribute.value.kind {
+                    let n = elements.count
+                    var ignoredTimes: [Double]?
+                    var ignoredFunctions: [TimingFunction] = []
+                    if let kt = a["keyTimes"] {
+                        _ = lowerKeyTimes(kt, mode: mode, count: mode == .discrete ? n + 1 : n, valuesCount: n, into: &ignoredTimes,
+                                          countMismatch: { Messages.keyTimesCount(kt.value.range, keyTimes: $0, values: n, mode: mode) })
+                    }
+                    if let tf = a["timingFunctions"] {
+                        _ = lowerTimingFunctions(tf, mode: mode, segments: max(n - 1, 0), into: &ignoredFunctions)
+                    }
+                }
+                return nil
+            }
             for (v, r) in zip(vs, rs) where !checkRange(v, property, component: info.target.component, at: r) { return nil }
             values = vs
             valueRanges = rs
@@ -225,12 +242,14 @@ extension Checker {
     /// A list attribute: element ranges come from the literal when it is one.
     func lowerList(_ attr: Attribute, as type: ValueType, context: @autoclosure () -> String) -> ([Value], [SourceRange])? {
         if case .list(let elements) = attr.value.kind {
+            // Every element is checked, so each mistake in a pasted list is reported in
+            // one run (each element is independent: no cascade).
             var values: [Value] = []
+            var ok = true
             for e in elements {
-                guard let v = lowerValue(e, attr.scope, as: type, context: context()) else { return nil }
-                values.append(v)
+                if let v = lowerValue(e, attr.scope, as: type, context: context()) { values.append(v) } else { ok = false }
             }
-            return (values, elements.map(\.range))
+            return ok ? (values, elements.map(\.range)) : nil
         }
         let v = eval(attr.value, attr.scope)
         guard case .list(let items) = v else {

@@ -2,11 +2,15 @@ import AnimcBase
 import AnimcDiagnostics
 
 extension Parser {
-    /// Tokens that can begin an expression.
-    func canStartExpression(_ t: Token) -> Bool {
+    /// Tokens that can begin an expression; `t` is the token `offset` places ahead.
+    func canStartExpression(_ t: Token, offset: Int = 0) -> Bool {
         switch t.kind {
         case .number, .string, .color, .identifier, .kwTrue, .kwFalse, .lParen, .lBracket, .minus, .plus, .bang:
             return true
+        case .dot:
+            // `.pi`: an implicit member pasted from Swift.
+            let next = peek(offset + 1)
+            return next.kind == .identifier && next.flags.contains(.attached)
         default:
             return false
         }
@@ -125,7 +129,7 @@ extension Parser {
         case .identifier:
             guard tok.range.length == 1, file.bytes[Int(tok.range.start)] == 0x78,
                   !tok.flags.contains(.newlineBefore) || bracketDepth > 0,
-                  peek().kind != .colon, canStartExpression(peek()) else { return nil }
+                  peek().kind != .colon, canStartExpression(peek(), offset: 1) else { return nil }
             return (Parser.sizeLevel, .size)
         default:
             return nil
@@ -339,6 +343,11 @@ extension Parser {
         case .lBracket:
             let (elements, range) = parseBracketed(closing: .rBracket, what: "the list")
             return Expr(elements.map { .list($0) } ?? .error, range)
+        case .dot where peek().kind == .identifier && peek().flags.contains(.attached):
+            // `.pi`, `.forwards`: Swift's implicit member, kept for the checker's fix-it.
+            advance()
+            let name = advance()
+            return Expr(.implicitMember(Identifier(text(name), name.range)), t.range.union(name.range))
         default:
             report(SyntaxDiagnostics.expectedExpression(errorRange, found: found, after: nil))
             return Expr(.error, .empty(at: previousEnd))

@@ -124,7 +124,7 @@ extension Parser {
             return item
         }
         // `opacity 0.5`: a property with its colon forgotten. Say so and parse the value.
-        if !next.flags.contains(.newlineBefore) && canStartExpression(next) && next.kind != .lBrace {
+        if !next.flags.contains(.newlineBefore) && canStartExpression(next, offset: 1) && next.kind != .lBrace {
             let key = parseKeyPath()
             report(SyntaxDiagnostics.expectedToken(
                 .empty(at: key.range.end), expected: "':'", context: "after '\(key.dotted)'", found: found,

@@ -160,6 +160,8 @@ private struct Dumper {
             line(depth, prefix + "Index", r)
             expr(base, depth + 1)
             for i in indices { expr(i, depth + 1, prefix: "index ") }
+        case .implicitMember(let name):
+            line(depth, prefix + "ImplicitMember .\(name.name)", r)
         case .member(let base, let name):
             line(depth, prefix + "Member .\(name.name)", r)
             expr(base, depth + 1)

@@ -147,6 +147,9 @@ public enum ExprKind: Hashable, Sendable {
     indirect case index(Expr, [Expr])
     /// `e.name`
     indirect case member(Expr, Identifier)
+    /// `.name`: Swift's implicit member (`.pi`, `.forwards`), which `.anim` does not
+    /// have; parsed so that pasted code gets its `.anim` spelling as a fix-it.
+    case implicitMember(Identifier)
     /// Transform functions written side by side: `rotate(-45deg) scale(0.25)`.
     case sequence([Expr])
     /// `path { commands }` used as a value.

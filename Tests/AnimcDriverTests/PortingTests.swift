@@ -63,4 +63,25 @@ import Testing
         #expect(close(transform("b"), Transform([.rotate(x: 0, y: 0, z: 1, angle: 10 * .pi / 180), .perspective(distance: 100)]).matrix.array))
         #expect(close(transform("d", at: 1), Transform([.perspective(distance: 100), rotation]).matrix.array))
     }
+
+    /// Item 7: pasted Core Animation code is fixed in one check-and-fix cycle: applying
+    /// every fix-it once gives a file without errors.
+    @Test func pastedCodeIsFixedInOneCycle() throws {
+        let result = Self.compile("pasted-core-animation-code")
+        let swift = result.diagnostics.filter { $0.code.rawValue == "E0323" }
+        #expect(swift.count >= 15)
+        #expect(result.diagnostics.filter { $0.severity == .error }.allSatisfy { !$0.fixIts.isEmpty },
+                "every error carries a fix-it")
+        let edits = result.diagnostics.compactMap(\.fixIts.first).flatMap(\.edits)
+        let fixed = applyEdits(edits, to: result.file.bytes)
+        let golden = Self.folder + "/pasted-core-animation-code.fixed.anim"
+        if let problem = Golden.check(String(decoding: fixed, as: UTF8.self), against: golden) { Issue.record(Comment(rawValue: problem)) }
+        let again = Pipeline.compile(SourceFile(name: "fixed.anim", bytes: fixed))
+        #expect(!again.hasErrors, "\(again.diagnostics.map { "\($0.code.rawValue) \($0.message)" })")
+        // The fixed file means what the Core Animation code meant: a turn in four
+        // quarters, ending at 360°.
+        let t = Timeline(try #require(again.composition))
+        guard case .number(let angle)? = t.value("transform.rotation.z", layer: "spinner", at: 0.6) else { Issue.record("no angle"); return }
+        #expect(abs(angle - .pi) < 1e-12)
+    }
 }

@@ -1,0 +1,394 @@
+import AnimcBase
+import AnimcDiagnostics
+import AnimcIR
+import AnimcSyntax
+
+/// Swift and Objective-C spellings pasted from Core Animation code (`.pi`, `M_PI`,
+/// `kCAFillModeForwards`, `CATransform3DMakeRotation(...)`, `CGPoint(x:y:)`,
+/// `UIColor(red:...)`, `fromValue`, ...). Each is an error (E0323) whose fix-it is the
+/// `.anim` form, so a pasted block is fixed in one check-and-fix cycle: the fix of a
+/// construct includes the fixes of everything inside it, and only the outermost one
+/// is reported.
+enum SwiftSpellings {
+    /// What a name or member stands for.
+    enum Meaning {
+        /// π times the factor: `180deg` where an angle is expected (or the context is
+        /// unknown: in Core Animation code π is nearly always an angle), `pi` otherwise.
+        case pi(Double)
+        /// `inf`
+        case infinity
+        /// A `.anim` word: a constant, an enumeration case, a timing function or colour.
+        case word(String)
+    }
+
+    static let names: [String: Meaning] = {
+        var table: [String: Meaning] = [
+            "M_PI": .pi(1), "M_PI_2": .pi(0.5), "M_PI_4": .pi(0.25), "M_2_PI": .pi(2),
+            "HUGE": .infinity, "HUGE_VAL": .infinity, "HUGE_VALF": .infinity, "FLT_MAX": .infinity, "DBL_MAX": .infinity,
+            "INFINITY": .infinity, "MAXFLOAT": .infinity, "CGFLOAT_MAX": .infinity,
+            "CATransform3DIdentity": .word("identity"), "CGAffineTransformIdentity": .word("identity"),
+            "YES": .word("true"), "NO": .word("false"),
+        ]
+        for mode in ["Forwards", "Backwards", "Both", "Removed"] { table["kCAFillMode" + mode] = .word(mode.lowercasedFirstLetter) }
+        for (name, word) in [("Linear", "linear"), ("EaseIn", "easeIn"), ("EaseOut", "easeOut"),
+                             ("EaseInEaseOut", "easeInEaseOut"), ("Default", "default")] {
+            table["kCAMediaTimingFunction" + name] = .word(word)
+        }
+        for mode in ["Linear", "Discrete", "Paced", "Cubic", "CubicPaced"] { table["kCAAnimation" + mode] = .word(mode.lowercasedFirstLetter) }
+        table["kCAAnimationRotateAuto"] = .word("auto")
+        table["kCAAnimationRotateAutoReverse"] = .word("autoReverse")
+        for cap in ["Butt", "Round", "Square"] { table["kCALineCap" + cap] = .word(cap.lowercasedFirstLetter) }
+        for join in ["Miter", "Round", "Bevel"] { table["kCALineJoin" + join] = .word(join.lowercasedFirstLetter) }
+        table["kCAFillRuleNonZero"] = .word("nonZero")
+        table["kCAFillRuleEvenOdd"] = .word("evenOdd")
+        return table
+    }()
+
+    /// Swift's implicit members and the members of Swift types, by member name.
+    static func member(_ name: String) -> Meaning? {
+        switch name {
+        case "pi": return .pi(1)
+        case "infinity", "greatestFiniteMagnitude": return .infinity
+        case "rotateAuto": return .word("auto")
+        case "rotateAutoReverse": return .word("autoReverse")
+        case "identity": return .word("identity")
+        default:
+            if ["forwards", "backwards", "both", "removed", "linear", "easeIn", "easeOut", "easeInEaseOut", "default",
+                "discrete", "paced", "cubic", "cubicPaced", "butt", "round", "square", "miter", "bevel", "nonZero", "evenOdd",
+                "clear", "black", "white", "red", "green", "blue", "yellow", "cyan", "magenta", "orange", "purple", "brown",
+                "gray", "darkGray", "lightGray"].contains(name) {
+                return .word(name)
+            }
+            return nil
+        }
+    }
+
+    /// Types whose members (`Double.pi`, `UIColor.white`, `CAMediaTimingFillMode.forwards`)
+    /// stand for `.anim` words.
+    static let types: Set<String> = [
+        "Double", "CGFloat", "Float", "Float32", "Float64", "UIColor", "NSColor", "CGColor", "CAMediaTimingFillMode",
+        "CAMediaTimingFunctionName", "CAAnimationCalculationMode", "CAAnimationRotationMode", "CAShapeLayerLineCap",
+        "CAShapeLayerLineJoin", "CAShapeLayerFillRule", "CATransform3D",
+    ]
+
+    /// Core Animation's attribute names for `.anim`'s.
+    static let attributes: [String: String] = [
+        "fromValue": "from", "toValue": "to", "byValue": "by", "isRemovedOnCompletion": "removedOnCompletion",
+    ]
+
+    /// Functions (and initialisers) that have a `.anim` form.
+    static let functions: Set<String> = [
+        "CATransform3DMakeRotation", "CATransform3DMakeScale", "CATransform3DMakeTranslation", "CATransform3DRotate",
+        "CATransform3DScale", "CATransform3DTranslate", "CATransform3DConcat", "CGAffineTransform", "CGPoint", "CGSize",
+        "CGRect", "CGVector", "UIColor", "NSColor", "CAMediaTimingFunction", "CGFloat", "Double", "Float", "NSNumber",
+    ]
+}
+
+extension String {
+    var lowercasedFirstLetter: String { isEmpty ? self : prefix(1).lowercased() + dropFirst() }
+}
+
+extension Checker {
+    // MARK: Meeting a spelling while evaluating
+
+    /// Evaluates `expr` knowing the type the value will be converted to, so a pasted
+    /// `.pi` is rewritten as degrees where an angle is expected.
+    func evaluating(_ expr: Expr, _ scope: Scope, expecting type: ValueType) -> SemaValue {
+        let saved = expectedDimension
+        switch type {
+        case .angle: expectedDimension = .angle
+        case .time: expectedDimension = .time
+        case .number, .length: expectedDimension = Dimension.none
+        default: expectedDimension = nil
+        }
+        defer { expectedDimension = saved }
+        return eval(expr, scope)
+    }
+
+    /// The `.anim` word a pasted enumeration spelling stands for (`.forwards`).
+    func swiftWord(_ expr: Expr) -> String? {
+        switch expr.kind {
+        case .identifier(let name):
+            if case .word(let w)? = SwiftSpellings.names[name] { return w }
+        case .implicitMember(let name):
+            if case .word(let w)? = SwiftSpellings.member(name.name) { return w }
+        case .member(let base, let name):
+            if case .identifier(let type) = base.kind, SwiftSpellings.types.contains(type),
+               case .word(let w)? = SwiftSpellings.member(name.name) { return w }
+        default: break
+        }
+        return nil
+    }
+
+    /// `M_PI`, `kCAFillModeForwards`, ...: reports E0323 and returns the value the
+    /// `.anim` form has, so checking goes on as if it had been written.
+    func swiftName(_ name: String, _ range: SourceRange, _ scope: Scope) -> SemaValue? {
+        guard let meaning = SwiftSpellings.names[name] else { return nil }
+        return swiftMeaning(meaning, written: name, range, scope)
+    }
+
+    /// `Double.pi`, `UIColor.white`, `.forwards`, and `X.cgColor`.
+    func swiftMember(_ expr: Expr, _ scope: Scope) -> SemaValue? {
+        switch expr.kind {
+        case .implicitMember(let name):
+            if let meaning = SwiftSpellings.member(name.name) { return swiftMeaning(meaning, written: "." + name.name, expr.range, scope) }
+            // Any other `.name`: the leading dot is Swift's; the name may be an .anim word.
+            reportSpelling(expr, written: "." + name.name, replacement: portedText(expr))
+            return scope.lookup(name.name) != nil || Builtins.constant(name.name) != nil ? lookupValue(name.name, name.range, scope) : .poison
+        case .member(let base, let name):
+            if case .identifier(let type) = base.kind, SwiftSpellings.types.contains(type), scope.lookup(type) == nil,
+               let meaning = SwiftSpellings.member(name.name) {
+                return swiftMeaning(meaning, written: "\(type).\(name.name)", expr.range, scope)
+            }
+            if name.name == "cgColor" || name.name == "cgPath" {
+                reportSpelling(expr, written: "." + name.name, replacement: portedText(expr))
+                return .poison
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// `.pi / 4`, `2 * .pi`, `-.pi` where an angle is expected: one report for the
+    /// whole product, folded into degrees (`45deg`), and the angle's value.
+    func swiftFoldedPi(_ expr: Expr, _ scope: Scope) -> SemaValue? {
+        guard expectedDimension != Dimension.none else { return nil }
+        let folded: String?
+        switch expr.kind {
+        case .binary(let op, let l, let r) where op == .multiply || op == .divide: folded = foldedPi(l, r, op)
+        case .unary(.negate, let operand): folded = foldedPi(operand, nil, nil).map { "-" + $0 }
+        default: folded = nil
+        }
+        guard let text = folded, let degrees = Double(text.dropLast(3)) else { return nil }
+        reportSpelling(expr, written: self.text(expr.range), replacement: text)
+        return .number(degrees * .pi / 180, .angle)
+    }
+
+    /// `CATransform3DMakeRotation(.pi / 4, 0, 0, 1)`, `CGPoint(x: 1, y: 2)`, ...: one
+    /// report for the whole call, its fix-it with everything inside rewritten too.
+    func swiftCall(_ expr: Expr, _ callee: Identifier, _ scope: Scope) -> SemaValue? {
+        guard SwiftSpellings.functions.contains(callee.name), scope.lookup(callee.name) == nil,
+              let replacement = portedText(expr), replacement != text(expr.range) else { return nil }
+        reportSpelling(expr, written: callee.name + "(...)", replacement: replacement)
+        return .poison
+    }
+
+    private func swiftMeaning(_ meaning: SwiftSpellings.Meaning, written: String, _ range: SourceRange, _ scope: Scope) -> SemaValue {
+        let expr = Expr(.identifier(written), range)
+        switch meaning {
+        case .pi(let factor):
+            let angle = expectedDimension != Dimension.none
+            reportSpelling(expr, written: written, replacement: piText(factor, angle: angle))
+            return .number(.pi * factor, angle ? .angle : .none)
+        case .infinity:
+            reportSpelling(expr, written: written, replacement: "inf")
+            return .number(.infinity, .none)
+        case .word(let word):
+            reportSpelling(expr, written: written, replacement: word)
+            if let constant = Builtins.constant(word) { return constant }
+            if scope.lookup(word) != nil { return lookupValue(word, range, scope) }
+            // An enumeration case (`forwards`) is read where its attribute reads it.
+            return .poison
+        }
+    }
+
+    private func reportSpelling(_ expr: Expr, written: String, replacement: String?) {
+        let fix = replacement.map { [FixIt.replace(expr.range, with: $0, "write it the .anim way")] } ?? []
+        report(CheckerDiagnostics.swiftSpelling.at(
+            expr.range, "'\(written)' is Swift or Objective-C, not .anim" + (replacement.map { ": write '\($0)'" } ?? ""),
+            label: "pasted spelling", help: replacement == nil ? "drop Swift's leading dot" : nil, fixIts: fix))
+    }
+
+    /// An attribute spelled as Core Animation's property (`fromValue`): its `.anim` name.
+    func swiftAttribute(_ name: String, _ range: SourceRange) -> String? {
+        guard let canonical = SwiftSpellings.attributes[name] else { return nil }
+        report(CheckerDiagnostics.swiftSpelling.at(range, "'\(name)' is Core Animation's property name: .anim writes '\(canonical)'",
+                                                   label: "pasted spelling",
+                                                   fixIts: [.replace(range, with: canonical, "write it the .anim way")]))
+        return canonical
+    }
+
+    // MARK: The .anim text of pasted code
+
+    /// `pi` scaled, as an angle (`45deg`) or a number (`pi / 4`).
+    private func piText(_ factor: Double, angle: Bool) -> String {
+        if angle { return formatNumber(ExactDecimal.multiply(180, factor)) + "deg" }
+        if factor == 1 { return "pi" }
+        return factor < 1 ? "pi / \(formatNumber(ExactDecimal.divide(1, factor)))" : "\(formatNumber(factor)) * pi"
+    }
+
+    /// The `.anim` text of `expr` with every pasted spelling inside rewritten, or nil
+    /// when there is none. `angle` says whether an angle is expected here.
+    func portedText(_ expr: Expr, angle: Bool? = nil) -> String? {
+        let edits = portEdits(expr, angle: angle ?? (expectedDimension != Dimension.none))
+        guard !edits.isEmpty else { return nil }
+        return sourceText(expr.range, applying: edits)
+    }
+
+    private func sourceText(_ range: SourceRange, applying edits: [TextEdit]) -> String {
+        let bytes = Array(tree.file.bytes[Int(range.start)..<min(Int(range.end), tree.file.bytes.count)])
+        let shifted = edits.map { TextEdit(range: SourceRange(start: $0.range.start - range.start, end: $0.range.end - range.start),
+                                           replacement: $0.replacement) }
+        return String(decoding: applyEdits(shifted, to: bytes), as: UTF8.self)
+    }
+
+    private func argumentText(_ e: Expr, angle: Bool) -> String {
+        sourceText(e.range, applying: portEdits(e, angle: angle))
+    }
+
+    /// The edits that rewrite the pasted spellings in `e`: the outermost construct of
+    /// each, so edits never overlap.
+    private func portEdits(_ e: Expr, angle: Bool) -> [TextEdit] {
+        func replace(_ text: String) -> [TextEdit] { [TextEdit(range: e.range, replacement: text)] }
+        func meaningText(_ m: SwiftSpellings.Meaning) -> String {
+            switch m {
+            case .pi(let f): return piText(f, angle: angle)
+            case .infinity: return "inf"
+            case .word(let w): return w
+            }
+        }
+        switch e.kind {
+        case .identifier(let name):
+            return SwiftSpellings.names[name].map { replace(meaningText($0)) } ?? []
+        case .implicitMember(let name):
+            return replace(SwiftSpellings.member(name.name).map(meaningText) ?? name.name)
+        case .member(let base, let name):
+            if case .identifier(let type) = base.kind, SwiftSpellings.types.contains(type), let m = SwiftSpellings.member(name.name) {
+                return replace(meaningText(m))
+            }
+            if name.name == "cgColor" || name.name == "cgPath" { return replace(argumentText(base, angle: angle)) }
+            return portEdits(base, angle: angle)
+        case .binary(let op, let l, let r):
+            // `.pi / 4` where an angle is expected is `45deg`, not `180deg / 4`.
+            if angle, op == .divide || op == .multiply, let folded = foldedPi(l, r, op) { return replace(folded) }
+            return portEdits(l, angle: angle) + portEdits(r, angle: angle)
+        case .unary(_, let operand), .paren(let operand):
+            if case .unary(.negate, _) = e.kind, angle, let folded = foldedPi(operand, nil, nil) { return replace("-" + folded) }
+            return portEdits(operand, angle: angle)
+        case .call(let callee, let arguments):
+            if SwiftSpellings.functions.contains(callee.name), let text = portedCall(callee.name, arguments) { return replace(text) }
+            return arguments.flatMap { portEdits($0.value, angle: angleArgument(callee.name, $0.label?.name)) }
+        case .tuple(let items), .list(let items), .sequence(let items):
+            return items.flatMap { portEdits($0, angle: angle) }
+        case .conditional(let c, let a, let b):
+            return portEdits(c, angle: false) + portEdits(a, angle: angle) + portEdits(b, angle: angle)
+        case .index(let base, let indices):
+            return portEdits(base, angle: angle) + indices.flatMap { portEdits($0, angle: false) }
+        default:
+            return []
+        }
+    }
+
+    /// `π / n`, `π · n` or `n · π` with a literal n, as degrees.
+    private func foldedPi(_ l: Expr, _ r: Expr?, _ op: BinaryOperator?) -> String? {
+        func literal(_ e: Expr) -> Double? { if case .number(let x, nil) = e.kind { return x } else { return nil } }
+        /// π's factor in `e`, through products and quotients with literals (`3 * .pi / 2`).
+        func piFactor(_ e: Expr) -> Double? {
+            switch e.kind {
+            case .identifier(let n): if case .pi(let f)? = SwiftSpellings.names[n] { return f }
+            case .implicitMember(let n): if case .pi(let f)? = SwiftSpellings.member(n.name) { return f }
+            case .member(let base, let n):
+                if case .identifier(let t) = base.kind, SwiftSpellings.types.contains(t), case .pi(let f)? = SwiftSpellings.member(n.name) { return f }
+            case .paren(let inner): return piFactor(inner)
+            case .binary(.multiply, let a, let b):
+                if let f = piFactor(a), let n = literal(b) { return ExactDecimal.multiply(f, n) }
+                if let n = literal(a), let f = piFactor(b) { return ExactDecimal.multiply(f, n) }
+            case .binary(.divide, let a, let b):
+                if let f = piFactor(a), let n = literal(b), n != 0 { return ExactDecimal.divide(f, n) }
+            default: break
+            }
+            return nil
+        }
+        guard let r, let op else { return piFactor(l).map { formatNumber(ExactDecimal.multiply(180, $0)) + "deg" } }
+        var degrees: Double?
+        if let f = piFactor(Expr(.binary(op, l, r), l.range.union(r.range))) { degrees = ExactDecimal.multiply(180, f) }
+        guard let d = degrees, d.isFinite, formatNumber(d).count <= 12 else { return nil }
+        return formatNumber(d) + "deg"
+    }
+
+    /// Which arguments of a built-in are angles, so `.pi` inside them is written in degrees.
+    private func angleArgument(_ callee: String, _ label: String?) -> Bool {
+        switch callee {
+        case "rotate", "rotateX", "rotateY", "rotateZ", "skew", "skewX", "skewY": return true
+        case "rotate3d": return label == "angle" || label == nil
+        case "arc": return ["from", "to", "startAngle", "endAngle"].contains(label ?? "")
+        default: return false
+        }
+    }
+
+    /// The `.anim` form of a Swift call, or nil when its arguments do not fit.
+    private func portedCall(_ name: String, _ args: [Argument]) -> String? {
+        func value(_ i: Int, angle: Bool = false) -> String? { i < args.count ? argumentText(args[i].value, angle: angle) : nil }
+        func labelled(_ label: String, angle: Bool = false) -> String? {
+            args.first { $0.label?.name == label }.map { argumentText($0.value, angle: angle) }
+        }
+        func isLiteral(_ i: Int, _ x: Double) -> Bool {
+            guard i < args.count, case .number(let v, nil) = args[i].value.kind else { return false }
+            return v == x
+        }
+        switch name {
+        case "CATransform3DMakeRotation":
+            guard args.count == 4, let a = value(0, angle: true), let x = value(1), let y = value(2), let z = value(3) else { return nil }
+            if isLiteral(1, 0) && isLiteral(2, 0) && isLiteral(3, 1) { return "rotate(\(a))" }
+            if isLiteral(1, 1) && isLiteral(2, 0) && isLiteral(3, 0) { return "rotateX(\(a))" }
+            if isLiteral(1, 0) && isLiteral(2, 1) && isLiteral(3, 0) { return "rotateY(\(a))" }
+            return "rotate3d((\(x), \(y), \(z)), \(a))"
+        case "CATransform3DMakeScale":
+            guard args.count == 3, let x = value(0), let y = value(1), let z = value(2) else { return nil }
+            return isLiteral(2, 1) ? (x == y ? "scale(\(x))" : "scale(\(x), \(y))") : "scale(\(x), \(y), \(z))"
+        case "CATransform3DMakeTranslation":
+            guard args.count == 3, let x = value(0), let y = value(1), let z = value(2) else { return nil }
+            return isLiteral(2, 0) ? "translate(\(x), \(y))" : "translate(\(x), \(y), \(z))"
+        case "CATransform3DRotate", "CATransform3DScale", "CATransform3DTranslate":
+            // CATransform3DRotate(t, ...) applies the rotation first, then t.
+            guard args.count >= 4, let t = value(0) else { return nil }
+            let rest = Array(args.dropFirst())
+            let inner = name == "CATransform3DRotate" ? "CATransform3DMakeRotation"
+                : name == "CATransform3DScale" ? "CATransform3DMakeScale" : "CATransform3DMakeTranslation"
+            guard let first = portedCall(inner, rest) else { return nil }
+            return "concat(\(first), \(t))"
+        case "CATransform3DConcat":
+            guard args.count == 2, let a = value(0), let b = value(1) else { return nil }
+            return "concat(\(a), \(b))"
+        case "CGAffineTransform":
+            if let a = labelled("rotationAngle", angle: true) { return "rotate(\(a))" }
+            if let x = labelled("scaleX"), let y = labelled("y") { return "scale(\(x), \(y))" }
+            if let x = labelled("translationX"), let y = labelled("y") { return "translate(\(x), \(y))" }
+            return nil
+        case "CGPoint", "CGVector":
+            let (lx, ly) = name == "CGPoint" ? ("x", "y") : ("dx", "dy")
+            guard let x = labelled(lx), let y = labelled(ly) else { return nil }
+            return "(\(x), \(y))"
+        case "CGSize":
+            guard let w = labelled("width"), let h = labelled("height") else { return nil }
+            return "\(w) x \(h)"
+        case "CGRect":
+            guard let x = labelled("x"), let y = labelled("y"), let w = labelled("width"), let h = labelled("height") else { return nil }
+            return "(\(x), \(y), \(w), \(h))"
+        case "UIColor", "NSColor":
+            // UIKit's components are 0...1; rgba takes red, green and blue in 0...255.
+            func channel(_ label: String) -> String? {
+                guard let arg = args.first(where: { $0.label?.name == label }) else { return nil }
+                if case .number(let v, nil) = arg.value.kind { return formatNumber(ExactDecimal.multiply(v, 255)) }
+                return "(\(argumentText(arg.value, angle: false))) * 255"
+            }
+            if let r = channel("red"), let g = channel("green"), let b = channel("blue") {
+                return "rgba(\(r), \(g), \(b), \(labelled("alpha") ?? "1"))"
+            }
+            if let w = channel("white") { return "rgba(\(w), \(w), \(w), \(labelled("alpha") ?? "1"))" }
+            return nil
+        case "CAMediaTimingFunction":
+            if let n = labelled("name") { return n }
+            if args.first?.label?.name == "controlPoints", args.count == 4 {
+                return "cubic(" + (0..<4).compactMap { value($0) }.joined(separator: ", ") + ")"
+            }
+            return nil
+        case "CGFloat", "Double", "Float", "NSNumber":
+            guard args.count == 1 else { return nil }
+            return value(0)
+        default:
+            return nil
+        }
+    }
+}
