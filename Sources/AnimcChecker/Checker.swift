@@ -51,6 +51,9 @@ final class Checker {
     /// The dimension the expression being evaluated will need, when known: where an
     /// angle is expected, a pasted `.pi` is rewritten as degrees.
     var expectedDimension: Dimension?
+    /// The `for` bindings being expanded, innermost last, for messages about what a
+    /// loop repeats.
+    var activeLoops: [SourceRange] = []
     static let maxDefinitionDepth = 128
 
     /// Reports the definition depth limit once per file: past the first, every later

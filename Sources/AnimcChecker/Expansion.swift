@@ -76,6 +76,8 @@ extension Checker {
         }
         var indices = [Int](repeating: 0, count: sequences.count)
         guard !sequences.contains(where: { $0.count == 0 }) else { return }
+        activeLoops.append(bindings.first.map { $0.range.union(bindings[bindings.count - 1].range) } ?? range)
+        defer { activeLoops.removeLast() }
         while true {
             guard allowExpansion(iterations: 1, at: range) else { return }
             let iteration = Scope(parent: scope)

@@ -56,9 +56,9 @@ extension Checker {
                 } else {
                     composition = (name, body, item.range)
                 }
-            case .layer(let mask, let kind, let name, let body):
-                lowerLayer(mask: mask != nil, kind: kind, name: name, nameOverride: nil, body: body, range: item.range,
-                           parent: root, scope: scope)
+            case .layer(let mask, let kind, let name, let indices, let body):
+                lowerIndexedLayer(mask: mask != nil, kind: kind, name: name, indices: indices, body: body, range: item.range,
+                                  parent: root, scope: scope)
             case .instance(let name, let indices, let value):
                 lowerInstance(name, indices, value, item.range, parent: root, scope: scope)
             default:
@@ -181,7 +181,13 @@ extension Checker {
             return nil
         }
         if let sibling = parent.childNames[layerName] {
-            report(Messages.duplicateLayer(nameRange, name: layerName, previous: sibling.nameRange))
+            // Made twice by one line of source in a loop: point at the loop that
+            // repeats the name, not twice at the same line.
+            if sibling.nameRange == nameRange, let loop = activeLoops.last {
+                report(Messages.duplicateLayerInLoop(nameRange, name: layerName, loop: loop))
+            } else {
+                report(Messages.duplicateLayer(nameRange, name: layerName, previous: sibling.nameRange))
+            }
             return nil
         }
         guard allowExpansion(layers: 1, at: range) else { return nil }
@@ -200,9 +206,9 @@ extension Checker {
         switch item.kind {
         case .property(let key, let value):
             lowerProperty(key, value, item.range, node, scope)
-        case .layer(let mask, let kind, let name, let body):
-            lowerLayer(mask: mask != nil, kind: kind, name: name, nameOverride: nil, body: body, range: item.range,
-                       parent: node, scope: scope)
+        case .layer(let mask, let kind, let name, let indices, let body):
+            lowerIndexedLayer(mask: mask != nil, kind: kind, name: name, indices: indices, body: body, range: item.range,
+                              parent: node, scope: scope)
         case .instance(let name, let indices, let value):
             lowerInstance(name, indices, value, item.range, parent: node, scope: scope)
         case .animation:
@@ -288,6 +294,34 @@ extension Checker {
         node.properties[info.id] = (updated, node.properties[info.id]?.range ?? range)
     }
 
+    /// `layer dot[i] { ... }`: the layer named with its indices, as instances are.
+    func lowerIndexedLayer(mask: Bool, kind: Identifier, name: Identifier?, indices: [Expr], body: Block, range: SourceRange,
+                           parent: LayerNode, scope: Scope) {
+        guard !indices.isEmpty, let name else {
+            lowerLayer(mask: mask, kind: kind, name: name, nameOverride: nil, body: body, range: range, parent: parent, scope: scope)
+            return
+        }
+        guard let indexed = indexedName(name.name, indices, scope, what: "a layer index") else { return }
+        lowerLayer(mask: mask, kind: kind, name: nil, nameOverride: (indexed, name.range), body: body, range: range,
+                   parent: parent, scope: scope)
+    }
+
+    /// `name[1,2]` from a name and whole-number indices (`tile[row, col]`), or nil after
+    /// reporting an index that is not a whole number.
+    func indexedName(_ name: String, _ indices: [Expr], _ scope: Scope, what: String) -> String? {
+        guard !indices.isEmpty else { return name }
+        var texts: [String] = []
+        for index in indices {
+            let v = eval(index, scope)
+            guard case .number(let x, .none) = v, x == x.rounded(), x.magnitude < 1e15 else {
+                if !v.isPoison { report(Messages.typeMismatch(index.range, expected: "a whole number", found: v.typeName, context: what)) }
+                return nil
+            }
+            texts.append(formatNumber(x))
+        }
+        return "\(name)[\(texts.joined(separator: ","))]"
+    }
+
     // MARK: Instances
 
     func lowerInstance(_ name: Identifier, _ indices: [Expr], _ value: Expr, _ range: SourceRange, parent: LayerNode, scope: Scope) {
@@ -307,16 +341,7 @@ extension Checker {
             report(Messages.badInstance(callee.range, problem: "'\(callee.name)' is a \(binding.kind.noun), not a component"))
             return
         }
-        var indexTexts: [String] = []
-        for index in indices {
-            let v = eval(index, scope)
-            guard case .number(let x, .none) = v, x == x.rounded(), x.magnitude < 1e15 else {
-                if !v.isPoison { report(Messages.typeMismatch(index.range, expected: "a whole number", found: v.typeName, context: "an instance index")) }
-                return
-            }
-            indexTexts.append(formatNumber(x))
-        }
-        let instanceName = indices.isEmpty ? name.name : "\(name.name)[\(indexTexts.joined(separator: ","))]"
+        guard let instanceName = indexedName(name.name, indices, scope, what: "an instance index") else { return }
         if instantiating.contains(ObjectIdentifier(info)) {
             report(Messages.recursive(callee.range, name: callee.name, what: "component"))
             return
@@ -370,7 +395,7 @@ extension Checker {
         defer { instantiating.removeLast(); definitionDepth -= 1 }
         var roots = 0
         expand(info.body, scope: parameterScope) { item, itemScope in
-            guard case .layer(let mask, let kind, let layerName, let body) = item.kind else { return }
+            guard case .layer(let mask, let kind, let layerName, _, let body) = item.kind else { return }
             roots += 1
             if roots > 1 {
                 report(Messages.badComponent(item.range, problem: "component '\(info.name.name)' has more than one root layer"))

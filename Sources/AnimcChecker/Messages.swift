@@ -126,6 +126,14 @@ enum Messages {
                                  secondary: [Label(previous, "first here")])
     }
 
+    static func duplicateLayerInLoop(_ range: SourceRange, name: String, loop: SourceRange) -> Diagnostic {
+        // One message per line of source, not one per repeated name: the message does not
+        // name the layer (reports are deduplicated on it), the label does.
+        D.duplicateDefinition.at(range, "iterations of a loop give their layers the same name", label: "'\(name)' again",
+                                 secondary: [Label(loop, "this loop runs it again with the same name")],
+                                 help: "give each iteration its own name, such as 'dot[i]' with the loop variable")
+    }
+
     static func shadowing(_ range: SourceRange, name: String, outer: SourceRange, what: String) -> Diagnostic {
         D.shadowing.at(range, "'\(name)' hides the \(what) of the same name", secondary: [Label(outer, "hidden declaration")])
     }

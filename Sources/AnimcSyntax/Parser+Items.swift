@@ -80,6 +80,7 @@ extension Parser {
             return checkLayerPlacement(parseLayer(), context)
         }
         if word == .layerKind && (next.kind == .identifier || next.kind == .lBrace) {
+            // `layer dot[i] {` as well as `layer dot {`
             return checkLayerPlacement(parseLayer(), context)
         }
         if word == .path && next.kind == .identifier && peek(2).kind == .lBrace {
@@ -308,7 +309,7 @@ extension Parser {
         return Item(kind: .pathDecl(name: name, body: body), range: SourceRange(start: start, end: previousEnd))
     }
 
-    /// LayerDecl = [ "mask" ] LayerKind [ identifier ] Block
+    /// LayerDecl = [ "mask" ] LayerKind [ identifier [ "[" ExprList "]" ] ] Block
     /// LayerKind = "layer" | "shape" | "image" | "gradient" | "transformLayer"
     mutating func parseLayer(kindOverride: String? = nil) -> Item {
         let start = tok.range.start
@@ -317,12 +318,19 @@ extension Parser {
         let kindToken = advance()
         let kind = Identifier(kindOverride ?? text(kindToken), kindToken.range)
         var name: Identifier?
+        var indices: [Expr] = []
         if tok.kind == .identifier {
             let t = advance()
             name = Identifier(text(t), t.range)
+            // `layer dot[i] { ... }` in a loop: the layer is named dot[0], dot[1], ...
+            if tok.kind == .lBracket && tok.flags.contains(.attached) {
+                let open = advance()
+                indices = parseExpressionList(closing: .rBracket, opened: open.range, what: "the layer's index")
+            }
         }
         let body = parseBlock(.layer, what: "the body of " + (name.map { "\(kind.name) '\($0.name)'" } ?? "the \(kind.name)"))
-        return Item(kind: .layer(mask: mask, kind: kind, name: name, body: body), range: SourceRange(start: start, end: previousEnd))
+        return Item(kind: .layer(mask: mask, kind: kind, name: name, indices: indices, body: body),
+                    range: SourceRange(start: start, end: previousEnd))
     }
 
     /// Instance = identifier [ "[" Expr { "," Expr } "]" ] "=" Expr

@@ -56,8 +56,9 @@ private struct Dumper {
         case .pathDecl(let name, let body):
             line(depth, "PathDecl \(name.name)", r)
             block("Body", body, depth + 1)
-        case .layer(let mask, let kind, let name, let body):
+        case .layer(let mask, let kind, let name, let indices, let body):
             line(depth, "Layer\(mask != nil ? " mask" : "") kind=\(kind.name)" + (name.map { " name=\($0.name)" } ?? ""), r)
+            for i in indices { expr(i, depth + 1, prefix: "index ") }
             block("Body", body, depth + 1)
         case .instance(let name, let indices, let value):
             line(depth, "Instance \(name.name)", r)

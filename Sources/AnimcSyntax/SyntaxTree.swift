@@ -55,9 +55,9 @@ public indirect enum ItemKind: Hashable, Sendable {
     case composition(name: Identifier?, body: Block)
     /// `path name { commands }`
     case pathDecl(name: Identifier, body: Block)
-    /// `mask? kind name? { body }`, e.g. `shape circle { ... }`. The name is optional
-    /// only for a component's root layer.
-    case layer(mask: SourceRange?, kind: Identifier, name: Identifier?, body: Block)
+    /// `mask? kind name[indices]? { body }`, e.g. `shape circle { ... }` or, in a loop,
+    /// `layer dot[i] { ... }`. The name is optional only for a component's root layer.
+    case layer(mask: SourceRange?, kind: Identifier, name: Identifier?, indices: [Expr], body: Block)
     /// `name[indices]? = Component(args)`
     case instance(name: Identifier, indices: [Expr], value: Expr)
     /// `key.path: value`

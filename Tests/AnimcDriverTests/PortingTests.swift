@@ -84,4 +84,19 @@ import Testing
         guard case .number(let angle)? = t.value("transform.rotation.z", layer: "spinner", at: 0.6) else { Issue.record("no angle"); return }
         #expect(abs(angle - .pi) < 1e-12)
     }
+
+    /// Item 8: `layer dot[i]` in a loop makes dot[0] ... dot[4], each with its own timing.
+    @Test func layersAreNamedByTheLoopIndex() throws {
+        let result = Self.compile("layers-named-by-a-loop-index")
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.message))")
+        let c = try #require(result.composition)
+        #expect(c.layers.map(\.id) == ["dots"] + (0..<5).map { "dots.dot[\($0)]" })
+        let t = Timeline(c)
+        for i in 0..<5 {
+            // Dot i starts at 0.1·i s: at 0.3 s it is (0.3 − 0.1·i) / 0.5 of the way in.
+            let expected = min(max((0.3 - 0.1 * Double(i)) / 0.5, 0), 1)
+            guard case .number(let opacity)? = t.value("opacity", layer: "dots.dot[\(i)]", at: 0.3) else { Issue.record("no opacity"); continue }
+            #expect(abs(opacity - expected) < 1e-12, "dot[\(i)]")
+        }
+    }
 }
