@@ -20,15 +20,9 @@ extension Checker {
     /// (semantics.md §2–3), widened by its fill. Inside a group `removedOnCompletion`
     /// is ignored, so a forwards fill holds to the group's end.
     func visibleInterval(_ t: Timing, topLevel: Bool) -> VisibleInterval {
-        if t.speed == 0 { return VisibleInterval(start: -.infinity, end: .infinity) }
-        let length = t.activeDuration / abs(t.speed)
-        var start = t.speed > 0 ? t.beginTime : t.beginTime - length
-        var end = t.speed > 0 ? t.beginTime + length : t.beginTime
-        let backwards = t.speed > 0 ? t.fillMode.fillsBackwards : t.fillMode.fillsForwards
-        let forwards = t.speed > 0 ? t.fillMode.fillsForwards : t.fillMode.fillsBackwards
-        if backwards { start = -.infinity }
-        if forwards && (!topLevel || !t.removedOnCompletion) { end = .infinity }
-        return VisibleInterval(start: start, end: end)
+        let span = t.activeSpan
+        return VisibleInterval(start: t.fillsBeforeInParent ? -.infinity : span.start,
+                               end: t.fillsAfterInParent(kept: !topLevel || !t.removedOnCompletion) ? .infinity : span.end)
     }
 
     /// The value an animation shows first, when it is a literal.
@@ -122,18 +116,20 @@ extension Checker {
         let duration = group.timing.duration
         for child in children {
             let range = nameRange(child)
-            let t = child.timing
-            let speed = t.speed == 0 ? 1 : abs(t.speed)
-            let end = t.beginTime + t.activeDuration / speed
-            if t.beginTime >= duration - 1e-9 || end <= 1e-9 {
+            // The interval the runtime plays, in group time: a child with a negative
+            // speed plays before its beginTime, ending there.
+            let span = child.timing.activeSpan
+            if span.start >= duration - 1e-9 || span.end <= 1e-9 {
                 report(CheckerDiagnostics.neverActive.at(
                     range, "'\(child.name)' never plays: it is outside its group's \(seconds(duration))",
-                    notes: [Note("it runs from \(seconds(t.beginTime)) to \(seconds(end)) in group time")]))
-            } else if end.isFinite && end > duration + 1e-9 {
+                    notes: [Note("it runs from \(seconds(span.start)) to \(seconds(span.end)) in group time")]))
+            } else if (span.end.isFinite && span.end > duration + 1e-9) || span.start < -1e-9 {
+                let past = span.end > duration + 1e-9
                 report(CheckerDiagnostics.childPastGroup.at(
-                    range, "'\(child.name)' runs until \(seconds(end)), past its group's end at \(seconds(duration))",
+                    range, past ? "'\(child.name)' runs until \(seconds(span.end)), past its group's end at \(seconds(duration))"
+                        : "'\(child.name)' would start at \(seconds(span.start)), before its group's start",
                     notes: [Note("children are clipped to the group, not scaled")],
-                    help: "lengthen the group's duration or shorten the child"))
+                    help: past ? "lengthen the group's duration or shorten the child" : "start it later, or shorten it"))
             }
         }
         checkFighting(children, topLevel: false)
