@@ -152,6 +152,9 @@ extension Checker {
             var childAnimations: [Animation] = []
             var keys: [String: SourceRange] = [:]
             let explicitDuration = timing.duration.isNaN ? nil : timing.duration
+            // Children sequence against each other in the group's time.
+            currentFrame.groups.append(Animation(name: name, timing: timing, kind: .group([]), range: item.range))
+            defer { currentFrame.groups.removeLast() }
             for (child, childScope) in zip(children, childScopes) {
                 guard let a = lowerAnimation(child, layerKind: layerKind, scope: childScope,
                                              group: GroupContext(duration: explicitDuration)) else { failed = true; continue }
@@ -172,6 +175,9 @@ extension Checker {
             childAnimations = childAnimations.map { inheritDuration($0, timing.duration) }
             let animation = Animation(name: name, timing: timing, kind: .group(childAnimations), range: item.range)
             checkGroupRules(animation, item: item)
+            currentFrame.groups.removeLast()
+            registerLowered(animation, nameRange: animationNameRange(item))
+            currentFrame.groups.append(animation)
             return animation
         }
 
@@ -228,6 +234,7 @@ extension Checker {
                 timing.duration = settling
             }
             content = .spring(from: from, to: to, parameters: p)
+            checkSpringCutOff(from, to, p, timing: timing, groupDuration: group?.duration, type: info.type, item: item)
         case "decay":
             guard let d = lowerDecay(attributes, info, item) else { return nil }
             if let tf = attributes["timingFunction"] { report(Messages.springTiming(tf.range, kind: "decay")); return nil }
@@ -245,6 +252,7 @@ extension Checker {
                                                                     transformInterpolation: interpolation, content: content)),
                                   range: item.range)
         checkPropertyAnimationRules(animation, item: item, type: info.type)
+        registerLowered(animation, nameRange: animationNameRange(item))
         return animation
     }
 

@@ -54,6 +54,10 @@ final class Checker {
     /// The `for` bindings being expanded, innermost last, for messages about what a
     /// loop repeats.
     var activeLoops: [SourceRange] = []
+    /// Animations lowered so far, and where the one being lowered sits: for
+    /// `beginTime: go.end`.
+    var loweredAnimations: [LoweredAnimation] = []
+    var currentFrame = TimeFrame()
     static let maxDefinitionDepth = 128
 
     /// Reports the definition depth limit once per file: past the first, every later

@@ -510,6 +510,17 @@ public enum CheckerDiagnostics {
         `// animc-ignore W0512: reason`.
         """)
 
+    public static let springCutOff = DiagnosticDescriptor(
+        "W0513", "spring-cut-off", .warning, "A spring stopped while it is still moving",
+        explanation: """
+        A spring's duration defaults to its settling time. Given a shorter duration, or \
+        clipped by the end of its group, it stops early, and when it is removed the \
+        value jumps the rest of the way: visible when more than a point remains (for \
+        positions and sizes) or more than 1% of the travel (for other values). Let it \
+        run its settling time (the spring's `end` can start what follows: \
+        `beginTime: settle.end`), or make it stiffer or more damped.
+        """)
+
     /// Every checker descriptor, in code order.
     public static let all: [DiagnosticDescriptor] = [
         unknownName, unknownProperty, typeMismatch, unitMismatch, divisionByZero, nonFinite, badArguments,
@@ -522,6 +533,6 @@ public enum CheckerDiagnostics {
         notInterpolatable, notAdditive, motionTarget, springParameters, decayParameters, stepsCount, springTiming,
         presentationMisuse,
         delayedChildFlash, fillWithoutKeep, childPastGroup, firstKeyframePop, matrixTurn, infiniteWithoutWindow,
-        neverActive, fightingAnimations, noVisibleEffect, defaultDuration, unusedMask, surprisingTransform,
+        neverActive, fightingAnimations, noVisibleEffect, defaultDuration, unusedMask, surprisingTransform, springCutOff,
     ]
 }

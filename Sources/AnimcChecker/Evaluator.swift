@@ -93,6 +93,7 @@ extension Checker {
         case .index(let base, let indices):
             return index(eval(base, scope), indices, expr.range, scope)
         case .member(let base, let name):
+            if let v = sequencing(base, name, expr.range, scope) { return v }
             if let v = swiftMember(expr, scope) { return v }
             return member(eval(base, scope), name, expr.range)
         case .implicitMember:

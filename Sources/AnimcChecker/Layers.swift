@@ -212,6 +212,9 @@ extension Checker {
         case .instance(let name, let indices, let value):
             lowerInstance(name, indices, value, item.range, parent: node, scope: scope)
         case .animation:
+            let saved = currentFrame
+            currentFrame = TimeFrame(layer: node, groups: [])
+            defer { currentFrame = saved }
             guard let animation = lowerAnimation(item, layerKind: node.kind, scope: scope, group: nil) else { return }
             if let previous = node.animationKeys[animation.name] {
                 report(Messages.duplicateAnimation(animationNameRange(item), name: animation.name, previous: previous,

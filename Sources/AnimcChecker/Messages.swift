@@ -169,6 +169,29 @@ enum Messages {
                                 help: "shorten the chain of constants or components that use each other")
     }
 
+    static func unknownAnimationReference(_ range: SourceRange, name: String, suggestion: String?) -> Diagnostic {
+        D.unknownName.at(range, "no animation named '\(name)' before this one", label: "not an earlier animation",
+                         help: suggestion.map { "did you mean '\($0)'?" }
+                            ?? "an animation is named by its 'as' name (or its key path); it must come earlier in the file, and 'layer.name' names one in another layer",
+                         fixIts: suggestion.map { [.replace(range, with: $0, "replace with '\($0)'")] } ?? [])
+    }
+
+    static func sequencingNeverEnds(_ range: SourceRange, name: String, what: String) -> Diagnostic {
+        D.typeMismatch.at(range, "'\(name)' has no finite \(what): it repeats forever", label: "infinite",
+                          help: "give '\(name)' a finite repeatCount or repeatDuration, or refer to its begin")
+    }
+
+    static func sequencingAcross(_ range: SourceRange, name: String, group: String) -> Diagnostic {
+        D.typeMismatch.at(range, "'\(name)' cannot be placed on this timeline: group '\(group)' warps time with its timing function",
+                          label: "no single instant",
+                          help: "refer to animations on the same side of '\(group)', or make its timingFunction linear")
+    }
+
+    static func sequencingStoppedLayer(_ range: SourceRange, name: String, layer: String) -> Diagnostic {
+        D.typeMismatch.at(range, "'\(name)' cannot be placed on this timeline: layer '\(layer)' has speed 0, so its time stands still",
+                          label: "no single instant")
+    }
+
     static func outOfRange(_ range: SourceRange, what: String, value: String, valid: String) -> Diagnostic {
         D.valueOutOfRange.at(range, "\(what) is \(value), outside \(valid)", label: "out of range")
     }

@@ -104,6 +104,28 @@ extension Checker {
         }
     }
 
+    /// W0513: a spring stopped (by its duration, or by its group's end) while it is
+    /// still visibly moving: more than a point from its target for lengths and
+    /// positions, more than 1% of its travel for other values.
+    func checkSpringCutOff(_ from: AnimatedValue, _ to: AnimatedValue, _ p: SpringParameters, timing: Timing,
+                           groupDuration: Double?, type: ValueType, item: Item) {
+        guard case .value(let a) = from, case .value(let b) = to, let travel = ValueMath.distances(a, b) else { return }
+        var cut = timing.duration
+        if let g = groupDuration, timing.speed > 0 { cut = min(cut, (g - timing.beginTime) * timing.speed) }
+        let settling = p.settlingDuration
+        guard cut.isFinite, cut > 0, cut < settling - 1e-9 else { return }
+        let left = abs(1 - SpringSolution(p).position(at: cut))
+        let lengths: Set<ValueType> = [.length, .point, .size, .rect]
+        let remaining = travel.map { $0 * left }.max() ?? 0
+        let threshold = lengths.contains(type) ? 1 : 0.01 * (travel.max() ?? 0)
+        guard remaining > threshold else { return }
+        let amount = lengths.contains(type) ? formatNumber((remaining * 100).rounded() / 100) + " points" : formatNumber((left * 1000).rounded() / 10) + "% of its travel"
+        report(CheckerDiagnostics.springCutOff.at(
+            animationNameRange(item), "the spring stops after \(seconds(cut)) while still \(amount) from its target",
+            notes: [Note("it settles after \(seconds(settling)); the value then jumps to the end")],
+            help: "let it run its settling time (leave out 'duration'), or use a stiffer or more damped spring"))
+    }
+
     private func isKeyframes(_ p: PropertyAnimation) -> Bool {
         if case .keyframes = p.content { return true }
         return false
@@ -142,6 +164,9 @@ extension Checker {
     private func checkFighting(_ animations: [Animation], topLevel: Bool) {
         for (j, later) in animations.enumerated() {
             guard case .property(let q) = later.kind, !q.additive else { continue }
+            // `from: presentation` takes over from whatever shows: a deliberate hand-off.
+            if case .basic(.presentation, _) = q.content { continue }
+            if case .spring(.presentation, _, _) = q.content { continue }
             let laterInterval = visibleInterval(later.timing, topLevel: topLevel)
             for earlier in animations[..<j] {
                 guard case .property(let p) = earlier.kind, !p.additive, p.target == q.target else { continue }

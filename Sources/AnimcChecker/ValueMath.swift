@@ -30,6 +30,18 @@ enum ValueMath {
         }
     }
 
+    /// How far apart `a` and `b` are, per component (|b − a|), for types that subtract.
+    static func distances(_ a: Value, _ b: Value) -> [Double]? {
+        switch subtract(b, a) {
+        case .number(let x)?: return [abs(x)]
+        case .point(let p)?: return [abs(p.x), abs(p.y)]
+        case .size(let s)?: return [abs(s.width), abs(s.height)]
+        case .rect(let r)?: return [abs(r.x), abs(r.y), abs(r.width), abs(r.height)]
+        case .color(let c)?: return [abs(c.red), abs(c.green), abs(c.blue), abs(c.alpha)]
+        default: return nil
+        }
+    }
+
     /// The model value with one component replaced (`position.x: 10`).
     static func setting(_ component: KeyPathComponent, of value: Value, to part: Value) -> Value? {
         switch (value, component, part) {

@@ -99,4 +99,44 @@ import Testing
             #expect(abs(opacity - expected) < 1e-12, "dot[\(i)]")
         }
     }
+
+    /// Items 9 and 10: each step of the chain begins exactly where the one it names
+    /// ends, on its own timeline; the fade waits for the spring to settle.
+    @Test func sequencedAnimationsBeginWhereOthersEnd() throws {
+        let result = Self.compile("sequencing")
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.message))")
+        let c = try #require(result.composition)
+        func timing(_ layer: String, _ name: String) -> Timing? {
+            c.layers.first { $0.id == layer }?.animations.first { $0.name == name }?.timing
+        }
+        let back = try #require(timing("card", "back"))
+        let pop = try #require(timing("card", "pop"))
+        let fade = try #require(timing("card", "fade"))
+        let follow = try #require(timing("shadow", "follow"))
+        #expect(back.beginTime == 0.6)  // 0.2 + 0.3 + 0.1, exactly as written
+        #expect(pop.beginTime == 0.9)
+        // The spring lasts its settling time, computed here from its closed form.
+        let settling = SpringParameters(mass: 1, stiffness: 300, damping: 20).settlingDuration
+        #expect(abs(pop.duration - settling) < 1e-12)
+        #expect(abs(fade.beginTime - (0.9 + settling)) < 1e-12)
+        // The shadow's time runs 0.5 s behind: the same instant is 0.5 s earlier there.
+        #expect(abs(follow.beginTime - (fade.beginTime - 0.5)) < 1e-12)
+        #expect(follow.duration == fade.duration)
+        // The hand-off: `back` starts from where `go` holds, 150.
+        let t = Timeline(c)
+        guard case .number(let x)? = t.value("position.x", layer: "card", at: 0.6) else { Issue.record("no x"); return }
+        #expect(x == 150)
+    }
+
+    /// Sequencing errors say why: an unknown name (with the qualified one when it
+    /// lives in another layer), and an instant that does not exist.
+    @Test func sequencingErrorsAreClear() {
+        func messages(_ body: String) -> [String] {
+            Pipeline.compile(SourceFile(name: "s.anim", text: "composition { size: 10 x 10 }\n" + body)).diagnostics.map(\.message)
+        }
+        #expect(messages("layer a { basic opacity as fade { from: 0, to: 1, duration: 1s } }\nlayer b { basic opacity { from: 0, to: 1, duration: 1s, beginTime: fade.end } }")
+            .contains("no animation named 'fade' before this one"))
+        #expect(messages("layer a { basic opacity as spin { from: 0, to: 1, duration: 1s, repeatCount: inf }\n basic zPosition { from: 0, to: 1, duration: 1s, beginTime: spin.end } }")
+            .contains("'spin' has no finite end: it repeats forever"))
+    }
 }

@@ -1,0 +1,140 @@
+import AnimcBase
+import AnimcDiagnostics
+import AnimcIR
+import AnimcSyntax
+
+/// An animation already lowered, with where it sits: its layer and the groups around
+/// it. Sequencing (`beginTime: go.end`) reads these.
+final class LoweredAnimation {
+    let name: String
+    let layer: LayerNode
+    /// The enclosing groups, outermost first.
+    let groups: [Animation]
+    let timing: Timing
+    let nameRange: SourceRange
+
+    init(name: String, layer: LayerNode, groups: [Animation], timing: Timing, nameRange: SourceRange) {
+        self.name = name
+        self.layer = layer
+        self.groups = groups
+        self.timing = timing
+        self.nameRange = nameRange
+    }
+}
+
+/// Where the animation being lowered sits: its layer and enclosing groups.
+struct TimeFrame {
+    var layer: LayerNode?
+    var groups: [Animation] = []
+}
+
+extension Checker {
+    /// `go.begin`, `go.end`, `go.duration`, `card.go.end`: an instant or length of an
+    /// earlier animation, on the timeline of the animation being lowered (its parent's
+    /// time), exact for decimal inputs. Nil when `base` does not name an animation, so
+    /// the member is evaluated as usual.
+    func sequencing(_ base: Expr, _ member: Identifier, _ range: SourceRange, _ scope: Scope) -> SemaValue? {
+        guard ["begin", "end", "duration"].contains(member.name), let here = currentFrame.layer else { return nil }
+        guard let path = dottedNames(base), scope.lookup(path[0].name) == nil, Builtins.constant(path[0].name) == nil else { return nil }
+        guard let target = findAnimation(path, from: here) else {
+            let written = path.map(\.name).joined(separator: ".")
+            // Named in another layer: suggest the qualified name.
+            let elsewhere = loweredAnimations.last { $0.name == written && $0.layer !== here }
+            let suggestion = elsewhere.map { $0.layer.id + "." + $0.name }
+                ?? closestMatch(to: written, in: loweredAnimations.map(\.name))
+            report(Messages.unknownAnimationReference(base.range, name: written, suggestion: suggestion))
+            return .poison
+        }
+        let span = target.timing.activeSpan
+        guard let fromTarget = toComposition(target.layer, target.groups, at: base.range, referenced: target.name),
+              let toHere = toComposition(here, currentFrame.groups, at: base.range, referenced: target.name) else { return .poison }
+        switch member.name {
+        case "duration":
+            // The active duration itself, not end − begin, which would round.
+            let t = target.timing
+            let length = t.speed == 0 ? Double.infinity : ExactDecimal.divide(t.exactActiveDuration, abs(t.speed))
+            if length.isInfinite {
+                report(Messages.sequencingNeverEnds(range, name: target.name, what: "duration"))
+                return .poison
+            }
+            return .number(ExactDecimal.divide(ExactDecimal.multiply(length, abs(fromTarget.scale)), abs(toHere.scale)), .time)
+        default:
+            let instant = member.name == "begin" ? span.start : span.end
+            if instant.isInfinite {
+                report(Messages.sequencingNeverEnds(range, name: target.name, what: member.name))
+                return .poison
+            }
+            return .number(toHere.inverse(fromTarget.apply(instant)), .time)
+        }
+    }
+
+    /// `a`, `a.b`, `a.b.c` as names; nil for any other expression.
+    private func dottedNames(_ e: Expr) -> [Identifier]? {
+        switch e.kind {
+        case .identifier(let n): return [Identifier(n, e.range)]
+        case .member(let base, let name): return dottedNames(base).map { $0 + [name] }
+        default: return nil
+        }
+    }
+
+    /// The animation named by `path`: a name alone is looked up among the animations
+    /// next to the one being lowered (same layer and group), then anywhere in its layer;
+    /// with more names, the first ones name a layer (as `mask:` does: a sublayer, else a
+    /// layer further out) and the last the animation.
+    private func findAnimation(_ path: [Identifier], from here: LayerNode) -> LoweredAnimation? {
+        let name = path[path.count - 1].name
+        if path.count == 1 {
+            let candidates = loweredAnimations.filter { $0.layer === here && $0.name == name }
+            let sameGroup = candidates.last { $0.groups.map(\.range) == currentFrame.groups.map(\.range) }
+            return sameGroup ?? candidates.last
+        }
+        var scopeNode: LayerNode? = here
+        var layer: LayerNode?
+        while let s = scopeNode, layer == nil {
+            layer = descend(s, path.dropLast())
+            scopeNode = s.parent
+        }
+        guard let found = layer else { return nil }
+        return loweredAnimations.last { $0.layer === found && $0.name == name }
+    }
+
+    private func descend(_ node: LayerNode, _ names: ArraySlice<Identifier>) -> LayerNode? {
+        var current = node
+        for n in names {
+            guard let child = current.childNames[n.name] else { return nil }
+            current = child
+        }
+        return current
+    }
+
+    /// The map from a frame's time (a layer's, or a group's inside it) to the
+    /// composition's. Reports and returns nil where there is none: a layer at speed 0,
+    /// or a group whose timing function warps time.
+    private func toComposition(_ layer: LayerNode, _ groups: [Animation], at range: SourceRange, referenced: String) -> TimeMap? {
+        var map = TimeMap.identity
+        for group in groups.reversed() {
+            guard let g = TimeMap(group: group.timing) else {
+                report(Messages.sequencingAcross(range, name: referenced, group: group.name))
+                return nil
+            }
+            map = g.after(map)
+        }
+        var node: LayerNode? = layer
+        while let n = node, n.parent != nil {
+            guard let l = TimeMap(layer: n.timing) else {
+                report(Messages.sequencingStoppedLayer(range, name: referenced, layer: n.name))
+                return nil
+            }
+            map = l.after(map)
+            node = n.parent
+        }
+        return map
+    }
+
+    /// Records a lowered animation for later references.
+    func registerLowered(_ a: Animation, nameRange: SourceRange) {
+        guard let layer = currentFrame.layer else { return }
+        loweredAnimations.append(LoweredAnimation(name: a.name, layer: layer, groups: currentFrame.groups, timing: a.timing,
+                                                  nameRange: nameRange))
+    }
+}
