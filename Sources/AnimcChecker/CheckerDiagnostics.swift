@@ -521,6 +521,19 @@ public enum CheckerDiagnostics {
         `beginTime: settle.end`), or make it stiffer or more damped.
         """)
 
+    public static let groupTimingOvershoot = DiagnosticDescriptor(
+        "W0514", "group-timing-overshoot", .warning, "A group timing function that leaves [0, 1]",
+        explanation: """
+        A group's timing function warps the time its children see: `groupTime = \
+        duration · f(progress)`. A curve whose y leaves [0, 1] (`cubic(0.5, 0, 0.5, \
+        1.5)`) gives times before 0 and past the duration. Core Animation does not say \
+        what then happens; animc does not clamp: the children are evaluated at those \
+        times, so one that has ended (and does not fill forwards) shows the model value \
+        while the curve overshoots, and one still active continues past its keyframes' \
+        times. Put the overshooting curve on the children's animations instead, where \
+        it overshoots their values.
+        """)
+
     /// Every checker descriptor, in code order.
     public static let all: [DiagnosticDescriptor] = [
         unknownName, unknownProperty, typeMismatch, unitMismatch, divisionByZero, nonFinite, badArguments,
@@ -534,5 +547,6 @@ public enum CheckerDiagnostics {
         presentationMisuse,
         delayedChildFlash, fillWithoutKeep, childPastGroup, firstKeyframePop, matrixTurn, infiniteWithoutWindow,
         neverActive, fightingAnimations, noVisibleEffect, defaultDuration, unusedMask, surprisingTransform, springCutOff,
+        groupTimingOvershoot,
     ]
 }

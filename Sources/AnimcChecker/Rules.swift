@@ -136,6 +136,15 @@ extension Checker {
     func checkGroupRules(_ group: Animation, item: Item) {
         guard case .group(let children) = group.kind else { return }
         let duration = group.timing.duration
+        // W0514: an overshooting timing function maps the group's progress outside
+        // [0, 1], so its children see times before 0 and past the duration.
+        if case .cubic(_, let y1, _, let y2) = group.timing.timingFunction, y1 < 0 || y1 > 1 || y2 < 0 || y2 > 1 {
+            let (low, high) = cubicRange(y1, y2)
+            report(CheckerDiagnostics.groupTimingOvershoot.at(
+                nameRange(group), "this group's timing function runs its children's time from \(percent(low)) to \(percent(high)) of its duration",
+                notes: [Note("past its end, a child that does not fill forwards shows the model value while the curve overshoots")],
+                help: "put the overshooting curve on the children's own animations, or keep the group's curve within [0, 1]"))
+        }
         for child in children {
             let range = nameRange(child)
             // The interval the runtime plays, in group time: a child with a negative
@@ -156,6 +165,20 @@ extension Checker {
         }
         checkFighting(children, topLevel: false)
     }
+
+    /// The lowest and highest y of the cubic from (0, 0) to (1, 1) with control
+    /// ordinates y1, y2 (sampled finely: for a message, not for evaluation).
+    private func cubicRange(_ y1: Double, _ y2: Double) -> (Double, Double) {
+        var low = 0.0, high = 1.0
+        for i in 0...1000 {
+            let t = Double(i) / 1000, u = 1 - t
+            let y = 3 * u * u * t * y1 + 3 * u * t * t * y2 + t * t * t
+            low = min(low, y); high = max(high, y)
+        }
+        return (low, high)
+    }
+
+    private func percent(_ x: Double) -> String { formatNumber((x * 1000).rounded() / 10) + "%" }
 
     /// The range that names an animation in messages.
     func nameRange(_ a: Animation) -> SourceRange { animationSites[a.range]?.name ?? a.range }
