@@ -261,9 +261,20 @@ public enum CheckerDiagnostics {
     public static let keyTimesEnds = DiagnosticDescriptor(
         "E0404", "key-times-ends", .error, "keyTimes that do not start at 0 and end at 1",
         explanation: """
-        In `linear` and `cubic` modes the first key time must be 0 and the last 1; in \
-        `discrete` mode the first must be 0. Otherwise the value before the first or \
-        after the last key time is undefined.
+        In keyframe rows, the first key time must be 0 and, except in `discrete` mode, \
+        the last must be 1: write the hold before or after as a row of its own. (Pasted \
+        `keyTimes` arrays that do not span 0 to 1 are accepted with warning W0422: the \
+        end values hold, as Core Animation plays them.)
+        """)
+
+    public static let keyTimesShort = DiagnosticDescriptor(
+        "W0422", "key-times-short", .warning, "keyTimes that do not start at 0 or end at 1",
+        explanation: """
+        Apple's documentation asks for key times from 0 to 1, but Core Animation plays \
+        others, and real code has them (`keyTimes = [0, 0.7]` to reach the end at 70% \
+        of the duration): the first value holds until the first key time and the last \
+        value holds after the last. animc accepts them in the array form with this \
+        warning and plays them that way. In the row form, write the hold as a row.
         """)
 
     public static let timingFunctionsCount = DiagnosticDescriptor(
@@ -541,7 +552,7 @@ public enum CheckerDiagnostics {
         badInstance, missingAttribute, unknownAttribute, unknownLayer, badComponent, misplacedDeclaration,
         indexOutOfRange, missingComposition, definitionsTooDeep, swiftSpelling,
         keyTimesCount, keyTimesOrder, keyTimesRange, keyTimesEnds, timingFunctionsCount, pacedIgnores,
-        timingFunctionsCountMismatch,
+        timingFunctionsCountMismatch, keyTimesShort,
         cubicControlRange, negativeDuration, negativeRepeat, repeatConflict, keyframeForms, pathStructure,
         notInterpolatable, notAdditive, motionTarget, springParameters, decayParameters, stepsCount, springTiming,
         presentationMisuse,

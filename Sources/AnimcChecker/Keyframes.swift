@@ -227,12 +227,20 @@ extension Checker {
             return false
         }
         guard let first = times.first, let last = times.last else { return true }
+        let lastMustBeOne = mode != .discrete || !rowsForm
+        let lastIsShort = lastMustBeOne && last != 1 && (times.count > 1 || mode == .discrete)
+        if !rowsForm {
+            // Pasted `keyTimes: [0, 0.7]`: Core Animation plays them, holding the first
+            // value before the first key time and the last after the last.
+            if first != 0 { report(Messages.keyTimesShort(ranges[0], first: true, at: first)) }
+            if lastIsShort { report(Messages.keyTimesShort(ranges[ranges.count - 1], first: false, at: last)) }
+            return true
+        }
         if first != 0 {
             report(Messages.keyTimesEnds(ranges[0], first: true, mode: mode))
             return false
         }
-        let lastMustBeOne = mode != .discrete || !rowsForm
-        if lastMustBeOne && last != 1 && (times.count > 1 || mode == .discrete) {
+        if lastIsShort {
             report(Messages.keyTimesEnds(ranges[ranges.count - 1], first: false, mode: mode))
             return false
         }

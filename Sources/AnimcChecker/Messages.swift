@@ -266,6 +266,14 @@ enum Messages {
                            help: "key times are fractions: write 0.5 or 50%; to delay the animation use beginTime")
     }
 
+    static func keyTimesShort(_ range: SourceRange, first: Bool, at time: Double) -> Diagnostic {
+        D.keyTimesShort.at(range, first ? "the first key time is \(formatNumber(time)), not 0: the first value holds until then"
+                                        : "the last key time is \(formatNumber(time)), not 1: the last value holds from then on",
+                           label: first ? "first key time" : "last key time",
+                           help: "Core Animation plays it this way; to say so, move the hold into the values: \(first ? "start with" : "end with") a key time of \(first ? 0 : 1) and the same value",
+                           fixIts: [])
+    }
+
     static func keyTimesEnds(_ range: SourceRange, first: Bool, mode: CalculationMode) -> Diagnostic {
         D.keyTimesEnds.at(range, first ? "the first key time must be 0" : "the last key time must be 1",
                           label: first ? "should be 0" : "should be 1",

@@ -151,6 +151,12 @@ final class VectorKeyframes: Sendable {
             return
         }
         if count == 0 { return }
+        // Key times that stop short of 0 or 1 (pasted `keyTimes: [0, 0.7]`) hold the
+        // end values outside them, as Core Animation plays them.
+        if mode != .discrete, let held = heldIndex(p) {
+            for k in 0..<width { out[k] = values[held * width + k] }
+            return
+        }
         let i = segment(p, hint: &hint)
         if mode == .discrete {
             let base = (p < keyTimes[0] ? 0 : i) * width
@@ -183,9 +189,20 @@ final class VectorKeyframes: Sendable {
 
     /// `evaluate` for width 1, returning the value instead of writing it: the
     /// single-property sampler's path, where the pointer plumbing showed up in profiles.
+    /// The value index that holds at `p` when the key times stop short of 0 or 1 and
+    /// `p` lies beyond them; nil when `p` is inside the key times (or beyond an end
+    /// that reaches 0 or 1, where overshooting progress extrapolates).
+    @inline(__always)
+    func heldIndex(_ p: Double) -> Int? {
+        let first = keyTimes[0], last = keyTimes[count - 1]
+        if p > last && last < 1 { return count - 1 }
+        if p < first && first > 0 { return 0 }
+        return nil
+    }
+
     @inline(__always)
     func scalar(_ p: Double, hint: inout Int, before: Bool) -> Double {
-        guard count > 1, mode == .linear else {
+        guard count > 1, mode == .linear, heldIndex(p) == nil else {
             var out = 0.0
             withUnsafeMutablePointer(to: &out) { evaluate(p, hint: &hint, before: before, out: $0) }
             return out
@@ -279,6 +296,9 @@ final class TransformKeyframes: Sendable {
             hint = i
             return matrices[i]
         }
+        // Key times short of 0 or 1 hold the end values (see VectorKeyframes.heldIndex).
+        if p > keyTimes[n - 1] && keyTimes[n - 1] < 1 { return matrices[n - 1] }
+        if p < keyTimes[0] && keyTimes[0] > 0 { return matrices[0] }
         var i = min(max(hint, 0), n - 2)
         while i < n - 2 && keyTimes[i + 1] <= p { i += 1 }
         while i > 0 && keyTimes[i] > p { i -= 1 }

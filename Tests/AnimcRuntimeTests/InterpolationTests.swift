@@ -123,6 +123,27 @@ import Testing
         #expect(t.number("zPosition", at: 1.9) == -1)   // all removed: the model value
     }
 
+    /// Key times that stop short of 1 (NVActivityIndicatorView's `keyTimes = [0, 0.7]`)
+    /// reach the last value at 0.7 and hold it; short of 0, the first value holds.
+    @Test func keyTimesShortOfTheEndsHoldTheEndValues() {
+        let late = Build.property("zPosition", Timing(duration: 1),
+                                  .keyframes(Keyframes(values: [.number(0), .number(10)], keyTimes: [0, 0.7])))
+        let t = Build.timeline([late])
+        #expect(close(t.number("zPosition", at: 0.35), 5, 1e-12))
+        #expect(t.number("zPosition", at: 0.7) == 10)
+        #expect(t.number("zPosition", at: 0.85) == 10)
+        #expect(t.number("zPosition", at: 1) == 10)
+        let early = Build.property("zPosition", Timing(duration: 1),
+                                   .keyframes(Keyframes(values: [.number(0), .number(10)], keyTimes: [0.2, 1])))
+        let e = Build.timeline([early])
+        #expect(e.number("zPosition", at: 0.1) == 0)
+        #expect(close(e.number("zPosition", at: 0.6), 5, 1e-12))
+        // Full key times still extrapolate an overshooting curve past the last value.
+        let overshoot = Build.property("zPosition", Timing(duration: 1, timingFunction: .cubic(x1: 0.5, y1: 0, x2: 0.5, y2: 1.5)),
+                                       .keyframes(Keyframes(values: [.number(0), .number(10)], keyTimes: [0, 1])))
+        #expect(Build.timeline([overshoot]).number("zPosition", at: 0.8) > 10)
+    }
+
     /// Cumulative: each cycle starts from the previous cycle's end.
     @Test func cumulativeAccumulatesTheEndValuePerCycle() {
         let a = Build.basic("zPosition", from: .number(0), to: .number(10), Timing(duration: 1, repeatCount: 3), cumulative: true)
