@@ -24,9 +24,9 @@ struct DecomposedTransform: Equatable {
         // The affine part: the matrix with its perspective column cleared.
         var affine = mm
         affine[0, 3] = 0; affine[1, 3] = 0; affine[2, 3] = 0; affine[3, 3] = 1
-        guard affine.determinant3x3 != 0 else { return nil }
         if mm[0, 3] != 0 || mm[1, 3] != 0 || mm[2, 3] != 0 {
-            guard let inv = affine.inverse() else { return nil }
+            // Solving for the perspective needs the affine part inverted.
+            guard affine.determinant3x3 != 0, let inv = affine.inverse() else { return nil }
             let col = (mm[0, 3], mm[1, 3], mm[2, 3], mm[3, 3])
             perspective = (
                 inv[0, 0] * col.0 + inv[0, 1] * col.1 + inv[0, 2] * col.2 + inv[0, 3] * col.3,
@@ -38,21 +38,34 @@ struct DecomposedTransform: Equatable {
         var r0 = (mm[0, 0], mm[0, 1], mm[0, 2])
         var r1 = (mm[1, 0], mm[1, 1], mm[1, 2])
         var r2 = (mm[2, 0], mm[2, 1], mm[2, 2])
-        var sx = length(r0)
-        r0 = scaled(r0, 1 / sx)
-        var kxy = dot(r0, r1)
-        r1 = combine(r1, r0, 1, -kxy)
-        var sy = length(r1)
-        r1 = scaled(r1, 1 / sy)
-        kxy /= sy
-        var kxz = dot(r0, r2)
-        r2 = combine(r2, r0, 1, -kxz)
-        var kyz = dot(r1, r2)
-        r2 = combine(r2, r1, 1, -kyz)
-        var sz = length(r2)
-        r2 = scaled(r2, 1 / sz)
-        kxz /= sz
-        kyz /= sz
+        // A zero scale on an axis (`CATransform3DMakeScale(1, 0.4, 0)`, which SpinKit's
+        // wave animates) leaves a zero row. The CSS text gives up on such a matrix (and
+        // browsers snap halfway); Core Animation animates it. Keep the scale 0 and
+        // complete the rotation from the other rows, so the matrix rebuilds exactly.
+        // Only a row that is zero as written counts: one that vanishes when made
+        // orthogonal to the others (a nonzero row parallel to another) has no parts of
+        // this form, and the matrix does not decompose.
+        let tiny = 1e-12
+        let flat0 = length(r0) < tiny, flat1 = length(r1) < tiny, flat2 = length(r2) < tiny
+        var sx = 0.0, sy = 0.0, sz = 0.0, kxy = 0.0, kxz = 0.0, kyz = 0.0
+        if !flat0 { sx = length(r0); r0 = scaled(r0, 1 / sx) }
+        if !flat1 {
+            if !flat0 { kxy = dot(r0, r1); r1 = combine(r1, r0, 1, -kxy) }
+            sy = length(r1)
+            guard sy >= tiny * max(1, abs(kxy)) else { return nil }
+            r1 = scaled(r1, 1 / sy)
+            kxy /= sy
+        }
+        if !flat2 {
+            if !flat0 { kxz = dot(r0, r2); r2 = combine(r2, r0, 1, -kxz) }
+            if !flat1 { kyz = dot(r1, r2); r2 = combine(r2, r1, 1, -kyz) }
+            sz = length(r2)
+            guard sz >= tiny * max(1, abs(kxz), abs(kyz)) else { return nil }
+            r2 = scaled(r2, 1 / sz)
+            kxz /= sz
+            kyz /= sz
+        }
+        if flat0 || flat1 || flat2 { (r0, r1, r2) = DecomposedTransform.completed(r0, r1, r2, flat0, flat1, flat2) }
         // A flipped coordinate system: negate the scales and the rows.
         if dot(r0, cross(r1, r2)) < 0 {
             sx = -sx; sy = -sy; sz = -sz
@@ -91,6 +104,39 @@ struct DecomposedTransform: Equatable {
     }
 
     init() {}
+
+    /// Fills the rows that were zero with unit vectors that make the three an
+    /// orthonormal, right-handed basis with the rows that were not.
+    static func completed(_ a: (Double, Double, Double), _ b: (Double, Double, Double), _ c: (Double, Double, Double),
+                          _ flatA: Bool, _ flatB: Bool, _ flatC: Bool)
+        -> ((Double, Double, Double), (Double, Double, Double), (Double, Double, Double)) {
+        var (r0, r1, r2) = (a, b, c)
+        switch (flatA, flatB, flatC) {
+        case (true, false, false): r0 = cross(r1, r2)
+        case (false, true, false): r1 = cross(r2, r0)
+        case (false, false, true): r2 = cross(r0, r1)
+        case (false, true, true):
+            r1 = perpendicular(r0); r2 = cross(r0, r1)
+        case (true, false, true):
+            r2 = perpendicular(r1); r0 = cross(r1, r2)
+        case (true, true, false):
+            r0 = perpendicular(r2); r1 = cross(r2, r0)
+        case (true, true, true):
+            (r0, r1, r2) = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+        case (false, false, false):
+            break
+        }
+        return (r0, r1, r2)
+    }
+
+    /// A unit vector perpendicular to the unit vector `u`: the coordinate axis least
+    /// aligned with it, made orthogonal.
+    private static func perpendicular(_ u: (Double, Double, Double)) -> (Double, Double, Double) {
+        let axis: (Double, Double, Double) = abs(u.0) <= abs(u.1) && abs(u.0) <= abs(u.2) ? (1, 0, 0)
+            : abs(u.1) <= abs(u.2) ? (0, 1, 0) : (0, 0, 1)
+        let v = combine(axis, u, 1, -dot(axis, u))
+        return scaled(v, 1 / length(v))
+    }
 
     /// Rebuilds the matrix: scale, then skew, then rotation, then translation, then perspective.
     var matrix: M4 {

@@ -206,4 +206,24 @@ import Testing
                     "a z term at \(Double(step) / 100)")
         }
     }
+
+    /// A zero scale on an axis is kept, not a reason to snap: SpinKit's wave animates
+    /// CATransform3DMakeScale(1, 0.4, 0) to (1, 1, 0), and at the middle the bar is
+    /// scaled (1, 0.7, 0). Flat matrices rebuild exactly from their parts.
+    @Test func zeroScalesInterpolate() {
+        let from = Transform([.scale(x: 1, y: 0.4, z: 0)]), to = Transform([.scale(x: 1, y: 1, z: 0)])
+        let t = Build.timeline([Build.basic("transform", from: .transform(from), to: .transform(to), Timing(duration: 1))])
+        guard case .transform(let got)? = t.value("transform", layer: 0, in: t.state(at: 0.5)) else { Issue.record("no transform"); return }
+        #expect(zip(got.matrix.array, Transform([.scale(x: 1, y: 0.7, z: 0)]).matrix.array).allSatisfy { abs($0 - $1) < 1e-12 })
+        for flat in [Transform([.rotate(x: 0, y: 0, z: 1, angle: 0.3), .scale(x: 0, y: 2, z: 1)]),
+                     Transform([.rotate(x: 1, y: 1, z: 0, angle: 0.7), .scale(x: 0, y: 0, z: 3)]),
+                     Transform([.scale(x: 0, y: 0, z: 0), .translate(x: 4, y: 5, z: 6)])] {
+            let m = flat.matrix
+            guard let parts = DecomposedTransform(m) else { Issue.record("\(flat) did not decompose"); continue }
+            #expect(zip(parts.matrix.array, m.array).allSatisfy { abs($0 - $1) < 1e-12 }, "\(flat)")
+        }
+        // Flattened after a rotation, two rows are parallel rather than zero: that has no
+        // parts of this form, and the segment switches at its middle (as in CSS).
+        #expect(DecomposedTransform(Transform([.scale(x: 0, y: 2, z: 1), .rotate(x: 0, y: 0, z: 1, angle: 0.3)]).matrix) == nil)
+    }
 }
