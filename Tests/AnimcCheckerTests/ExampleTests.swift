@@ -23,9 +23,10 @@ import Testing
         }
     }
 
-    @Test func thereAreFiveScenarioExamples() {
+    /// The five scenarios, and two ports of real open-source indicators.
+    @Test func theExamplesAreTheScenariosAndThePorts() {
         #expect(Repository.examples.map { $0.split(separator: "/").last.map(String.init) ?? "" }.sorted()
-            == ["flip-card.anim", "follow-path.anim", "scrub.anim", "splash.anim", "toss.anim"])
+            == ["flip-card.anim", "follow-path.anim", "plane.anim", "ripple.anim", "scrub.anim", "splash.anim", "toss.anim"])
     }
 
     @Test func theSplashGridHasOneLayerPerTileWithItsOwnDelay() {

@@ -7,7 +7,8 @@ import AnimcTimeline
 import Foundation
 import Testing
 
-/// The five scenarios of scenarios.md, end to end: each example is built by the CLI to
+/// The five scenarios of scenarios.md and the two ported indicators, end to end: each
+/// example is built by the CLI to
 /// timeline JSON, loaded back as an app would, and its checkable behaviours are
 /// compared with values computed here independently (the cubic-Bézier formula, a
 /// separately written arc length, the spring and decay closed forms, hand-derived
@@ -259,5 +260,55 @@ import Testing
         for keyPath in ["position", "bounds", "transform"] {
             #expect(t.value(keyPath, layer: 0, in: start) == t.value(keyPath, layer: 0, in: end), "\(keyPath)")
         }
+    }
+
+    // MARK: 6. ripple (NVActivityIndicatorView, staggered groups)
+
+    /// Ring i's group starts 0.2·i s in and repeats every 1.25 s; its scale reaches 1 at
+    /// 70% of the warped progress and holds, its opacity goes 1 → 0.7 → 0 on the same
+    /// curve per segment. Before its group starts a ring shows its first frame.
+    @Test func rippleRingsFollowTheirStaggeredGroups() throws {
+        let t = try #require(Self.built("ripple"))
+        let curve = (0.21, 0.53, 0.56, 0.8)
+        func ease(_ x: Double) -> Double { Self.bezier(curve.0, curve.1, curve.2, curve.3, x) }
+        for i in 0..<3 {
+            for time in [0.05, 0.3, 0.61, 0.9, 1.2, 1.5, 2.0, 2.6] {
+                let local = time - 0.2 * Double(i)
+                let p = local < 0 ? 0 : (local / 1.25).truncatingRemainder(dividingBy: 1)
+                let warped = ease(p)
+                let scale = warped >= 0.7 ? 1 : warped / 0.7
+                let opacity = p <= 0.7 ? 1 - 0.3 * ease(p / 0.7) : 0.7 * (1 - ease((p - 0.7) / 0.3))
+                let id = "ring[\(i)]"
+                #expect(abs(Self.number(t, id, "transform.scale", time) - scale) < 1e-9, "\(id) scale at \(time)")
+                #expect(abs(Self.number(t, id, "opacity", time) - opacity) < 1e-9, "\(id) opacity at \(time)")
+            }
+        }
+    }
+
+    // MARK: 7. plane (SpinKit, 3D perspective)
+
+    /// The square is a half turn about y at the middle of the first segment's curve
+    /// and upside down (a half turn about y, then about z) at the end; the positive
+    /// m34 of 1/120 sits after the rotation in every frame.
+    @Test func planeFlipsWithItsPerspective() throws {
+        let t = try #require(Self.built("plane"))
+        func matrix(_ time: Double) -> [Double] {
+            guard case .transform(let v)? = t.value("transform", layer: "spinner.plane", at: time),
+                  case .matrix(let m)? = v.functions.first else { return [] }
+            return m.entries
+        }
+        let m34 = 1.0 / 120
+        // At 0.3 s the first segment's easeInEaseOut is at 0.5, a quarter turn about y.
+        let quarter = matrix(0.3)
+        let expectedQuarter: [Double] = [0, 0, -1, -m34, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1]
+        #expect(quarter.count == 16 && zip(quarter, expectedQuarter).allSatisfy { abs($0 - $1) < 1e-12 }, "\(quarter)")
+        // At 0.6 s a half turn about y: x and z reversed, perspective on the flipped z.
+        let half = matrix(0.6)
+        let expectedHalf: [Double] = [-1, 0, 0, 0, 0, 1, 0, 0, 0, 0, -1, -m34, 0, 0, 0, 1]
+        #expect(half.count == 16 && zip(half, expectedHalf).allSatisfy { abs($0 - $1) < 1e-12 }, "\(half)")
+        // At the end of a cycle, a half turn about z (a half turn about y, then x).
+        let end = matrix(1.2 - 1e-9)
+        let expectedEnd: [Double] = [-1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 1, m34, 0, 0, 0, 1]
+        #expect(end.count == 16 && zip(end, expectedEnd).allSatisfy { abs($0 - $1) < 1e-6 }, "\(end)")
     }
 }

@@ -29,7 +29,7 @@ public enum Repository {
         return names.filter { $0.hasSuffix("." + ext) }.sorted().map { folder + "/" + $0 }
     }
 
-    /// The five scenario examples.
+    /// The examples: the five scenarios and two ported indicators.
     public static var examples: [String] { files(in: "examples", withExtension: "anim") }
 }
 
