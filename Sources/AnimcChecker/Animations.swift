@@ -264,7 +264,7 @@ extension Checker {
     }
 
     private func warnDefaultDuration(_ item: Item, _ body: Block) {
-        report(CheckerDiagnostics.defaultDuration.at(
+        reportMissing(in: item.range, CheckerDiagnostics.defaultDuration.at(
             animationNameRange(item), "no duration: Core Animation uses 0.25 s",
             fixIts: attributeInsertion(body, "duration: 0.25s", message: "write the duration").map { [$0] } ?? []))
     }
@@ -398,7 +398,7 @@ extension Checker {
             report(Messages.keyframeForms(a["by"]?.range ?? item.range, problem: "'from', 'to' and 'by' cannot all be given"))
             return nil
         default:
-            report(Messages.missingAttribute(animationNameRange(item), what: "this animation", needs: "'from', 'to' or 'by'"))
+            reportMissing(in: item.range, Messages.missingAttribute(animationNameRange(item), what: "this animation", needs: "'from', 'to' or 'by'"))
             return nil
         }
     }
@@ -428,7 +428,7 @@ extension Checker {
             return nil
         }
         guard let v = a["velocity"] else {
-            report(Messages.missingAttribute(animationNameRange(item), what: "a decay", needs: "'velocity'",
+            reportMissing(in: item.range, Messages.missingAttribute(animationNameRange(item), what: "a decay", needs: "'velocity'",
                                              help: "velocity is in the property's units per second, e.g. velocity: (1200, -800)"))
             return nil
         }

@@ -160,7 +160,6 @@ extension Checker {
     /// `callee(arguments)`: a built-in function. Components are only called as instances.
     func call(_ callee: Identifier, _ arguments: [Argument], _ range: SourceRange, _ scope: Scope) -> SemaValue {
         if let binding = scope.lookup(callee.name) {
-            markUsed(binding)
             if binding.kind == .component {
                 report(Messages.badInstance(range, problem: "component '\(callee.name)' can only be instantiated as a layer",
                                             help: "write 'name = \(callee.name)(...)' inside a layer or at the top level"))

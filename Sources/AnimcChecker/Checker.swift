@@ -35,10 +35,6 @@ final class Checker {
     let global: Scope
     var diagnostics: [Diagnostic] = []
     private var seen: Set<String> = []
-    /// Declarations (by the start of their name) that something referred to.
-    var used: Set<UInt32> = []
-    /// Every declaration that was registered, for the unused-definition warning.
-    var declared: [UInt32: Binding] = [:]
     var layerCount = 0
     var iterationCount = 0
     var evaluationCount = 0
@@ -76,11 +72,34 @@ final class Checker {
     var noEffect: [SourceRange: (instances: Int, count: Int, diagnostic: Diagnostic?)] = [:]
     /// Set when the tree had syntax errors: some checks (unused names) would only add noise.
     let hasSyntaxErrors: Bool
+    /// Where the parser reported errors, sorted. A node spanning one is poison: what the
+    /// parser recovered there is a guess, and a message about the guess would be a
+    /// second message for one mistake.
+    let syntaxErrorOffsets: [UInt32]
 
     init(tree: SyntaxTree) {
         self.tree = tree
         self.global = Scope(parent: nil)
         self.hasSyntaxErrors = tree.diagnostics.contains { $0.severity == .error }
+        self.syntaxErrorOffsets = tree.diagnostics.filter { $0.severity == .error }.map(\.range.start).sorted()
+    }
+
+    /// Whether the parser reported an error within `range` (ends included: a missing
+    /// `)` is reported where the expression stops).
+    func spansSyntaxError(_ range: SourceRange) -> Bool {
+        guard !syntaxErrorOffsets.isEmpty else { return false }
+        var lo = 0, hi = syntaxErrorOffsets.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if syntaxErrorOffsets[mid] < range.start { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < syntaxErrorOffsets.count && syntaxErrorOffsets[lo] <= range.end
+    }
+
+    /// Reports that something required is missing, unless the construct `extent` holds
+    /// a syntax error: the missing part is then most likely the part that did not parse.
+    func reportMissing(in extent: SourceRange, _ d: Diagnostic) {
+        if !spansSyntaxError(extent) { report(d) }
     }
 
     // MARK: Reporting
@@ -141,18 +160,36 @@ final class Checker {
             report(Messages.shadowing(name.range, name: name.name, outer: outer.name.range, what: outer.kind.noun))
         }
         scope.insert(binding)
-        if binding.kind != .loopVariable && declared[name.range.start] == nil {
-            declared[name.range.start] = binding
-        }
     }
 
-    func markUsed(_ binding: Binding) { used.insert(binding.name.range.start) }
-
+    /// Unused declarations, from the static name index rather than from evaluation: a
+    /// use inside a broken expression, an untaken `if` branch or a loop that runs zero
+    /// times still counts, so errors never turn into unused warnings, and the warning
+    /// can be given whatever else is wrong with the file.
     private func reportUnused() {
-        guard !hasErrors && !hasSyntaxErrors else { return }
-        for (start, binding) in declared.sorted(by: { $0.key < $1.key }) where !used.contains(start) {
-            if binding.name.name.hasPrefix("_") { continue }
-            report(Messages.unused(binding.name.range, name: binding.name.name, what: binding.kind.noun))
+        let index = NameIndex.build(tree)
+        let unreferenced = index.unreferenced
+        // Inside a component nobody instantiates, the component's own warning says it all.
+        // A misspelt use (`duraton`) is reported with its suggestion; the declaration it
+        // meant is not also "never used".
+        let declaredNames = Array(Set(unreferenced.map { index.declarations[$0].name }))
+        let meant = declaredNames.isEmpty ? [] : Set(Set(index.unresolved.map(\.name)).compactMap { AnimcBase.closestMatch(to: $0, in: declaredNames) })
+        let deadComponents = unreferenced.map { index.declarations[$0] }.filter { $0.kind == .component }.map(\.extent)
+        for d in unreferenced {
+            let declaration = index.declarations[d]
+            switch declaration.kind {
+            case .constant, .timing, .path, .component, .parameter: break
+            case .loopVariable, .layer, .animation: continue
+            }
+            if declaration.name.hasPrefix("_") || meant.contains(declaration.name) { continue }
+            // A declaration being typed is not yet "unused": an error in it, or later on
+            // its last line (where the parser may have cut it short), keeps it quiet.
+            let bytes = tree.file.bytes
+            var lineEnd = min(Int(declaration.extent.end), bytes.count)
+            while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            if spansSyntaxError(SourceRange(start: declaration.extent.start, end: UInt32(clamping: lineEnd))) { continue }
+            if deadComponents.contains(where: { $0 != declaration.extent && $0.contains(declaration.range.start) }) { continue }
+            report(Messages.unused(declaration.range, name: declaration.name, what: declaration.kind.noun))
         }
     }
 

@@ -17,6 +17,7 @@ extension Checker {
             _ = allowExpansion(at: expr.range)
             return .poison
         }
+        if spansSyntaxError(expr.range) { return .poison }
         switch expr.kind {
         case .number(let v, let unit):
             switch unit {
@@ -123,7 +124,6 @@ extension Checker {
     /// The value a name denotes: a declaration in scope, else a built-in constant.
     func lookupValue(_ name: String, _ range: SourceRange, _ scope: Scope) -> SemaValue {
         if let binding = scope.lookup(name) {
-            markUsed(binding)
             return value(of: binding, at: range)
         }
         if let constant = Builtins.constant(name) { return constant }

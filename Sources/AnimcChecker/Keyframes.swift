@@ -72,7 +72,7 @@ extension Checker {
             }
         } else {
             guard let valuesAttribute = a["values"] else {
-                report(Messages.missingAttribute(animationNameRange(item), what: "a keyframes animation", needs: "values",
+                reportMissing(in: item.range, Messages.missingAttribute(animationNameRange(item), what: "a keyframes animation", needs: "values",
                                                  help: "add rows such as '0 = 0' and '1 = 1', or 'values: [0, 1]'"))
                 return nil
             }
@@ -309,14 +309,14 @@ extension Checker {
         } else if let p = a["path"] {
             pathExpr = (p.value, p.scope)
         } else {
-            report(Messages.missingAttribute(animationNameRange(item), what: "a motion", needs: "a path",
+            reportMissing(in: item.range, Messages.missingAttribute(animationNameRange(item), what: "a motion", needs: "a path",
                                              help: "write 'motion \(info.keyPath) along somePath { ... }'"))
             return nil
         }
         guard case .path(let path)? = lowerValue(pathExpr.0, pathExpr.1, as: .path, context: "the motion path") else { return nil }
         let geometry = PathGeometry(path)
         guard !geometry.segments.isEmpty else {
-            report(Messages.missingAttribute(pathExpr.0.range, what: "a motion path", needs: "at least one line or curve"))
+            reportMissing(in: pathExpr.0.range, Messages.missingAttribute(pathExpr.0.range, what: "a motion path", needs: "at least one line or curve"))
             return nil
         }
         var mode = CalculationMode.linear

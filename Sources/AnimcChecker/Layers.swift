@@ -154,7 +154,7 @@ extension Checker {
             }
         }
         if !sawSize {
-            report(Messages.missingAttribute(name?.range ?? SourceRange(start: range.start, end: range.start + 11),
+            reportMissing(in: range, Messages.missingAttribute(name?.range ?? SourceRange(start: range.start, end: range.start + 11),
                                              what: "the composition", needs: "a size",
                                              help: "add 'size: 375 x 667' (width x height in points)"))
         }
@@ -339,7 +339,6 @@ extension Checker {
             report(Messages.unknownName(callee.range, name: callee.name, suggestion: closestMatch(to: callee.name, in: components)))
             return
         }
-        markUsed(binding)
         guard case .component(let info)? = binding.value else {
             report(Messages.badInstance(callee.range, problem: "'\(callee.name)' is a \(binding.kind.noun), not a component"))
             return

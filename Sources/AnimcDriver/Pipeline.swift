@@ -21,17 +21,16 @@ public struct CompileResult: Sendable {
 
 /// Runs the stages in order. Pure: no I/O, so editors and tests call it directly.
 public enum Pipeline {
-    /// Parses and checks `file`. A file with syntax errors is not checked further:
-    /// its semantic errors would mostly be echoes of the syntax errors.
+    /// Parses and checks `file`, reporting every stage in one run: the checker also
+    /// runs on a tree with syntax errors, where the parser's error nodes are poison
+    /// (they satisfy every check and produce no message of their own), so a typo does
+    /// not hide the name, type and Core Animation findings elsewhere in the file. There
+    /// is IR only when nothing is wrong.
     public static func compile(_ file: SourceFile) -> CompileResult {
         let tree = parse(file)
-        var diagnostics = tree.diagnostics
-        var composition: Composition?
-        if !tree.diagnostics.contains(where: { $0.severity == .error }) {
-            let checked = check(tree)
-            diagnostics += checked.diagnostics
-            composition = checked.composition
-        }
+        let checked = check(tree)
+        let diagnostics = tree.diagnostics + checked.diagnostics
+        let composition = checked.composition
         let (kept, suppressed) = Suppressions.apply(diagnostics, comments: tree.comments, file: file,
                                                    knownCodes: DiagnosticRegistry.codes)
         return CompileResult(file: file, tree: tree, composition: composition,

@@ -19,6 +19,11 @@ import Testing
         suppression comments. Warnings can be silenced with
         `// animc-ignore CODE: reason` (see [language.md](language.md#suppressing-a-warning)).
 
+        Every stage reports in one run: the checker also runs on a file with syntax errors,
+        so a typo does not hide name, type or rule findings elsewhere, and errors do not hide
+        warnings. A construct that holds a syntax error is not checked further (what the
+        parser recovered there is a guess), so one mistake gives one message.
+
         This file is generated from the diagnostic registry by the test suite.
 
         | code | name | severity | summary |

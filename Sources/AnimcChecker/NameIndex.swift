@@ -1,0 +1,275 @@
+import AnimcBase
+import AnimcSyntax
+
+/// Every declared name of a file and every use of one, resolved from the syntax tree
+/// alone: lexical scopes as the checker builds them, without evaluating anything.
+///
+/// Because it needs no evaluation it works on files with errors of any kind, which is
+/// what the unused-definition warning (W0310) needs to stay free of cascades (a use in
+/// a broken item still counts), and what an editor needs for go to definition, find
+/// references and rename.
+public struct NameIndex: Sendable {
+    public enum Kind: String, Sendable, Hashable {
+        case constant, timing, path, component, parameter, loopVariable, layer, animation
+
+        /// How the kind is named in messages and editor outlines.
+        public var noun: String {
+            switch self {
+            case .constant: return "constant"
+            case .timing: return "timing function"
+            case .path: return "path"
+            case .component: return "component"
+            case .parameter: return "parameter"
+            case .loopVariable: return "loop variable"
+            case .layer: return "layer"
+            case .animation: return "animation"
+            }
+        }
+    }
+
+    public struct Declaration: Sendable, Hashable {
+        public let name: String
+        /// The name as written.
+        public let range: SourceRange
+        public let kind: Kind
+        /// The whole declaration (for a layer, its whole block).
+        public let extent: SourceRange
+    }
+
+    public struct Reference: Sendable, Hashable {
+        public let range: SourceRange
+        public let declaration: Int
+    }
+
+    public internal(set) var declarations: [Declaration] = []
+    public internal(set) var references: [Reference] = []
+    /// Names used where no declaration of that name is in scope (built-ins, and typos).
+    public internal(set) var unresolved: [Identifier] = []
+
+    /// The declaration named or referred to at `offset`, if any.
+    public func declaration(at offset: UInt32) -> Int? {
+        if let r = references.first(where: { $0.range.start <= offset && offset <= $0.range.end }) { return r.declaration }
+        return declarations.firstIndex { $0.range.start <= offset && offset <= $0.range.end }
+    }
+
+    /// Where declaration `d` is used.
+    public func uses(of d: Int) -> [SourceRange] {
+        references.filter { $0.declaration == d }.map(\.range)
+    }
+
+    /// Declarations no reference resolves to.
+    public var unreferenced: [Int] {
+        var used = Set<Int>()
+        for r in references { used.insert(r.declaration) }
+        return declarations.indices.filter { !used.contains($0) }
+    }
+
+    /// Indexes a tree, including trees with syntax errors (error nodes hold no names).
+    public static func build(_ tree: SyntaxTree) -> NameIndex {
+        var builder = Builder(file: tree.file)
+        let global = StaticScope(parent: nil)
+        builder.block(tree.root, scope: global, layer: builder.rootLayer, declareInto: global)
+        return builder.index
+    }
+}
+
+/// A lexical scope of value names (constants, timings, paths, components, parameters,
+/// loop variables).
+private final class StaticScope {
+    let parent: StaticScope?
+    var names: [String: Int] = [:]
+    init(parent: StaticScope?) { self.parent = parent }
+
+    func lookup(_ name: String) -> Int? {
+        var s: StaticScope? = self
+        while let scope = s {
+            if let d = scope.names[name] { return d }
+            s = scope.parent
+        }
+        return nil
+    }
+}
+
+/// A layer in the layer namespace (for `mask:` and `layer.animation.end`), with its
+/// animations by name.
+private final class StaticLayer {
+    let parent: StaticLayer?
+    var children: [String: (declaration: Int, layer: StaticLayer)] = [:]
+    var animations: [String: Int] = [:]
+    init(parent: StaticLayer?) { self.parent = parent }
+}
+
+private struct Builder {
+    let file: SourceFile
+    var index = NameIndex()
+    let rootLayer = StaticLayer(parent: nil)
+
+    init(file: SourceFile) { self.file = file }
+
+    mutating func declare(_ name: Identifier, _ kind: NameIndex.Kind, extent: SourceRange, in scope: StaticScope?) -> Int {
+        let d = index.declarations.count
+        index.declarations.append(NameIndex.Declaration(name: name.name, range: name.range, kind: kind, extent: extent))
+        if let scope, scope.names[name.name] == nil { scope.names[name.name] = d }
+        return d
+    }
+
+    mutating func refer(_ range: SourceRange, to d: Int) {
+        index.references.append(NameIndex.Reference(range: range, declaration: d))
+    }
+
+    /// A block's declarations first (order in a block does not matter), then its items.
+    mutating func block(_ b: Block, scope: StaticScope, layer: StaticLayer, declareInto: StaticScope) {
+        for item in b.items {
+            switch item.kind {
+            case .letDecl(let name, _, _): _ = declare(name, .constant, extent: item.range, in: declareInto)
+            case .timingDecl(let name, _): _ = declare(name, .timing, extent: item.range, in: declareInto)
+            case .pathDecl(let name, _): _ = declare(name, .path, extent: item.range, in: declareInto)
+            case .component(let name, _, _): _ = declare(name, .component, extent: item.range, in: declareInto)
+            default: break
+            }
+        }
+        for item in b.items { self.item(item, scope: scope, layer: layer) }
+    }
+
+    mutating func item(_ item: Item, scope: StaticScope, layer: StaticLayer) {
+        switch item.kind {
+        case .letDecl(_, _, let value), .timingDecl(_, let value):
+            expr(value, scope: scope, layer: layer)
+        case .pathDecl(_, let body):
+            let inner = StaticScope(parent: scope)
+            block(body, scope: inner, layer: layer, declareInto: inner)
+        case .component(_, let params, let body):
+            let parameters = StaticScope(parent: scope)
+            for p in params {
+                if let d = p.defaultValue { expr(d, scope: scope, layer: layer) }
+                _ = declare(p.name, .parameter, extent: p.range, in: parameters)
+            }
+            block(body, scope: parameters, layer: StaticLayer(parent: nil), declareInto: parameters)
+        case .composition(_, let body):
+            let inner = StaticScope(parent: scope)
+            block(body, scope: inner, layer: layer, declareInto: inner)
+        case .layer(_, _, let name, let indices, let body):
+            for i in indices { expr(i, scope: scope, layer: layer) }
+            let child = StaticLayer(parent: layer)
+            if let name {
+                let d = declare(name, .layer, extent: item.range, in: nil)
+                if layer.children[name.name] == nil { layer.children[name.name] = (d, child) }
+            }
+            let inner = StaticScope(parent: scope)
+            block(body, scope: inner, layer: child, declareInto: inner)
+        case .instance(let name, let indices, let value):
+            for i in indices { expr(i, scope: scope, layer: layer) }
+            let d = declare(name, .layer, extent: item.range, in: nil)
+            if layer.children[name.name] == nil { layer.children[name.name] = (d, StaticLayer(parent: layer)) }
+            expr(value, scope: scope, layer: layer)
+        case .property(let key, let value):
+            // `mask: name` names a layer: a sublayer, else one further out.
+            if key.dotted == "mask", case .identifier(let n) = value.kind {
+                if let d = findLayer(n, from: layer) { refer(value.range, to: d) }
+                return
+            }
+            expr(value, scope: scope, layer: layer)
+        case .animation(_, _, let alias, let along, let body):
+            if let along { expr(along, scope: scope, layer: layer) }
+            // Animations are named for sequencing (`go.end`); earlier ones only.
+            let inner = StaticScope(parent: scope)
+            block(body, scope: inner, layer: layer, declareInto: inner)
+            if let alias {
+                let d = declare(alias, .animation, extent: item.range, in: nil)
+                if layer.animations[alias.name] == nil { layer.animations[alias.name] = d }
+            }
+        case .keyframe(let time, let value, let timing):
+            expr(time, scope: scope, layer: layer)
+            expr(value, scope: scope, layer: layer)
+            if let timing { expr(timing, scope: scope, layer: layer) }
+        case .forLoop(let bindings, let body):
+            let loop = StaticScope(parent: scope)
+            for b in bindings {
+                expr(b.sequence, scope: scope, layer: layer)
+                _ = declare(b.name, .loopVariable, extent: b.range, in: loop)
+            }
+            block(body, scope: loop, layer: layer, declareInto: loop)
+        case .ifItem(let condition, let then, let otherwise):
+            expr(condition, scope: scope, layer: layer)
+            let a = StaticScope(parent: scope)
+            block(then, scope: a, layer: layer, declareInto: a)
+            if let otherwise {
+                let b = StaticScope(parent: scope)
+                block(otherwise, scope: b, layer: layer, declareInto: b)
+            }
+        case .pathCommand(_, let arguments):
+            for a in arguments { expr(a.value, scope: scope, layer: layer) }
+        case .error:
+            break
+        }
+    }
+
+    mutating func expr(_ e: Expr, scope: StaticScope, layer: StaticLayer) {
+        switch e.kind {
+        case .identifier(let n):
+            if let d = scope.lookup(n) { refer(e.range, to: d) } else { index.unresolved.append(Identifier(n, e.range)) }
+        case .paren(let inner), .unary(_, let inner):
+            expr(inner, scope: scope, layer: layer)
+        case .tuple(let items), .list(let items), .sequence(let items):
+            for x in items { expr(x, scope: scope, layer: layer) }
+        case .binary(_, let l, let r), .range(let l, let r, _):
+            expr(l, scope: scope, layer: layer)
+            expr(r, scope: scope, layer: layer)
+        case .conditional(let c, let a, let b):
+            expr(c, scope: scope, layer: layer)
+            expr(a, scope: scope, layer: layer)
+            expr(b, scope: scope, layer: layer)
+        case .call(let callee, let arguments):
+            if let d = scope.lookup(callee.name) { refer(callee.range, to: d) } else { index.unresolved.append(callee) }
+            for a in arguments { expr(a.value, scope: scope, layer: layer) }
+        case .index(let base, let indices):
+            expr(base, scope: scope, layer: layer)
+            for i in indices { expr(i, scope: scope, layer: layer) }
+        case .member(let base, let name):
+            // `go.end`, `card.go.end`: an animation, when the first name is not a value.
+            if ["begin", "end", "duration"].contains(name.name), let (d, range) = animation(base, scope: scope, layer: layer) {
+                refer(range, to: d)
+                return
+            }
+            expr(base, scope: scope, layer: layer)
+        case .pathLiteral(let body):
+            let inner = StaticScope(parent: scope)
+            block(body, scope: inner, layer: layer, declareInto: inner)
+        case .number, .string, .color, .bool, .implicitMember, .error:
+            break
+        }
+    }
+
+    /// The animation `a` or `layer.a` names, and the range of its name in the reference.
+    func animation(_ base: Expr, scope: StaticScope, layer: StaticLayer) -> (Int, SourceRange)? {
+        var names: [Identifier] = []
+        var e = base
+        while true {
+            switch e.kind {
+            case .identifier(let n): names.insert(Identifier(n, e.range), at: 0)
+            case .member(let b, let n): names.insert(n, at: 0); e = b; continue
+            default: return nil
+            }
+            break
+        }
+        guard let last = names.last, scope.lookup(names[0].name) == nil else { return nil }
+        if names.count == 1 { return layer.animations[last.name].map { ($0, last.range) } }
+        var s: StaticLayer? = layer
+        while let start = s {
+            var current: StaticLayer? = start
+            for n in names.dropLast() { current = current?.children[n.name]?.layer }
+            if let d = current?.animations[last.name] { return (d, last.range) }
+            s = start.parent
+        }
+        return nil
+    }
+
+    func findLayer(_ name: String, from layer: StaticLayer) -> Int? {
+        var s: StaticLayer? = layer
+        while let l = s {
+            if let found = l.children[name] { return found.declaration }
+            s = l.parent
+        }
+        return nil
+    }
+}
