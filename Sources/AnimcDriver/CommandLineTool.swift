@@ -44,6 +44,8 @@ public struct CommandLineTool {
             return ExitCode.success
         case "check", "lint":
             return wantsHelp(rest) ? showHelp(first) : CheckCommand(tool: self, name: first).run(rest)
+        case "fmt":
+            return wantsHelp(rest) ? showHelp(first) : FmtCommand(tool: self).run(rest)
         case "parse":
             return wantsHelp(rest) ? showHelp(first) : ParseCommand(tool: self).run(rest)
         case "build":

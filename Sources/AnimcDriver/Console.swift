@@ -8,6 +8,8 @@ public protocol Console: AnyObject {
     var stderrIsTerminal: Bool { get }
     var stdoutIsTerminal: Bool { get }
     var environment: [String: String] { get }
+    /// All of standard input, or nil when it cannot be read or is larger than `limit`.
+    func readInput(limit: Int) -> [UInt8]?
 }
 
 /// The process's real streams. Writes go straight to the file descriptors: `print`
@@ -38,6 +40,21 @@ public final class StandardConsole: Console {
     public var stderrIsTerminal: Bool { isatty(2) != 0 }
     public var stdoutIsTerminal: Bool { isatty(1) != 0 }
     public var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    public func readInput(limit: Int) -> [UInt8]? {
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if n == 0 { return result }
+            result.append(contentsOf: chunk[0..<n])
+            if result.count > limit { return nil }
+        }
+    }
 }
 
 /// Captures output for tests.
@@ -48,7 +65,15 @@ public final class CapturingConsole: Console {
     public var stdoutIsTerminal = false
     public var environment: [String: String]
 
-    public init(environment: [String: String] = [:]) { self.environment = environment }
+    /// What standard input holds.
+    public var input: [UInt8]
+
+    public init(environment: [String: String] = [:], input: [UInt8] = []) {
+        self.environment = environment
+        self.input = input
+    }
+
+    public func readInput(limit: Int) -> [UInt8]? { input.count > limit ? nil : input }
 
     public func writeOut(_ text: String) { out += text }
     public func writeErr(_ text: String) { err += text }

@@ -1,7 +1,7 @@
 /// Usage texts. Kept beside the commands they describe and checked by tests: every
 /// command has a help text and every option in a spec appears in it.
 enum Help {
-    static let commands = ["check", "lint", "parse", "build", "eval", "explain", "help", "version"]
+    static let commands = ["check", "lint", "fmt", "parse", "build", "eval", "explain", "help", "version"]
 
     static let main = """
     animc \(CommandLineTool.version): compile .anim animations
@@ -12,6 +12,7 @@ enum Help {
       build FILE...          compile to timeline or baked JSON
       check PATH...          report every diagnostic; writes nothing (alias: lint)
       eval FILE --at TIME    print property values at given times
+      fmt PATH...            format files in place (--check: print a diff instead)
       parse FILE --dump      print the syntax tree
       explain CODE           explain a diagnostic code (--list for all)
       help [COMMAND]         show help for a command
@@ -26,6 +27,7 @@ enum Help {
         switch name {
         case "check", "lint": return check(name)
         case "parse": return parse
+        case "fmt": return fmt
         case "explain": return explain
         case "build": return build
         case "eval": return eval
@@ -55,6 +57,28 @@ enum Help {
 
         """
     }
+
+    static let fmt = """
+    USAGE: animc fmt PATH... [--check] [--color WHEN]
+           animc fmt - [--check]
+
+    Rewrite .anim files in their one canonical layout (there are no style options).
+    Only whitespace between tokens changes: line breaks and comments are kept, so the
+    meaning is always the same. Directories are searched recursively for *.anim files.
+    Files are replaced atomically and only when their layout changes. A file with
+    syntax errors is left untouched and its errors are printed.
+
+    With '-', standard input is formatted to standard output (editors pipe buffers
+    this way); input with syntax errors is written back unchanged.
+
+    OPTIONS:
+      --check           change nothing; print a unified diff of what would change
+      --color WHEN      auto (default), always or never, for syntax errors
+
+    EXIT STATUS: 0 formatted (or, with --check, already formatted), 1 syntax errors
+    or (with --check) files that are not formatted, 2 usage or I/O error.
+
+    """
 
     static let parse = """
     USAGE: animc parse FILE [--dump] [--color WHEN]

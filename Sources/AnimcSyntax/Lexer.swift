@@ -333,8 +333,14 @@ public struct Lexer {
                                                                  looksLikeSize: unit == "x" && continues))
                 malformed = true
             }
-            // Digits glued to the unit (`375x667`) belong to this broken token.
-            while i < bytes.count, Lexer.isIdentContinue(bytes[i]) || bytes[i] == 0x2E { i += 1 }
+            // Digits glued to the unit (`375x667`, `3s5`) belong to this broken token; a
+            // range operator after a unit (`0s..<3s`) does not.
+            let glued = i
+            while i < bytes.count, Lexer.isIdentContinue(bytes[i]) || (bytes[i] == 0x2E && peek(1) != 0x2E) { i += 1 }
+            if i > glued && !malformed {
+                report(SyntaxDiagnostics.malformedNumber(SourceRange(start, i), text: text(start, i)))
+                malformed = true
+            }
         } else if Lexer.isDigit(peek()) == false, peek() == 0x2E, Lexer.isDigit(peek(1)) {
             // `1.2.3`
             while i < bytes.count, Lexer.isDigit(bytes[i]) || bytes[i] == 0x2E { i += 1 }
