@@ -8,6 +8,11 @@ import AnimcSyntax
 public struct CheckResult: Sendable {
     public var composition: Composition?
     public var diagnostics: [Diagnostic]
+    /// The folded value of each constant, timing function and parameter, by the start
+    /// of its name, as `.anim` would write it ("1.2s", "rgb(15, 78, 101)"); "varies"
+    /// for a declaration inside a loop or component that took several values. For an
+    /// editor's hover.
+    public var foldedValues: [UInt32: String] = [:]
 }
 
 /// Checks a parsed file and lowers it to IR. Never traps; broken trees give
@@ -70,6 +75,15 @@ final class Checker {
     /// Per animation template: how many expansions there were, how many had no visible
     /// effect, and the warning to give if all of them had none.
     var noEffect: [SourceRange: (instances: Int, count: Int, diagnostic: Diagnostic?)] = [:]
+    var foldedValues: [UInt32: String] = [:]
+
+    /// Records what a declaration evaluated to, for hover.
+    func recordFolded(_ binding: Binding, _ value: SemaValue) {
+        guard !value.isPoison, let text = value.sourceText else { return }
+        let key = binding.name.range.start
+        if let previous = foldedValues[key], previous != text { foldedValues[key] = "varies" } else { foldedValues[key] = text }
+    }
+
     /// Set when the tree had syntax errors: some checks (unused names) would only add noise.
     let hasSyntaxErrors: Bool
     /// Where the parser reported errors, sorted. A node spanning one is poison: what the
@@ -143,7 +157,7 @@ final class Checker {
         reportUnused()
         let sorted = diagnostics.sorted(by: Diagnostic.ordered)
         let ok = !sorted.contains { $0.severity == .error } && !hasSyntaxErrors
-        return CheckResult(composition: ok ? composition : nil, diagnostics: sorted)
+        return CheckResult(composition: ok ? composition : nil, diagnostics: sorted, foldedValues: foldedValues)
     }
 
     /// Registers a binding in `scope`, reporting duplicates and shadowing.

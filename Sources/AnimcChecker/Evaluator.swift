@@ -177,6 +177,7 @@ extension Checker {
             }
         }
         binding.value = result
+        recordFolded(binding, result)
         return result
     }
 

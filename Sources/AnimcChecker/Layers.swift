@@ -391,6 +391,7 @@ extension Checker {
                 if checked.isPoison { return }
             }
             declare(Binding(name: parameter.name, kind: .parameter, scope: parameterScope, value: checked), in: parameterScope)
+            if let binding = parameterScope.local(parameter.name.name) { recordFolded(binding, checked) }
         }
         instantiating.append(ObjectIdentifier(info))
         definitionDepth += 1

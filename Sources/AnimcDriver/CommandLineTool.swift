@@ -44,6 +44,10 @@ public struct CommandLineTool {
             return ExitCode.success
         case "check", "lint":
             return wantsHelp(rest) ? showHelp(first) : CheckCommand(tool: self, name: first).run(rest)
+        case "lsp":
+            if wantsHelp(rest) { return showHelp(first) }
+            guard rest.isEmpty || rest == ["--stdio"] else { return usageError("'lsp' takes no arguments (it serves on stdin and stdout)", command: "lsp") }
+            return LanguageServerLoop().run()
         case "fmt":
             return wantsHelp(rest) ? showHelp(first) : FmtCommand(tool: self).run(rest)
         case "parse":

@@ -1,7 +1,7 @@
 /// Usage texts. Kept beside the commands they describe and checked by tests: every
 /// command has a help text and every option in a spec appears in it.
 enum Help {
-    static let commands = ["check", "lint", "fmt", "parse", "build", "eval", "explain", "help", "version"]
+    static let commands = ["check", "lint", "fmt", "lsp", "parse", "build", "eval", "explain", "help", "version"]
 
     static let main = """
     animc \(CommandLineTool.version): compile .anim animations
@@ -13,6 +13,7 @@ enum Help {
       check PATH...          report every diagnostic; writes nothing (alias: lint)
       eval FILE --at TIME    print property values at given times
       fmt PATH...            format files in place (--check: print a diff instead)
+      lsp                    run the language server on stdin and stdout
       parse FILE --dump      print the syntax tree
       explain CODE           explain a diagnostic code (--list for all)
       help [COMMAND]         show help for a command
@@ -28,6 +29,7 @@ enum Help {
         case "check", "lint": return check(name)
         case "parse": return parse
         case "fmt": return fmt
+        case "lsp": return lsp
         case "explain": return explain
         case "build": return build
         case "eval": return eval
@@ -77,6 +79,16 @@ enum Help {
 
     EXIT STATUS: 0 formatted (or, with --check, already formatted), 1 syntax errors
     or (with --check) files that are not formatted, 2 usage or I/O error.
+
+    """
+
+    static let lsp = """
+    USAGE: animc lsp
+
+    Run the Language Server Protocol 3.17 server over standard input and output (for
+    editors: see editors/README.md). Diagnostics, hover (values, property facts and
+    animations' intervals on the composition's timeline), completion, definition,
+    references, rename, outline, semantic tokens, folding, fixes and formatting.
 
     """
 

@@ -14,6 +14,8 @@ public struct CompileResult: Sendable {
     /// Diagnostics that remain after suppression comments, in order.
     public var diagnostics: [Diagnostic]
     public var suppressed: [SuppressedDiagnostic]
+    /// What each declaration folded to (see ``CheckResult/foldedValues``).
+    public var foldedValues: [UInt32: String] = [:]
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
     public var report: FileReport { FileReport(file: file, diagnostics: diagnostics, suppressed: suppressed) }
@@ -34,7 +36,8 @@ public enum Pipeline {
         let (kept, suppressed) = Suppressions.apply(diagnostics, comments: tree.comments, file: file,
                                                    knownCodes: DiagnosticRegistry.codes)
         return CompileResult(file: file, tree: tree, composition: composition,
-                             diagnostics: kept.sorted(by: Diagnostic.ordered), suppressed: suppressed)
+                             diagnostics: kept.sorted(by: Diagnostic.ordered), suppressed: suppressed,
+                             foldedValues: checked.foldedValues)
     }
 }
 

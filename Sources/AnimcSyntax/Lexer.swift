@@ -169,10 +169,12 @@ public struct Lexer {
 
     // MARK: Tokens
 
-    private static func isIdentStart(_ b: UInt8) -> Bool {
+    /// Whether `b` can start a name (ASCII letters and `_`).
+    public static func isIdentStart(_ b: UInt8) -> Bool {
         (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b == 0x5F
     }
-    private static func isIdentContinue(_ b: UInt8) -> Bool { isIdentStart(b) || isDigit(b) }
+    /// Whether `b` can continue a name (also digits).
+    public static func isIdentContinue(_ b: UInt8) -> Bool { isIdentStart(b) || isDigit(b) }
     private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
     private static func isHex(_ b: UInt8) -> Bool {
         isDigit(b) || (b >= 0x61 && b <= 0x66) || (b >= 0x41 && b <= 0x46)

@@ -1,0 +1,107 @@
+import AnimcBase
+
+/// How LSP positions count characters within a line: negotiated at `initialize`
+/// (`utf-8` when the client offers it, else the protocol's default, UTF-16).
+enum PositionEncoding: String, Sendable {
+    case utf8 = "utf-8"
+    case utf16 = "utf-16"
+}
+
+/// Converts between byte offsets in a document and LSP `{line, character}` positions.
+/// Lines are split at `\n` only (a `\r` before it is part of the line's text, as the
+/// protocol counts it).
+struct PositionMap: Sendable {
+    let bytes: [UInt8]
+    let encoding: PositionEncoding
+    let lineStarts: [Int]
+
+    init(bytes: [UInt8], encoding: PositionEncoding) {
+        self.bytes = bytes
+        self.encoding = encoding
+        var starts = [0]
+        for (i, b) in bytes.enumerated() where b == 0x0A { starts.append(i + 1) }
+        lineStarts = starts
+    }
+
+    func line(of offset: Int) -> Int {
+        var lo = 0, hi = lineStarts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
+    /// The end of line `line`'s text (before its `\n`).
+    func lineEnd(_ line: Int) -> Int {
+        line + 1 < lineStarts.count ? lineStarts[line + 1] - 1 : bytes.count
+    }
+
+    func position(of offset: Int) -> (line: Int, character: Int) {
+        let clamped = max(0, min(offset, bytes.count))
+        let line = line(of: clamped)
+        let start = lineStarts[line]
+        switch encoding {
+        case .utf8:
+            return (line, clamped - start)
+        case .utf16:
+            var units = 0
+            var i = start
+            while i < clamped {
+                let b = bytes[i]
+                let length = b < 0x80 ? 1 : b >> 5 == 0b110 ? 2 : b >> 4 == 0b1110 ? 3 : b >> 3 == 0b11110 ? 4 : 1
+                units += length == 4 ? 2 : 1
+                i += length
+            }
+            return (line, units)
+        }
+    }
+
+    /// The byte offset of an LSP position; positions past a line's end clamp to it, as
+    /// the protocol asks.
+    func offset(line: Int, character: Int) -> Int {
+        guard line >= 0 else { return 0 }
+        guard line < lineStarts.count else { return bytes.count }
+        let start = lineStarts[line]
+        let end = lineEnd(line)
+        switch encoding {
+        case .utf8:
+            var o = min(start + max(0, character), end)
+            // Never split a UTF-8 sequence.
+            while o > start && o < bytes.count && bytes[o] & 0xC0 == 0x80 { o -= 1 }
+            return o
+        case .utf16:
+            var units = 0
+            var i = start
+            while i < end && units < character {
+                let b = bytes[i]
+                let length = b < 0x80 ? 1 : b >> 5 == 0b110 ? 2 : b >> 4 == 0b1110 ? 3 : b >> 3 == 0b11110 ? 4 : 1
+                units += length == 4 ? 2 : 1
+                i = min(i + length, end)
+            }
+            return i
+        }
+    }
+
+    func json(_ offset: Int) -> JSONValue {
+        let p = position(of: offset)
+        return .object([JSONMember("line", .number(Double(p.line))), JSONMember("character", .number(Double(p.character)))])
+    }
+
+    func json(_ range: SourceRange) -> JSONValue {
+        .object([JSONMember("start", json(Int(range.start))), JSONMember("end", json(Int(range.end)))])
+    }
+
+    /// A `Range` object of the protocol, as byte offsets.
+    func range(_ value: JSONValue?) -> SourceRange? {
+        guard let value, let start = value["start"], let end = value["end"],
+              let a = offset(start), let b = offset(end) else { return nil }
+        return SourceRange(start: UInt32(clamping: min(a, b)), end: UInt32(clamping: max(a, b)))
+    }
+
+    func offset(_ position: JSONValue?) -> Int? {
+        guard let line = position?["line"]?.numberValue, let character = position?["character"]?.numberValue,
+              line.isFinite, character.isFinite else { return nil }
+        return offset(line: Int(saturating: line), character: Int(saturating: character))
+    }
+}

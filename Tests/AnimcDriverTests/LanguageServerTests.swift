@@ -1,0 +1,278 @@
+import AnimcBase
+@testable import AnimcDriver
+import AnimcSyntax
+import AnimcTestSupport
+import Foundation
+import Testing
+
+/// `animc lsp`, driven as an editor drives it: in process through ``LanguageServer``
+/// and over real pipes through ``LanguageServerLoop``.
+@Suite struct LanguageServerTests {
+    static let uri = "file:///work/pulse.anim"
+    static let pulse = Repository.read("Tests/AnimcDriverTests/Fixtures/lsp/pulse.anim")
+
+    final class Client {
+        let server = LanguageServer()
+        var notifications: [JSONValue] = []
+        var nextID = 1
+
+        init(encodings: [String] = ["utf-16"], open text: String? = LanguageServerTests.pulse) {
+            let r = request("initialize", obj(("capabilities", obj(("general", obj(("positionEncodings", .array(encodings.map(JSONValue.string)))))))))
+            #expect(r["result"]?["capabilities"]?["hoverProvider"] == true)
+            notify("initialized", obj())
+            if let text {
+                notify("textDocument/didOpen", obj(("textDocument", obj(("uri", .string(LanguageServerTests.uri)), ("languageId", "anim"),
+                                                                        ("version", 1), ("text", .string(text))))))
+            }
+        }
+
+        @discardableResult
+        func request(_ method: String, _ params: JSONValue) -> JSONValue {
+            let id = nextID
+            nextID += 1
+            let replies = server.handle(obj(("jsonrpc", "2.0"), ("id", .number(Double(id))), ("method", .string(method)), ("params", params)))
+            notifications += server.flushDiagnostics()
+            return replies.first { $0["id"] == .number(Double(id)) } ?? .null
+        }
+
+        func notify(_ method: String, _ params: JSONValue) {
+            _ = server.handle(obj(("jsonrpc", "2.0"), ("method", .string(method)), ("params", params)))
+            notifications += server.flushDiagnostics()
+        }
+
+        func at(_ line: Int, _ character: Int) -> JSONValue {
+            obj(("textDocument", obj(("uri", .string(LanguageServerTests.uri)))),
+                ("position", obj(("line", .number(Double(line))), ("character", .number(Double(character))))))
+        }
+
+        func hover(_ line: Int, _ character: Int) -> String? {
+            request("textDocument/hover", at(line, character))["result"]?["contents"]?["value"]?.stringValue
+        }
+
+        var lastDiagnostics: [JSONValue] {
+            notifications.last { $0["method"] == "textDocument/publishDiagnostics" }?["params"]?["diagnostics"]?.arrayValue ?? []
+        }
+    }
+
+    // MARK: Lifecycle and robustness
+
+    @Test func lifecycleFollowsTheSpec() {
+        let server = LanguageServer()
+        let early = server.handle(obj(("jsonrpc", "2.0"), ("id", 1), ("method", "textDocument/hover"), ("params", obj())))
+        #expect(early.first?["error"]?["code"] == .number(-32002))
+        let client = Client(open: nil)
+        #expect(client.request("no/such/method", obj())["error"]?["code"] == .number(-32601))
+        #expect(client.request("textDocument/hover", client.at(0, 0))["error"]?["code"] == .number(-32602))
+        #expect(client.request("shutdown", .null)["result"] == .null)
+        #expect(client.request("textDocument/hover", client.at(0, 0))["error"]?["code"] == .number(-32600))
+        client.notify("exit", .null)
+        #expect(client.server.exitCode == 0)
+        let abrupt = Client(open: nil)
+        abrupt.notify("exit", .null)
+        #expect(abrupt.server.exitCode == 1)
+    }
+
+    @Test func garbageNeverKillsTheServer() {
+        let client = Client()
+        for junk: JSONValue in [.null, 42, "text", [1, 2], obj(("id", 9)), obj(("method", 5)),
+                                obj(("id", 3), ("method", "textDocument/hover"), ("params", "nonsense")),
+                                obj(("id", 4), ("method", "textDocument/hover"),
+                                    ("params", obj(("textDocument", obj(("uri", .string(Self.uri)))), ("position", obj(("line", -5), ("character", 1e300))))))] {
+            _ = client.server.handle(junk)
+        }
+        #expect(client.hover(6, 5)?.contains("beat") == true)
+    }
+
+    // MARK: Diagnostics
+
+    @Test func diagnosticsOnOpenAndOnEveryChange() throws {
+        let client = Client(open: nil)
+        client.notify("textDocument/didOpen", obj(("textDocument", obj(("uri", .string(Self.uri)), ("languageId", "anim"), ("version", 1),
+                                                                      ("text", .string(Self.pulse.replacingOccurrences(of: "position: (100, 100)\n  bounds", with: "positon: (100, 100)\n  bounds")))))))
+        let first = client.lastDiagnostics
+        #expect(first.count == 1)
+        let d = try #require(first.first)
+        #expect(d["code"] == "E0302")
+        #expect(d["severity"] == 1)
+        #expect(d["range"]?["start"]?["line"] == 11)
+        #expect(d["message"]?.stringValue?.contains("did you mean 'position'?") == true)
+        // An incremental edit: insert the missing 'i'.
+        client.notify("textDocument/didChange", obj(
+            ("textDocument", obj(("uri", .string(Self.uri)), ("version", 2))),
+            ("contentChanges", .array([obj(("range", obj(("start", obj(("line", 11), ("character", 7))), ("end", obj(("line", 11), ("character", 7))))),
+                                           ("text", "i"))]))))
+        #expect(client.lastDiagnostics.isEmpty)
+        #expect(client.notifications.last?["params"]?["version"] == 2)
+    }
+
+    @Test func unusedIsTaggedUnnecessary() {
+        let client = Client(open: nil)
+        client.notify("textDocument/didOpen", obj(("textDocument", obj(("uri", .string(Self.uri)), ("languageId", "anim"), ("version", 1),
+                                                                      ("text", "composition { size: 10 x 10 }\nlet spare = 1\nlayer a { opacity: (1 }\n")))))
+        let codes = Set(client.lastDiagnostics.compactMap { $0["code"]?.stringValue })
+        #expect(codes == ["W0310", "E0203"])
+        #expect(client.lastDiagnostics.first { $0["code"] == "W0310" }?["tags"] == [1])
+    }
+
+    // MARK: Hover
+
+    @Test func hoverShowsTheAbsoluteInterval() throws {
+        let client = Client()
+        let text = try #require(client.hover(13, 4))  // `basic opacity as pulse`
+        #expect(text.contains("on `card`: plays 1.3 s → ∞, repeats every 3 s, fills backwards"))
+        let alias = try #require(client.hover(13, 22))  // the `pulse` name
+        #expect(alias.contains("plays 1.3 s → ∞"))
+    }
+
+    @Test func hoverShowsValuesAndFacts() throws {
+        let client = Client()
+        #expect(client.hover(6, 5)?.contains("= `3s`") == true)
+        #expect(client.hover(20, 21)?.contains("cubic(0.2, 0, 0, 1)") == true)  // `snap` where it is used
+        let property = try #require(client.hover(11, 4))
+        #expect(property.contains("position: a point"))
+        #expect(property.contains("value: `(100, 100)`"))
+    }
+
+    @Test(arguments: ["utf-8", "utf-16"])
+    func positionsCountInTheNegotiatedEncoding(_ encoding: String) throws {
+        // "é" is 2 bytes and 1 UTF-16 unit; "😀" is 4 bytes and 2 units.
+        let text = "composition { size: 10 x 10 }\nlet s = \"é😀\"; let beat = 2s\nlayer a { opacity: 1 }\n"
+        let client = Client(encodings: [encoding], open: text)
+        // `beat` starts after this prefix: 22 bytes, 19 UTF-16 units, 18 characters.
+        let prefix = "let s = \"é😀\"; let "
+        let units = encoding == "utf-8" ? prefix.utf8.count : prefix.utf16.count
+        #expect(units == (encoding == "utf-8" ? 22 : 19))
+        #expect(client.hover(1, units + 1)?.contains("= `2s`") == true)
+        #expect(client.hover(1, units - 6) == nil)
+    }
+
+    // MARK: Completion, names, outline
+
+    @Test func completionOffersTheLayerKindsProperties() throws {
+        let client = Client()
+        let shape = try #require(client.request("textDocument/completion", client.at(25, 2))["result"]?.arrayValue)
+        let labels = Set(shape.compactMap { $0["label"]?.stringValue })
+        #expect(labels.isSuperset(of: ["path", "strokeColor", "lineWidth", "opacity", "basic", "keyframes"]))
+        let plain = try #require(client.request("textDocument/completion", client.at(11, 2))["result"]?.arrayValue)
+        let plainLabels = Set(plain.compactMap { $0["label"]?.stringValue })
+        #expect(plainLabels.contains("cornerRadius") && !plainLabels.contains("strokeColor"))
+        let attributes = try #require(client.request("textDocument/completion", client.at(15, 4))["result"]?.arrayValue)
+        let attributeLabels = Set(attributes.compactMap { $0["label"]?.stringValue })
+        #expect(attributeLabels.isSuperset(of: ["from", "to", "duration", "fillMode"]))
+        let values = try #require(client.request("textDocument/completion", client.at(17, 14))["result"]?.arrayValue)
+        let valueLabels = Set(values.compactMap { $0["label"]?.stringValue })
+        #expect(valueLabels.isSuperset(of: ["beat", "snap", "easeIn"]))
+    }
+
+    @Test func definitionReferencesAndRename() throws {
+        let client = Client()
+        let definition = client.request("textDocument/definition", client.at(17, 14))["result"]
+        #expect(definition?["range"]?["start"]?["line"] == 6)
+        let refs = try #require(client.request("textDocument/references", client.at(6, 5))["result"]?.arrayValue)
+        #expect(refs.count == 2)
+        var params = client.at(6, 5)
+        if case .object(var m) = params { m.append(JSONMember("newName", "cycle")); params = .object(m) }
+        let edits = try #require(client.request("textDocument/rename", params)["result"]?["changes"]?[Self.uri]?.arrayValue)
+        #expect(edits.count == 2 && edits.allSatisfy { $0["newText"] == "cycle" })
+        if case .object(var m) = params { m.removeLast(); m.append(JSONMember("newName", "for")); params = .object(m) }
+        #expect(client.request("textDocument/rename", params)["error"] != nil)
+    }
+
+    @Test func outlineTokensAndFolding() throws {
+        let client = Client()
+        let symbols = try #require(client.request("textDocument/documentSymbol", obj(("textDocument", obj(("uri", .string(Self.uri))))))["result"]?.arrayValue)
+        let names = symbols.compactMap { $0["name"]?.stringValue }
+        #expect(names == ["composition Pulse", "beat", "snap", "layer card", "shape ring"])
+        let card = try #require(symbols.first { $0["name"] == "layer card" })
+        #expect(card["children"]?.arrayValue?.first?["name"] == "basic opacity as pulse")
+        let tokens = try #require(client.request("textDocument/semanticTokens/full", obj(("textDocument", obj(("uri", .string(Self.uri))))))["result"]?["data"]?.arrayValue)
+        #expect(tokens.count % 5 == 0 && tokens.count > 100)
+        let folds = try #require(client.request("textDocument/foldingRange", obj(("textDocument", obj(("uri", .string(Self.uri))))))["result"]?.arrayValue)
+        #expect(folds.contains { $0["startLine"] == 13 && $0["endLine"] == 20 })
+    }
+
+    // MARK: Fixes and formatting
+
+    @Test func codeActionsFromFixIts() throws {
+        let broken = "composition { size: 10 x 10 }\nlayer a {\n  opactiy: 1\n  cornerRadus: 2\n}\n"
+        let client = Client(open: broken)
+        let range = obj(("start", obj(("line", 2), ("character", 2))), ("end", obj(("line", 2), ("character", 4))))
+        let actions = try #require(client.request("textDocument/codeAction", obj(("textDocument", obj(("uri", .string(Self.uri)))), ("range", range),
+                                                                                  ("context", obj(("diagnostics", [])))))["result"]?.arrayValue)
+        let quick = try #require(actions.first { $0["kind"] == "quickfix" })
+        #expect(quick["title"] == "Replace with 'opacity'")
+        let all = try #require(actions.first { $0["kind"] == "source.fixAll.animc" })
+        let edits = try #require(all["edit"]?["changes"]?[Self.uri]?.arrayValue)
+        #expect(Set(edits.compactMap { $0["newText"]?.stringValue }) == ["opacity", "cornerRadius"])
+    }
+
+    @Test func formattingGivesTheFormattersOutput() throws {
+        let messy = "composition{size:10 x 10}\n\n\n\nlayer a{opacity:1\n    zPosition:2}\nlet _s=\"é😀\" ;let _t = 1"
+        let client = Client(encodings: ["utf-16"], open: messy)
+        let edits = try #require(client.request("textDocument/formatting", obj(("textDocument", obj(("uri", .string(Self.uri)))),
+                                                                              ("options", obj(("tabSize", 2), ("insertSpaces", true)))))["result"]?.arrayValue)
+        let applied = Self.apply(edits, to: messy)
+        let expected = try SourceFormatter.format(SourceFile(name: "x", text: messy)).get()
+        #expect(applied == expected)
+    }
+
+    /// Applies LSP edits (UTF-16 positions, as negotiated above) from last to first.
+    static func apply(_ edits: [JSONValue], to text: String) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array(String($0).utf16) }
+        func offset(_ p: JSONValue?) -> (Int, Int) { (Int(p?["line"]?.numberValue ?? 0), Int(p?["character"]?.numberValue ?? 0)) }
+        let sorted = edits.sorted { offset($0["range"]?["start"]) > offset($1["range"]?["start"]) }
+        for e in sorted {
+            let (l0, c0) = offset(e["range"]?["start"]), (l1, c1) = offset(e["range"]?["end"])
+            let joined = lines.map { String(decoding: $0, as: UTF16.self) }.joined(separator: "\n")
+            var flat = Array(joined.utf16)
+            func index(_ l: Int, _ c: Int) -> Int { lines[0..<min(l, lines.count)].reduce(0) { $0 + $1.count + 1 } + (l < lines.count ? min(c, lines[l].count) : 0) }
+            let a = min(index(l0, c0), flat.count), b = min(index(l1, c1), flat.count)
+            flat.replaceSubrange(a..<b, with: Array((e["newText"]?.stringValue ?? "").utf16))
+            lines = String(decoding: flat, as: UTF16.self).split(separator: "\n", omittingEmptySubsequences: false).map { Array(String($0).utf16) }
+        }
+        return lines.map { String(decoding: $0, as: UTF16.self) }.joined(separator: "\n")
+    }
+
+    // MARK: The transport
+
+    @Test func framesOverRealPipes() throws {
+        var toServer: [Int32] = [0, 0], fromServer: [Int32] = [0, 0]
+        #expect(pipe(&toServer) == 0 && pipe(&fromServer) == 0)
+        nonisolated(unsafe) let loop = LanguageServerLoop(input: toServer[0], output: fromServer[1])
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var exitCode: Int32 = -1
+        let serverEnd = fromServer[1]
+        Thread {
+            exitCode = loop.run()
+            close(serverEnd)
+            done.signal()
+        }.start()
+        func write(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { Foundation.write(toServer[1], $0.baseAddress, $0.count) } }
+        func frame(_ json: String) -> [UInt8] { Array("Content-Length: \(json.utf8.count)\r\n\r\n\(json)".utf8) }
+        write(Array("Content-Length: nonsense\r\n\r\n".utf8))  // a malformed header
+        write(frame(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#))
+        write(frame(#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#))
+        write(frame("{not json"))
+        // Split across writes, with a header in another case.
+        let open = frame(#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///a.anim","languageId":"anim","version":1,"text":"layer a { opactiy: 1 }\n"}}}"#)
+        write(Array(open[0..<10]))
+        write(Array(open[10...]))
+        write(Array("content-length: 58\r\n\r\n".utf8) + Array(#"{"jsonrpc":"2.0","id":2,"method":"shutdown","params":null}"#.utf8))
+        write(frame(#"{"jsonrpc":"2.0","method":"exit"}"#))
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        #expect(exitCode == 0)
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fromServer[0], $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            received += chunk[0..<n]
+        }
+        let text = String(decoding: received, as: UTF8.self)
+        #expect(text.contains(#""id":1,"result""#))
+        #expect(text.components(separatedBy: #""code":-32700"#).count == 3)  // the bad header and the bad JSON
+        #expect(text.contains(#""code":"E0302""#))
+        #expect(text.contains(#""id":2,"result":null"#))
+        for fd in [toServer[0], toServer[1], fromServer[0]] { close(fd) }
+    }
+}
