@@ -13,6 +13,9 @@ public struct CheckResult: Sendable {
     /// for a declaration inside a loop or component that took several values. For an
     /// editor's hover.
     public var foldedValues: [UInt32: String] = [:]
+    /// The IR as far as it could be lowered, even with errors (items that failed are
+    /// missing from it). Never to be built: for an editor's hover while typing.
+    public var partialComposition: Composition?
 }
 
 /// Checks a parsed file and lowers it to IR. Never traps; broken trees give
@@ -157,7 +160,8 @@ final class Checker {
         reportUnused()
         let sorted = diagnostics.sorted(by: Diagnostic.ordered)
         let ok = !sorted.contains { $0.severity == .error } && !hasSyntaxErrors
-        return CheckResult(composition: ok ? composition : nil, diagnostics: sorted, foldedValues: foldedValues)
+        return CheckResult(composition: ok ? composition : nil, diagnostics: sorted, foldedValues: foldedValues,
+                           partialComposition: composition)
     }
 
     /// Registers a binding in `scope`, reporting duplicates and shadowing.

@@ -16,6 +16,8 @@ public struct CompileResult: Sendable {
     public var suppressed: [SuppressedDiagnostic]
     /// What each declaration folded to (see ``CheckResult/foldedValues``).
     public var foldedValues: [UInt32: String] = [:]
+    /// The IR lowered despite errors (see ``CheckResult/partialComposition``).
+    public var partialComposition: Composition?
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
     public var report: FileReport { FileReport(file: file, diagnostics: diagnostics, suppressed: suppressed) }
@@ -37,7 +39,7 @@ public enum Pipeline {
                                                    knownCodes: DiagnosticRegistry.codes)
         return CompileResult(file: file, tree: tree, composition: composition,
                              diagnostics: kept.sorted(by: Diagnostic.ordered), suppressed: suppressed,
-                             foldedValues: checked.foldedValues)
+                             foldedValues: checked.foldedValues, partialComposition: checked.partialComposition)
     }
 }
 

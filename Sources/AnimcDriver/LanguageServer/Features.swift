@@ -97,7 +97,7 @@ extension LanguageServer {
         if let lo = info.minimum { text += ", at least \(formatNumber(lo))" }
         if let hi = info.maximum { text += ", at most \(formatNumber(hi))" }
         if let kinds = info.kinds { text += "\n\nonly on " + kinds.map(\.rawValue).sorted().joined(separator: ", ") + " layers" }
-        if let c = a.result.composition {
+        if let c = a.result.composition ?? a.result.partialComposition {
             let values = c.layers.flatMap(\.properties).filter { $0.range == item.range }.map { IRDump.value($0.value) }
             if let first = values.first {
                 text += "\n\nvalue: `\(first)`" + (Set(values).count > 1 ? " (and \(values.count - 1) more instances)" : "")
@@ -111,7 +111,8 @@ extension LanguageServer {
     func animationHover(_ item: Item, _ a: Analysis) -> String? {
         guard case .animation(let kind, let target, _, _, _) = item.kind else { return nil }
         let title = "```anim\n\(kind.name)\(target.map { " " + $0.dotted } ?? "")\n```"
-        guard let c = a.result.composition else { return title + "\n\n(timing is shown when the file has no errors)" }
+        // While the file has errors, what could be lowered still has its timing.
+        guard let c = a.result.composition ?? a.result.partialComposition else { return title }
         var lines: [String] = []
         for layer in c.layers.indices {
             guard let map = layerMap(layer, c) else { continue }
