@@ -370,4 +370,48 @@ if wants("bake") {
     print()
 }
 
+// MARK: - Keystrokes in the language server
+
+if wants("keystroke") {
+    print("## language server: re-check after a one-character edit")
+    let text = generatedSource(layers: 460)
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+    let server = LanguageServer()
+    let uri = "file:///bench.anim"
+    func send(_ method: String, _ params: JSONValue, id: Int? = nil) {
+        var members = [JSONMember("jsonrpc", "2.0"), JSONMember("method", .string(method)), JSONMember("params", params)]
+        if let id { members.append(JSONMember("id", .number(Double(id)))) }
+        _ = server.handle(.object(members))
+    }
+    send("initialize", .object([JSONMember("capabilities", .object([]))]), id: 1)
+    send("initialized", .object([]))
+    resetPeakMemory()
+    send("textDocument/didOpen", .object([JSONMember("textDocument", .object([
+        JSONMember("uri", .string(uri)), JSONMember("languageId", "anim"), JSONMember("version", 1), JSONMember("text", .string(text))]))]))
+    _ = server.flushDiagnostics()
+    // Type a digit into a position in the middle of the file, then delete it again.
+    let line = Double(lines / 2 - lines / 2 % 11 + 8)  // a `position: (x, y)` line
+    var times: [Double] = []
+    for k in 0..<(quick ? 10 : 40) {
+        let insert = k % 2 == 0
+        let range = JSONValue.object([
+            JSONMember("start", .object([JSONMember("line", .number(line)), JSONMember("character", 13)])),
+            JSONMember("end", .object([JSONMember("line", .number(line)), JSONMember("character", insert ? 13 : 14)]))])
+        let start = now()
+        send("textDocument/didChange", .object([
+            JSONMember("textDocument", .object([JSONMember("uri", .string(uri)), JSONMember("version", .number(Double(k + 2)))])),
+            JSONMember("contentChanges", .array([.object([JSONMember("range", range), JSONMember("text", insert ? "7" : "")])]))]))
+        let published = server.flushDiagnostics()
+        times.append(now() - start)
+        sink += Double(published.count)
+    }
+    times.sort()
+    let json = generatedJSON(bytes: text.utf8.count)
+    let jsonSeconds = best(repeats) { sink += Double(((try? JSONSerialization.jsonObject(with: json)) as? [Any])?.count ?? 0) }
+    print("\(lines) lines, \(f(Double(text.utf8.count) / 1e6, 2)) MB: median \(f(times[times.count / 2] * 1000)) ms, "
+          + "worst \(f((times.last ?? 0) * 1000)) ms per edit (diagnostics published); peak \(f(peakMemoryMiB())) MiB")
+    print("  yardstick: JSONSerialization parses a JSON document of the same size in \(f(jsonSeconds * 1000)) ms")
+    print()
+}
+
 if sink == 42.4242 { print("") }
