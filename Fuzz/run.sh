@@ -70,6 +70,10 @@ set -e
 if [ "$jobs" -gt 1 ]; then cat fuzz-*.log >>"$log" 2>/dev/null || true; rm -f fuzz-*.log; fi
 
 executions=$( (grep -h 'stat::number_of_executed_units' "$log" || true) | awk '{s += $2} END {print s + 0}')
+# Fork mode (-fork) prints no per-run stats: its progress lines carry the running total.
+if [ "$executions" = 0 ]; then
+  executions=$( (grep -ho '^#[0-9]*' "$log" || true) | tr -d '#' | sort -n | tail -1)
+fi
 coverage=$( (grep -ho 'cov: [0-9]*' "$log" || true) | awk '{print $2}' | sort -n | tail -1)
 echo "fuzz $target: $executions executions in ${seconds}s, coverage ${coverage:-?} edges, libFuzzer exit $status"
 
