@@ -114,7 +114,7 @@ private struct Layout {
     let comments: [SourceRange]
     var out: [UInt8] = []
     /// Open brackets: the kind, and the indentation of the line that opened it.
-    var open: [(kind: TokenKind, lineIndent: Int, countsForIndent: Bool)] = []
+    var open: [(kind: TokenKind, lineIndent: Int)] = []
     /// The indentation of the line being written.
     var lineIndent = 0
     /// How many `?` await their `:`, per bracket depth.
@@ -295,7 +295,7 @@ private struct Layout {
             pendingQuestions[pendingQuestions.count - 1] -= 1
         case .lBrace, .lParen, .lBracket:
             // Several brackets opened on one line indent their contents once.
-            open.append((token.kind, lineIndent, true))
+            open.append((token.kind, lineIndent))
             pendingQuestions.append(0)
         case .rBrace, .rParen, .rBracket:
             if !open.isEmpty { open.removeLast() }

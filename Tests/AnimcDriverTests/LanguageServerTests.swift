@@ -191,6 +191,17 @@ import Testing
         #expect(folds.contains { $0["startLine"] == 13 && $0["endLine"] == 20 })
     }
 
+    /// Lines end at `\r\n` and `\r` too: a block comment across them is split per
+    /// line, and positions past a line's text clamp before its line end.
+    @Test func carriageReturnsEndLines() throws {
+        let text = "/* one\r\ntwo\rthree */\r\ncomposition { size: 10 x 10 }\r\nlet beat = 2s\r\n"
+        let client = Client(open: text)
+        let tokens = try #require(client.request("textDocument/semanticTokens/full", obj(("textDocument", obj(("uri", .string(Self.uri))))))["result"]?["data"]?.arrayValue)
+        // The comment: three one-line segments, on lines 0, 1 and 2.
+        #expect(Array(tokens.prefix(15)) == [0, 0, 6, 3, 0, 1, 0, 3, 3, 0, 1, 0, 8, 3, 0])
+        #expect(client.hover(4, 5)?.contains("= `2s`") == true)
+    }
+
     // MARK: Fixes and formatting
 
     @Test func codeActionsFromFixIts() throws {

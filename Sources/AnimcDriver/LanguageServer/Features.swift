@@ -80,7 +80,7 @@ extension LanguageServer {
             break
         }
         // A built-in timing function name.
-        if let token = a.tokens.first(where: { $0.range.start <= offset && offset <= $0.range.end && $0.kind == .identifier }) {
+        if let token = a.lexTokens().first(where: { $0.range.start <= offset && offset <= $0.range.end && $0.kind == .identifier }) {
             let name = a.file.text(token.range)
             if let t = LanguageFacts.timingFunction(named: name) {
                 return ("```anim\ntiming \(LanguageFacts.describe(t))\n```\nCore Animation's `\(name)` curve.", token.range)
@@ -328,11 +328,11 @@ extension LanguageServer {
             budget -= 1
             var name: String?, kind = 0, selection = item.range, children: Block?
             switch item.kind {
-            case .composition(let n, let b): name = "composition " + (n?.name ?? ""); kind = 2; children = b
+            case .composition(let n, let b): name = ["composition", n?.name].compactMap { $0 }.joined(separator: " "); kind = 2; children = b
             case .layer(_, let k, let n, _, let b):
                 name = "\(k.name) \(n?.name ?? "(unnamed)")"; kind = 5; selection = n?.range ?? k.range; children = b
             case .animation(let k, let t, let alias, _, let b):
-                name = "\(k.name) \(t?.dotted ?? "")" + (alias.map { " as \($0.name)" } ?? ""); kind = 24
+                name = [k.name, t?.dotted, alias.map { "as \($0.name)" }].compactMap { $0 }.joined(separator: " "); kind = 24
                 selection = t?.range ?? k.range; children = b
             case .letDecl(let n, _, _): name = n.name; kind = 14; selection = n.range
             case .timingDecl(let n, _): name = n.name; kind = 12; selection = n.range
@@ -350,7 +350,7 @@ extension LanguageServer {
             }
             guard let name else { continue }
             let kids = children.map { symbols($0, a, budget: &budget, depth: depth + 1) } ?? []
-            out.append(obj(("name", .string(name.trimmingTrailingSpaces)), ("kind", .number(Double(kind))),
+            out.append(obj(("name", .string(name)), ("kind", .number(Double(kind))),
                            ("range", a.positions.json(item.range)), ("selectionRange", a.positions.json(selection)),
                            ("children", kids.isEmpty ? nil : .array(kids))))
         }
@@ -360,10 +360,11 @@ extension LanguageServer {
     func semanticTokens(_ params: JSONValue) throws(RequestError) -> JSONValue {
         let (_, a) = try document(params)
         var entries: [(start: Int, end: Int, type: SemanticTokenType, declaration: Bool)] = []
+        let tokens = a.lexTokens()
         var kindAt: [UInt32: (NameIndex.Kind, Bool)] = [:]
         for d in a.names.declarations { kindAt[d.range.start] = (d.kind, true) }
         for r in a.names.references { kindAt[r.range.start] = (a.names.declarations[r.declaration].kind, false) }
-        for (i, t) in a.tokens.enumerated() {
+        for (i, t) in tokens.enumerated() {
             let type: SemanticTokenType?
             var declaration = false
             switch t.kind {
@@ -371,7 +372,7 @@ extension LanguageServer {
             case .string, .color: type = .string
             case _ where t.kind.isKeyword: type = .keyword
             case .identifier:
-                let next = i + 1 < a.tokens.count ? a.tokens[i + 1] : t
+                let next = i + 1 < tokens.count ? tokens[i + 1] : t
                 if let (kind, isDecl) = kindAt[t.range.start] {
                     declaration = isDecl
                     switch kind {
@@ -385,8 +386,6 @@ extension LanguageServer {
                     type = .property
                 } else if next.kind == .lParen && next.flags.contains(.attached) {
                     type = .function
-                } else if i > 0, a.tokens[i - 1].flags.contains(.newlineBefore) || i == 0 || a.tokens[i - 1].kind == .lBrace {
-                    type = nil
                 } else {
                     type = nil
                 }
@@ -395,7 +394,7 @@ extension LanguageServer {
             if let type { entries.append((Int(t.range.start), Int(t.range.end), type, declaration)) }
         }
         // Layer and animation kinds that start an item read as keywords.
-        for (i, t) in a.tokens.enumerated() where t.kind == .identifier && (i == 0 || t.flags.contains(.newlineBefore) || [.lBrace, .semicolon].contains(a.tokens[i - 1].kind)) {
+        for (i, t) in tokens.enumerated() where t.kind == .identifier && (i == 0 || t.flags.contains(.newlineBefore) || [.lBrace, .semicolon].contains(tokens[i - 1].kind)) {
             let word = a.file.text(t.range)
             if LanguageFacts.layerKinds.contains(word) || LanguageFacts.animationKinds.contains(word) || word == "path" || word == "mask" {
                 if let k = entries.firstIndex(where: { $0.start == Int(t.range.start) }) { entries[k].type = .keyword } else {
@@ -422,7 +421,7 @@ extension LanguageServer {
                     previousLine = p.line
                     previousChar = p.character
                 }
-                s = segmentEnd + 1
+                s = line + 1 < a.positions.lineStarts.count ? a.positions.lineStarts[line + 1] : e.end
             }
         }
         return obj(("data", .array(data)))
@@ -432,7 +431,7 @@ extension LanguageServer {
         let (_, a) = try document(params)
         var out: [JSONValue] = []
         var open: [Token] = []
-        for t in a.tokens {
+        for t in a.lexTokens() {
             switch t.kind {
             case .lBrace, .lBracket, .lParen: open.append(t)
             case .rBrace, .rBracket, .rParen:
@@ -500,7 +499,8 @@ extension LanguageServer {
         let only = a.positions.range(params["range"])
         var edits: [JSONValue] = []
         let endsWithNewline = a.file.bytes.last == 0x0A
-        for h in LineDiff.hunks(oldLines, newLines) {
+        let hunks = LineDiff.hunks(oldLines, newLines)
+        for h in hunks {
             let startLine = h.oldStart, endLine = h.oldStart + h.oldCount
             if let only {
                 let a0 = a.positions.line(of: Int(only.start)), a1 = a.positions.line(of: Int(only.end))
@@ -517,7 +517,7 @@ extension LanguageServer {
         }
         // A missing final newline is an edit at the very end.
         if !endsWithNewline && !a.file.bytes.isEmpty && only == nil && formatted.hasSuffix("\n") {
-            let lastHunkReachesEnd = LineDiff.hunks(oldLines, newLines).last.map { $0.oldStart + $0.oldCount >= oldLines.count } ?? false
+            let lastHunkReachesEnd = hunks.last.map { $0.oldStart + $0.oldCount >= oldLines.count } ?? false
             if !lastHunkReachesEnd {
                 edits.append(obj(("range", obj(("start", a.positions.json(a.file.bytes.count)), ("end", a.positions.json(a.file.bytes.count)))),
                                  ("newText", "\n")))
@@ -529,9 +529,4 @@ extension LanguageServer {
 
 extension String {
     var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
-    var trimmingTrailingSpaces: String {
-        var s = self
-        while s.last == " " { s.removeLast() }
-        return s
-    }
 }

@@ -3,6 +3,7 @@ import AnimcChecker
 import AnimcDiagnostics
 import AnimcIR
 import AnimcSyntax
+import Foundation
 
 /// `animc lsp`: a Language Server Protocol 3.17 server.
 ///
@@ -42,7 +43,6 @@ public final class LanguageServer {
         let result: CompileResult
         let names: NameIndex
         let positions: PositionMap
-        let tokens: [Token]
         let folded: [UInt32: String]
 
         init(uri: String, version: Int, bytes: [UInt8], encoding: PositionEncoding) {
@@ -51,9 +51,12 @@ public final class LanguageServer {
             result = Pipeline.compile(file)
             names = NameIndex.build(result.tree)
             positions = PositionMap(bytes: bytes, encoding: encoding)
-            tokens = Lexer.lex(file).tokens
             folded = result.foldedValues
         }
+
+        /// The tokens, lexed again on demand: only highlighting, folding and hover need
+        /// them, and a keystroke's re-check should not pay for them.
+        func lexTokens() -> [Token] { Lexer.lex(file).tokens }
     }
 
     var state = State.uninitialized
@@ -239,27 +242,8 @@ public final class LanguageServer {
     }
 
     static func displayName(_ uri: String) -> String {
-        if uri.hasPrefix("file://") { return String(uri.dropFirst(7)).removingPercentEncoding() }
-        return uri
-    }
-}
-
-extension String {
-    /// `%20` → ` `; malformed escapes are kept as written.
-    func removingPercentEncoding() -> String {
-        var bytes: [UInt8] = []
-        let utf8 = Array(self.utf8)
-        var i = 0
-        while i < utf8.count {
-            if utf8[i] == UInt8(ascii: "%"), i + 2 < utf8.count,
-               let v = UInt8(String(decoding: utf8[(i + 1)...(i + 2)], as: UTF8.self), radix: 16) {
-                bytes.append(v)
-                i += 3
-            } else {
-                bytes.append(utf8[i])
-                i += 1
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        guard uri.hasPrefix("file://") else { return uri }
+        let path = String(uri.dropFirst(7))
+        return path.removingPercentEncoding ?? path
     }
 }

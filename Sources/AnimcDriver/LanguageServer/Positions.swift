@@ -8,8 +8,7 @@ enum PositionEncoding: String, Sendable {
 }
 
 /// Converts between byte offsets in a document and LSP `{line, character}` positions.
-/// Lines are split at `\n` only (a `\r` before it is part of the line's text, as the
-/// protocol counts it).
+/// Lines end at `\n`, `\r\n` or `\r`, as the protocol and ``LineIndex`` count them.
 struct PositionMap: Sendable {
     let bytes: [UInt8]
     let encoding: PositionEncoding
@@ -18,9 +17,7 @@ struct PositionMap: Sendable {
     init(bytes: [UInt8], encoding: PositionEncoding) {
         self.bytes = bytes
         self.encoding = encoding
-        var starts = [0]
-        for (i, b) in bytes.enumerated() where b == 0x0A { starts.append(i + 1) }
-        lineStarts = starts
+        lineStarts = LineIndex(bytes: bytes).lineStarts
     }
 
     func line(of offset: Int) -> Int {
@@ -32,9 +29,18 @@ struct PositionMap: Sendable {
         return lo
     }
 
-    /// The end of line `line`'s text (before its `\n`).
+    /// The end of line `line`'s text (before its line end).
     func lineEnd(_ line: Int) -> Int {
-        line + 1 < lineStarts.count ? lineStarts[line + 1] - 1 : bytes.count
+        guard line + 1 < lineStarts.count else { return bytes.count }
+        var end = lineStarts[line + 1]
+        if end > lineStarts[line] && bytes[end - 1] == 0x0A { end -= 1 }
+        if end > lineStarts[line] && bytes[end - 1] == 0x0D { end -= 1 }
+        return end
+    }
+
+    /// The length of the UTF-8 sequence `b` starts (1 for a stray continuation byte).
+    private static func sequenceLength(_ b: UInt8) -> Int {
+        b < 0x80 ? 1 : b >> 5 == 0b110 ? 2 : b >> 4 == 0b1110 ? 3 : b >> 3 == 0b11110 ? 4 : 1
     }
 
     func position(of offset: Int) -> (line: Int, character: Int) {
@@ -48,8 +54,7 @@ struct PositionMap: Sendable {
             var units = 0
             var i = start
             while i < clamped {
-                let b = bytes[i]
-                let length = b < 0x80 ? 1 : b >> 5 == 0b110 ? 2 : b >> 4 == 0b1110 ? 3 : b >> 3 == 0b11110 ? 4 : 1
+                let length = PositionMap.sequenceLength(bytes[i])
                 units += length == 4 ? 2 : 1
                 i += length
             }
@@ -74,8 +79,7 @@ struct PositionMap: Sendable {
             var units = 0
             var i = start
             while i < end && units < character {
-                let b = bytes[i]
-                let length = b < 0x80 ? 1 : b >> 5 == 0b110 ? 2 : b >> 4 == 0b1110 ? 3 : b >> 3 == 0b11110 ? 4 : 1
+                let length = PositionMap.sequenceLength(bytes[i])
                 units += length == 4 ? 2 : 1
                 i = min(i + length, end)
             }
