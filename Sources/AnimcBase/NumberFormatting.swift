@@ -3,10 +3,11 @@
 /// integral `.0` dropped and negative zero printed as `0`, so equal values always
 /// print as equal bytes.
 ///
-/// Non-finite values have no JSON spelling; callers must rule them out first. They
-/// are printed as `null` here so a bug can never produce an unparsable file.
+/// Non-finite values print as `.anim` spells them (`inf`, `-inf`, `nan`), for messages
+/// and fix-its. They have no JSON spelling: ``appendNumber(_:to:)``, the JSON writers'
+/// printer, writes `null` so that a bug can never produce an unparsable file.
 public func formatNumber(_ value: Double) -> String {
-    guard value.isFinite else { return "null" }
+    guard value.isFinite else { return value.isNaN ? "nan" : value < 0 ? "-inf" : "inf" }
     if value == 0 { return "0" }
     if value == value.rounded(), abs(value) < 1e15 {
         return String(Int64(value))
@@ -41,5 +42,5 @@ public func appendNumber(_ value: Double, to out: inout [UInt8]) {
         }
         return
     }
-    out.append(contentsOf: formatNumber(value).utf8)
+    out.append(contentsOf: (value.isFinite ? formatNumber(value) : "null").utf8)
 }

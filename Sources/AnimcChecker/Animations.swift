@@ -94,6 +94,7 @@ extension Checker {
                     let help = Checker.misplacedAttributeHelp(name, kind: kind.name)
                     report(Messages.unknownAttribute(key.range, name: name, on: "a '\(kind.name)' animation",
                                                      suggestion: help == nil ? closestMatch(to: name, in: known) : nil, help: help))
+                    unrecognisedAttributeItems.insert(item.range)
                     failed = true
                     return
                 }
@@ -124,7 +125,9 @@ extension Checker {
                 break
             }
         }
-        if failed { return nil }
+        // A mistake above does not stop here: the rest of the animation is still checked,
+        // so that one run reports everything (a pasted Core Animation block is fixed in
+        // one cycle), and only the IR is withheld at the end.
 
         let typedTarget: (info: KeyPathInfo, property: PropertyInfo)?
         if kind.name == "group" {
@@ -145,7 +148,9 @@ extension Checker {
         }
 
         let name = alias?.name ?? target?.dotted ?? "group"
-        guard var timing = lowerTiming(attributes, kind: kind.name, range: item.range, group: group, body: body) else { return nil }
+        let loweredTiming = lowerTiming(attributes, kind: kind.name, range: item.range, group: group, body: body)
+        if loweredTiming == nil { failed = true }
+        var timing = loweredTiming ?? Timing(duration: .nan)
 
         guard let (info, property) = typedTarget else {
             // A group: lower the children in the group's time.
@@ -204,20 +209,21 @@ extension Checker {
         let content: AnimationContent
         switch kind.name {
         case "basic":
-            guard let (from, to) = lowerFromTo(attributes, info, item, model: property) else { return nil }
+            guard let (from, to) = lowerFromTo(attributes, info, item, model: property), !failed else { return nil }
             if !info.type.interpolates {
                 report(Messages.notInterpolatable(target?.range ?? item.range, keyPath: info.keyPath, type: info.type, basic: true, fixIt: nil))
                 return nil
             }
             content = .basic(from: from, to: to)
         case "keyframes":
-            guard let k = lowerKeyframes(attributes, rows, info, item, body) else { return nil }
+            guard let k = lowerKeyframes(attributes, rows, info, item, body), !failed else { return nil }
             content = .keyframes(k)
         case "motion":
-            guard let m = lowerMotion(attributes, along, info, item) else { return nil }
+            guard let m = lowerMotion(attributes, along, info, item), !failed else { return nil }
             content = .motion(m)
         case "spring":
-            guard let (from, to) = lowerFromTo(attributes, info, item, model: property), let p = lowerSpring(attributes) else { return nil }
+            let endpoints = lowerFromTo(attributes, info, item, model: property), parameters = lowerSpring(attributes)
+            guard let (from, to) = endpoints, let p = parameters, !failed else { return nil }
             if !info.type.interpolates {
                 report(Messages.notInterpolatable(target?.range ?? item.range, keyPath: info.keyPath, type: info.type, basic: true, fixIt: nil))
                 return nil
@@ -236,7 +242,7 @@ extension Checker {
             content = .spring(from: from, to: to, parameters: p)
             checkSpringCutOff(from, to, p, timing: timing, groupDuration: group?.duration, type: info.type, item: item)
         case "decay":
-            guard let d = lowerDecay(attributes, info, item) else { return nil }
+            guard let d = lowerDecay(attributes, info, item), !failed else { return nil }
             if let tf = attributes["timingFunction"] { report(Messages.springTiming(tf.range, kind: "decay")); return nil }
             if timing.duration.isNaN && group?.duration == nil { timing.duration = Decay.settlingDuration(rate: d.rate) }
             content = .decay(from: d.from, velocity: d.velocity, deceleration: d.rate)

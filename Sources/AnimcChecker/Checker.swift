@@ -116,8 +116,12 @@ final class Checker {
     /// Reports that something required is missing, unless the construct `extent` holds
     /// a syntax error: the missing part is then most likely the part that did not parse.
     func reportMissing(in extent: SourceRange, _ d: Diagnostic) {
-        if !spansSyntaxError(extent) { report(d) }
+        if !spansSyntaxError(extent) && !unrecognisedAttributeItems.contains(extent) { report(d) }
     }
+
+    /// Constructs (by their whole range) holding an attribute the checker did not
+    /// recognise: a "missing" attribute there is most likely the one written wrongly.
+    var unrecognisedAttributeItems: Set<SourceRange> = []
 
     // MARK: Reporting
 

@@ -144,11 +144,14 @@ public enum CheckerDiagnostics {
         `CAMediaTimingFunction(name: .easeInEaseOut)`, \
         `CAMediaTimingFunction(controlPoints: ...)`, `CATransform3DMakeRotation(...)`, \
         `CGPoint(x:y:)`, `CGSize(width:height:)`, `UIColor(red:green:blue:alpha:)`, \
-        `.cgColor`, and the properties `fromValue`, `toValue`, `byValue` and \
-        `isRemovedOnCompletion`. Each is reported with its `.anim` form as a fix-it \
-        (`45deg` for `.pi / 4` where an angle is expected, `inf`, `forwards`, \
-        `easeInEaseOut`, `cubic(...)`, `rotate(...)`, `(x, y)`, `w x h`, `rgba(...)`, \
-        `from`), so applying every fix-it once gives a file that checks. Units are \
+        `.cgColor`, `CACurrentMediaTime() + delay`, and the properties `fromValue`, \
+        `toValue`, `byValue` and `isRemovedOnCompletion`. Each is reported with its \
+        `.anim` form as a fix-it (`45deg` for `.pi / 4` where an angle is expected, \
+        `inf`, `forwards`, `easeInEaseOut`, `cubic(...)`, `rotate(...)`, `(x, y)`, \
+        `w x h`, `rgba(...)`, `from`, the delay alone: a `.anim` beginTime counts from \
+        the composition's start, not the host's clock), so applying every fix-it once \
+        gives a file that checks; a mistake elsewhere in the same animation hides none \
+        of them. Units are \
         part of `.anim` values: an angle is `45deg` or `0.785rad`, not a bare number.
         """)
 

@@ -51,6 +51,7 @@ extension Checker {
             return unary(op, eval(operand, scope), expr.range)
         case .binary(let op, let l, let r):
             if op == .multiply || op == .divide, let v = swiftFoldedPi(expr, scope) { return v }
+            if op == .add, let v = swiftHostClockSum(expr, l, r, scope) { return v }
             if op == .and || op == .or {
                 let lhs = eval(l, scope)
                 guard case .bool(let a) = lhs else {

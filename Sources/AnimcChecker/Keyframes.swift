@@ -94,7 +94,7 @@ extension Checker {
                 }
                 return nil
             }
-            for (v, r) in zip(vs, rs) where !checkRange(v, property, component: info.target.component, at: r) { return nil }
+            for (v, r) in zip(vs, rs) where !checkRange(v, property, component: info.target.component, at: r) { ok = false }
             values = vs
             valueRanges = rs
             if let kt = a["keyTimes"] {
@@ -113,6 +113,7 @@ extension Checker {
             if let tf = a["timingFunctions"] {
                 guard lowerTimingFunctions(tf, mode: mode, segments: max(values.count - 1, 0), into: &timingFunctions) else { return nil }
             }
+            guard ok else { return nil }
         }
         guard !values.isEmpty else {
             report(Messages.keyframeForms(animationNameRange(item), problem: "a keyframes animation needs at least one value"))

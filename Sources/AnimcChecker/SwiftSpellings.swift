@@ -81,7 +81,18 @@ enum SwiftSpellings {
         "CATransform3DMakeRotation", "CATransform3DMakeScale", "CATransform3DMakeTranslation", "CATransform3DRotate",
         "CATransform3DScale", "CATransform3DTranslate", "CATransform3DConcat", "CGAffineTransform", "CGPoint", "CGSize",
         "CGRect", "CGVector", "UIColor", "NSColor", "CAMediaTimingFunction", "CGFloat", "Double", "Float", "NSNumber",
+        hostClock,
     ]
+
+    /// The host's clock, which Core Animation code adds to a `beginTime`
+    /// (`CACurrentMediaTime() + 0.2`): a `.anim` beginTime counts from the composition's
+    /// start, so the clock's term is dropped.
+    static let hostClock = "CACurrentMediaTime"
+
+    static func isHostClock(_ e: Expr) -> Bool {
+        if case .call(let callee, let arguments) = e.kind { return callee.name == hostClock && arguments.isEmpty }
+        return false
+    }
 }
 
 extension String {
@@ -174,6 +185,24 @@ extension Checker {
         return .poison
     }
 
+    /// `CACurrentMediaTime() + 0.2`: one report for the sum, whose `.anim` form is the
+    /// delay alone (a bare number becomes seconds where a time is expected), and its value.
+    func swiftHostClockSum(_ expr: Expr, _ l: Expr, _ r: Expr, _ scope: Scope) -> SemaValue? {
+        let delay: Expr
+        if SwiftSpellings.isHostClock(l) { delay = r } else if SwiftSpellings.isHostClock(r) { delay = l } else { return nil }
+        guard scope.lookup(SwiftSpellings.hostClock) == nil else { return nil }
+        reportSpelling(expr, written: SwiftSpellings.hostClock + "() + ...", replacement: hostClockDelayText(delay),
+                       note: "Core Animation's beginTime is on the host's clock; a .anim beginTime counts from the composition's start")
+        let v = eval(delay, scope)
+        if case .number(let x, .none) = v, expectedDimension == .time { return .number(x, .time) }
+        return v
+    }
+
+    private func hostClockDelayText(_ delay: Expr) -> String {
+        if expectedDimension == .time, case .number(let x, nil) = delay.kind { return formatNumber(x) + "s" }
+        return argumentText(delay, angle: false)
+    }
+
     private func swiftMeaning(_ meaning: SwiftSpellings.Meaning, written: String, _ range: SourceRange, _ scope: Scope) -> SemaValue {
         let expr = Expr(.identifier(written), range)
         switch meaning {
@@ -193,11 +222,12 @@ extension Checker {
         }
     }
 
-    private func reportSpelling(_ expr: Expr, written: String, replacement: String?) {
+    private func reportSpelling(_ expr: Expr, written: String, replacement: String?, note: String? = nil) {
         let fix = replacement.map { [FixIt.replace(expr.range, with: $0, "write it the .anim way")] } ?? []
         report(CheckerDiagnostics.swiftSpelling.at(
             expr.range, "'\(written)' is Swift or Objective-C, not .anim" + (replacement.map { ": write '\($0)'" } ?? ""),
-            label: "pasted spelling", help: replacement == nil ? "drop Swift's leading dot" : nil, fixIts: fix))
+            label: "pasted spelling", notes: note.map { [Note($0)] } ?? [],
+            help: replacement == nil ? "drop Swift's leading dot" : nil, fixIts: fix))
     }
 
     /// An attribute spelled as Core Animation's property (`fromValue`): its `.anim` name.
@@ -262,6 +292,8 @@ extension Checker {
         case .binary(let op, let l, let r):
             // `.pi / 4` where an angle is expected is `45deg`, not `180deg / 4`.
             if angle, op == .divide || op == .multiply, let folded = foldedPi(l, r, op) { return replace(folded) }
+            if op == .add, SwiftSpellings.isHostClock(l) { return replace(hostClockDelayText(r)) }
+            if op == .add, SwiftSpellings.isHostClock(r) { return replace(hostClockDelayText(l)) }
             return portEdits(l, angle: angle) + portEdits(r, angle: angle)
         case .unary(_, let operand), .paren(let operand):
             if case .unary(.negate, _) = e.kind, angle, let folded = foldedPi(operand, nil, nil) { return replace("-" + folded) }
@@ -384,6 +416,8 @@ extension Checker {
                 return "cubic(" + (0..<4).compactMap { value($0) }.joined(separator: ", ") + ")"
             }
             return nil
+        case SwiftSpellings.hostClock:
+            return args.isEmpty ? "0s" : nil
         case "CGFloat", "Double", "Float", "NSNumber":
             guard args.count == 1 else { return nil }
             return value(0)
