@@ -34,30 +34,42 @@ public struct UnitBezier: Hashable, Sendable {
 
     /// The curve parameter whose x is `x`, for x in [0, 1].
     @inline(__always)
-    public func solveX(_ x: Double) -> Double {
+    public func solveX(_ x: Double) -> Double { solveXCountingSteps(x).t }
+
+    /// ``solveX(_:)`` and the steps it took (Newton's and the fallback bisection's), for
+    /// the tests that keep the fallback rare.
+    @inline(__always)
+    func solveXCountingSteps(_ x: Double) -> (t: Double, steps: Int) {
         var t = x, lo = 0.0, hi = 1.0
-        for _ in 0..<16 {
+        for step in 1...16 {
             let err = sampleX(t) - x
-            if err == 0 { return t }
+            if err == 0 { return (t, step) }
             if err < 0 { lo = t } else { hi = t }
-            let d = sampleDerivativeX(t)
-            var next = t - err / d
-            // Also catches d == 0 (an infinite or NaN step).
-            if !(next > lo && next < hi) { next = (lo + hi) * 0.5 }
-            if abs(next - t) < 1e-12 { return next }
-            t = next
+            let next = t - err / sampleDerivativeX(t)
+            // Convergence first: the last, tiny Newton step may land just past a bracket
+            // end that an earlier step set at nearly the root, and must not be taken
+            // for a diverging step (which would bisect from there for nothing).
+            if abs(next - t) < 1e-12 { return (min(max(next, 0), 1), step) }
+            if next > lo && next < hi { t = next; continue }
+            // A step out of the bracket, or a vanishing derivative (an infinite or NaN
+            // step), bisects instead.
+            let mid = (lo + hi) * 0.5
+            if abs(mid - t) < 1e-12 { return (mid, step) }
+            t = mid
         }
-        return bisect(x, lo, hi)
+        let (t2, bisections) = bisect(x, lo, hi)
+        return (t2, 16 + bisections)
     }
 
     @inline(never)
-    func bisect(_ x: Double, _ lo: Double, _ hi: Double) -> Double {
-        var lo = lo, hi = hi
+    func bisect(_ x: Double, _ lo: Double, _ hi: Double) -> (t: Double, steps: Int) {
+        var lo = lo, hi = hi, steps = 0
         while hi - lo > 1e-15 {
             let mid = (lo + hi) * 0.5
             if sampleX(mid) < x { lo = mid } else { hi = mid }
+            steps += 1
         }
-        return (lo + hi) * 0.5
+        return ((lo + hi) * 0.5, steps)
     }
 
     /// y at x; outside [0, 1] the curve continues along its end tangents.
