@@ -89,9 +89,15 @@ public struct PathGeometry: Hashable, Sendable {
 
     /// The signed angle an arc turns, as UIKit draws it in its y-down coordinates:
     /// clockwise arcs turn with increasing angle, at most one full turn.
+    ///
+    /// Angles a whole turn or more apart draw the whole circle in either direction, as
+    /// Core Graphics draws them: NVActivityIndicatorView's rings are
+    /// `addArc(..., startAngle: 0, endAngle: 2 * .pi, clockwise: false)`, full circles
+    /// on screen, where reducing the difference modulo a turn would draw nothing.
     public static func sweep(from start: Double, to end: Double, clockwise: Bool) -> Double {
         let full = 2 * Double.pi
         var d = end - start
+        if abs(d) >= full { return clockwise ? full : -full }
         if clockwise {
             if d < 0 { d += full * (-d / full).rounded(.up) }
             return min(d, full)

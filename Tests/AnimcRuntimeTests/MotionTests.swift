@@ -156,6 +156,22 @@ import Testing
         #expect(close(p.x, 10, 1e-9) && close(p.y, 0, 1e-9))   // a quarter turn clockwise from the top is the right
     }
 
+    /// A whole turn between the angles is the whole circle in either direction, as Core
+    /// Graphics draws NVActivityIndicatorView's rings (0 to 2π, counterclockwise).
+    @Test func aWholeTurnIsTheWholeCircleEitherWay() {
+        for clockwise in [true, false] {
+            let ring = MeasuredPath(Path([.arc(center: Point(30, 30), radius: 30, startAngle: 0, endAngle: 2 * .pi, clockwise: clockwise)]))
+            #expect(close(ring.totalLength, 60 * .pi, 1e-12), "clockwise: \(clockwise)")
+            // A quarter of the way round: below the centre clockwise (y down), above it otherwise.
+            let quarter = ring.location(atDistance: 15 * .pi)
+            let p = ring.point(segment: quarter.segment, t: quarter.t)
+            #expect(close(p.x, 30, 1e-9) && close(p.y, clockwise ? 60 : 0, 1e-9), "clockwise: \(clockwise): \(p)")
+        }
+        // Less than a whole turn still goes the short or long way as asked.
+        #expect(close(PathGeometry.sweep(from: 0, to: .pi / 2, clockwise: false), -1.5 * .pi, 1e-12))
+        #expect(close(PathGeometry.sweep(from: 0, to: -.pi / 2, clockwise: true), 1.5 * .pi, 1e-12))
+    }
+
     @Test func linearModeGivesEachSegmentAnEqualShareOfTime() {
         let path = Path([.move(to: Point(0, 0)), .line(to: Point(10, 0)), .line(to: Point(10, 100))])
         let a = Build.property("position", Timing(duration: 2), .motion(Motion(path: path, keyTimes: nil, calculationMode: .linear)))
