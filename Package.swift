@@ -31,11 +31,13 @@ let package = Package(
         // Backends: the portable timeline JSON (writer and loader) and baked per-frame JSON.
         .target(name: "AnimcTimeline", dependencies: ["AnimcBase", "AnimcIR"], exclude: readme),
         .target(name: "AnimcBake", dependencies: ["AnimcBase", "AnimcIR", "AnimcRuntime"], exclude: readme),
+        // The preview page: baked frames, the timing chart's schedule and a player in one HTML file.
+        .target(name: "AnimcPreview", dependencies: ["AnimcBase", "AnimcIR", "AnimcRuntime", "AnimcBake"], exclude: readme),
         // The driver: file system, pipeline, commands. The only stage that does I/O.
         .target(
             name: "AnimcDriver",
             dependencies: ["AnimcBase", "AnimcDiagnostics", "AnimcSyntax", "AnimcIR", "AnimcChecker",
-                           "AnimcRuntime", "AnimcTimeline", "AnimcBake"],
+                           "AnimcRuntime", "AnimcTimeline", "AnimcBake", "AnimcPreview"],
             exclude: readme),
         .executableTarget(name: "animc", dependencies: ["AnimcDriver"], exclude: readme),
         .executableTarget(
@@ -68,7 +70,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "AnimcDriverTests",
                     dependencies: ["AnimcDriver", "AnimcRuntime", "AnimcIR", "AnimcBase", "AnimcDiagnostics", "AnimcSyntax",
-                                   "AnimcBake", "AnimcTimeline", "AnimcTestSupport"],
+                                   "AnimcBake", "AnimcTimeline", "AnimcPreview", "AnimcTestSupport"],
                     exclude: ["Fixtures"]),
     ]
 )

@@ -1,7 +1,7 @@
 /// Usage texts. Kept beside the commands they describe and checked by tests: every
 /// command has a help text and every option in a spec appears in it.
 enum Help {
-    static let commands = ["check", "lint", "fmt", "lsp", "parse", "build", "eval", "explain", "help", "version"]
+    static let commands = ["check", "lint", "fmt", "lsp", "parse", "build", "eval", "preview", "explain", "help", "version"]
 
     static let main = """
     animc \(CommandLineTool.version): compile .anim animations
@@ -12,6 +12,7 @@ enum Help {
       build FILE...          compile to timeline or baked JSON
       check PATH...          report every diagnostic; writes nothing (alias: lint)
       eval FILE --at TIME    print property values at given times
+      preview FILE           write an HTML page that plays it (--serve: live)
       fmt PATH...            format files in place (--check: print a diff instead)
       lsp                    run the language server on stdin and stdout
       parse FILE --dump      print the syntax tree
@@ -33,6 +34,7 @@ enum Help {
         case "explain": return explain
         case "build": return build
         case "eval": return eval
+        case "preview": return preview
         case "help": return main
         case "version": return "USAGE: animc --version\n"
         default: return nil
@@ -164,6 +166,37 @@ enum Help {
     EXAMPLES:
       animc eval examples/scrub.anim --at 0,1,2
       animc eval examples/scrub.anim --fraction 0.5 --animation spin --scrub linear
+
+    """
+
+    static let preview = """
+    USAGE: animc preview FILE [-o PAGE.html] [options]
+           animc preview FILE --serve [--port N] [options]
+
+    Write one self-contained HTML page that plays the composition: the stage, controls
+    (play, loop, speed, a scrubber by frame, arrow keys step a frame, space plays) and a
+    timing chart of every animation's active and filling intervals. The values are the
+    baked frames, so the page shows what 'animc eval' prints at each frame. Images
+    named by the file are embedded from NAME.png (.jpg, .svg, .gif, .webp) beside it or
+    in its assets/ folder; others are drawn as labelled placeholders. Open the page at
+    a time with #t=1.25.
+
+    OPTIONS:
+      -o, --output PATH   the page (default: NAME.preview.html beside the input; - for
+                          standard output)
+      --fps N             frames per second (default: the composition's)
+      --window START..END the time range (default: the composition's window, or until
+                          the last animation ends)
+      --serve             serve the page on 127.0.0.1, rebuild it when the file or an
+                          image changes and reload open pages (they keep their time);
+                          while the file has errors the last good frames stay, with
+                          the diagnostics over the stage. Ctrl-C stops.
+      --port N            the port for --serve (default 8080; 0 picks a free one)
+      --color WHEN        auto (default), always or never (for diagnostics)
+
+    EXAMPLES:
+      animc preview examples/splash.anim -o splash.html
+      animc preview examples/splash.anim --serve --port 8123
 
     """
 }

@@ -1,0 +1,179 @@
+import AnimcBake
+import AnimcBase
+import AnimcDiagnostics
+import AnimcIR
+import AnimcPreview
+import AnimcRuntime
+import Foundation
+
+/// `animc preview FILE [-o PAGE.html] [--fps N] [--window START..END] [--serve [--port N]]`
+///
+/// Writes a self-contained HTML page that plays the composition, by default beside
+/// the input as `NAME.preview.html`; with `--serve`, serves it on 127.0.0.1 and
+/// reloads it when the file changes.
+struct PreviewCommand {
+    let tool: CommandLineTool
+    static let spec = ArgumentSpec(valued: ["output", "fps", "window", "port", "color"], flags: ["serve"], aliases: ["o": "output"])
+
+    func run(_ args: ArraySlice<String>) -> Int32 {
+        let parsed: ParsedArguments
+        let useColor: Bool
+        do {
+            parsed = try parseArguments(args, spec: PreviewCommand.spec, command: "preview")
+            useColor = try tool.useColor(parsed.value("color"))
+        } catch {
+            return tool.usageError(error.message, command: "preview")
+        }
+        guard parsed.positionals.count == 1, let input = parsed.positionals.first else {
+            return tool.usageError(parsed.positionals.isEmpty ? "no input file" : "preview takes one input file", command: "preview")
+        }
+        var settings = PreviewSettings()
+        if let text = parsed.value("fps") {
+            guard let f = Double(text), f.isFinite, f > 0, f <= 1000 else {
+                return tool.usageError("invalid value '\(text)' for '--fps' (expected a number in (0, 1000])", command: "preview")
+            }
+            settings.fps = f
+        }
+        if let text = parsed.value("window") {
+            guard let w = parseWindow(text) else {
+                return tool.usageError("invalid value '\(text)' for '--window' (expected START..END in seconds, e.g. 0..3)", command: "preview")
+            }
+            settings.window = w
+        }
+        if parsed.has("serve") {
+            var port = 8080
+            if let text = parsed.value("port") {
+                guard let p = Int(text), (0...65535).contains(p) else {
+                    return tool.usageError("invalid value '\(text)' for '--port' (expected 0 to 65535)", command: "preview")
+                }
+                port = p
+            }
+            guard parsed.value("output") == nil else { return tool.usageError("--serve writes no file; drop -o", command: "preview") }
+            return PreviewServer(tool: tool, input: input, settings: settings, useColor: useColor).run(port: port)
+        } else if parsed.value("port") != nil {
+            return tool.usageError("--port is for --serve", command: "preview")
+        }
+        guard !tool.fileSystem.isDirectory(input) else {
+            tool.console.writeErr("animc preview: error: \(input): is a directory; give an .anim file\n")
+            return CommandLineTool.ExitCode.usage
+        }
+        guard tool.fileSystem.exists(input) else {
+            tool.console.writeErr("animc preview: error: \(input): no such file or directory\n")
+            return CommandLineTool.ExitCode.usage
+        }
+        let destination = parsed.value("output") ?? PreviewCommand.defaultOutput(for: input)
+        if destination != "-", tool.fileSystem.canonicalPath(destination) == tool.fileSystem.canonicalPath(input) {
+            return tool.usageError("refusing to write '\(destination)': it is the input; choose another output with -o", command: "preview")
+        }
+        guard let file = tool.readSource(input, command: "preview") else { return CommandLineTool.ExitCode.usage }
+        let page = PreviewBuilder(tool: tool, settings: settings).page(for: file, input: input)
+        DiagnosticOutput(console: tool.console, useColor: useColor)
+            .emit(page.report.diagnostics.isEmpty ? [] : [page.report], format: "human", summaryVerb: nil)
+        guard let bytes = page.bytes else { return CommandLineTool.ExitCode.findings }
+        if destination == "-" {
+            tool.console.writeOut(String(decoding: bytes, as: UTF8.self))
+            return CommandLineTool.ExitCode.success
+        }
+        do {
+            try tool.fileSystem.writeFileAtomically(destination, bytes)
+            tool.console.writeErr("wrote \(destination) (\(sizeText(bytes.count)))\n")
+        } catch {
+            tool.ioError(error, command: "preview")
+            return CommandLineTool.ExitCode.usage
+        }
+        return CommandLineTool.ExitCode.success
+    }
+
+    /// `dir/name.anim` → `dir/name.preview.html`.
+    static func defaultOutput(for input: String) -> String {
+        (input.hasSuffix(".anim") ? String(input.dropLast(5)) : input) + ".preview.html"
+    }
+}
+
+/// The frame rate and window a preview samples, when not the composition's.
+struct PreviewSettings: Sendable {
+    var fps: Double?
+    var window: TimeWindow?
+}
+
+/// Compiles a source into the page, with the images found beside it.
+struct PreviewBuilder {
+    let tool: CommandLineTool
+    let settings: PreviewSettings
+    /// Images larger than this are drawn as placeholders rather than embedded.
+    static let imageLimit = 8 << 20
+    static let imageTypes = [("png", "image/png"), ("jpg", "image/jpeg"), ("jpeg", "image/jpeg"), ("svg", "image/svg+xml"),
+                             ("gif", "image/gif"), ("webp", "image/webp")]
+
+    struct Page {
+        var bytes: [UInt8]?
+        var report: FileReport
+        /// The files the page was made from (the source and the images found), which
+        /// the server watches.
+        var inputs: [String]
+    }
+
+    func page(for file: SourceFile, input: String, diagnosticsOverStage: [String] = [], eventsPath: String? = nil) -> Page {
+        let result = Pipeline.compile(file)
+        var report = result.report
+        guard !result.hasErrors, let composition = result.composition else {
+            return Page(bytes: nil, report: report, inputs: [input])
+        }
+        let timeline = Timeline(composition)
+        switch Baker.plan(timeline, fps: settings.fps, window: settings.window) {
+        case .failure(let refusal):
+            report.diagnostics.append(BuildCommand(tool: tool).refusalDiagnostic(refusal, composition))
+            return Page(bytes: nil, report: report, inputs: [input])
+        case .success(let plan):
+            let (images, found) = self.images(PreviewBuilder.imageNames(composition), besides: input)
+            let name = input.split(separator: "/").last.map(String.init) ?? input
+            let options = PreviewPage.Options(title: name, images: images, diagnostics: diagnosticsOverStage, eventsPath: eventsPath)
+            return Page(bytes: PreviewPage.render(timeline, plan: plan, options: options), report: report, inputs: [input] + found)
+        }
+    }
+
+    /// Every image asset the composition names, in its properties and animations.
+    static func imageNames(_ c: Composition) -> [String] {
+        var names = Set<String>()
+        func visit(_ v: Value) { if case .image(let n?) = v { names.insert(n) } }
+        func visit(_ v: AnimatedValue) { if case .value(let x) = v { visit(x) } }
+        func visit(_ a: Animation) {
+            switch a.kind {
+            case .group(let children): children.forEach(visit)
+            case .property(let p):
+                switch p.content {
+                case .basic(let from, let to), .spring(let from, let to, _): visit(from); visit(to)
+                case .keyframes(let k): k.values.forEach(visit)
+                case .decay(let from, _, _): visit(from)
+                case .motion: break
+                }
+            }
+        }
+        for layer in c.layers {
+            layer.properties.forEach { visit($0.value) }
+            layer.animations.forEach(visit)
+        }
+        return names.sorted()
+    }
+
+    /// `NAME.png` (or .jpg, .svg, ...) beside the source or in its `assets/` folder, as
+    /// data URLs. Names that are not plain file names are never looked up.
+    func images(_ names: [String], besides input: String) -> (urls: [String: String], files: [String]) {
+        let dir = input.contains("/") ? String(input[..<(input.lastIndex(of: "/") ?? input.endIndex)]) : "."
+        var urls: [String: String] = [:]
+        var files: [String] = []
+        for name in names where !name.isEmpty && !name.contains("/") && !name.hasPrefix(".") && !name.contains("\0") {
+            search: for folder in [dir, dir + "/assets"] {
+                for (ext, mime) in PreviewBuilder.imageTypes {
+                    let path = folder + "/" + name + "." + ext
+                    guard tool.fileSystem.exists(path), !tool.fileSystem.isDirectory(path),
+                          let bytes = try? tool.fileSystem.readFile(path), bytes.count <= PreviewBuilder.imageLimit else { continue }
+                    urls[name] = "data:\(mime);base64," + Data(bytes).base64EncodedString()
+                    files.append(path)
+                    break search
+                }
+            }
+        }
+        return (urls, files)
+    }
+}

@@ -1,0 +1,144 @@
+import AnimcBake
+import AnimcBase
+import AnimcIR
+import AnimcRuntime
+
+/// Builds the preview page: one HTML document with the baked frames, the timing
+/// chart's schedule, the images and the player, and nothing it has to fetch.
+public enum PreviewPage {
+    /// What the page needs besides the timeline.
+    public struct Options: Sendable {
+        /// The page's title (the source file's name).
+        public var title: String
+        /// Image data URLs by asset name (`data:image/png;base64,...`); names without
+        /// one are drawn as labelled placeholders.
+        public var images: [String: String]
+        /// Diagnostics to show over the stage (the served page keeps the last good
+        /// frames while the file has errors).
+        public var diagnostics: [String]
+        /// Set by `--serve`: the page listens for reloads on this path.
+        public var eventsPath: String?
+
+        public init(title: String, images: [String: String] = [:], diagnostics: [String] = [], eventsPath: String? = nil) {
+            self.title = title
+            self.images = images
+            self.diagnostics = diagnostics
+            self.eventsPath = eventsPath
+        }
+    }
+
+    /// The page for `timeline` sampled as `plan` says.
+    public static func render(_ timeline: Timeline, plan: BakePlan, options: Options) -> [UInt8] {
+        var data: [UInt8] = []
+        data.append(contentsOf: Array("{\"baked\": ".utf8))
+        data.append(contentsOf: Baker.bake(timeline, plan: plan))
+        data.append(contentsOf: Array(", \"chart\": ".utf8))
+        data.append(contentsOf: chart(timeline, plan: plan).serialized(style: .compact))
+        data.append(contentsOf: Array(", \"images\": ".utf8))
+        let images = JSONValue.object(options.images.sorted { $0.key < $1.key }.map { JSONMember($0.key, .string($0.value)) })
+        data.append(contentsOf: images.serialized(style: .compact))
+        data.append(contentsOf: Array(", \"diagnostics\": ".utf8))
+        data.append(contentsOf: JSONValue.array(options.diagnostics.map(JSONValue.string)).serialized(style: .compact))
+        data.append(contentsOf: Array(", \"events\": ".utf8))
+        data.append(contentsOf: (options.eventsPath.map(JSONValue.string) ?? .null).serialized(style: .compact))
+        data.append(contentsOf: Array("}".utf8))
+
+        var out: [UInt8] = []
+        out.reserveCapacity(data.count + PreviewAssets.style.utf8.count + PreviewAssets.script.utf8.count + 2048)
+        out += Array("""
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="generator" content="animc preview">
+        <title>
+        """.utf8)
+        out += Array(escapeHTML(options.title + " · animc preview").utf8)
+        out += Array("</title>\n<style>\n".utf8)
+        out += Array(PreviewAssets.style.utf8)
+        out += Array("</style>\n</head>\n<body>\n".utf8)
+        out += Array(PreviewAssets.body.utf8)
+        out += Array("\n<script id=\"animc-data\" type=\"application/json\">".utf8)
+        // `<` only occurs inside JSON strings, where `\u003c` means the same: no
+        // layer or image name can end the script element.
+        for byte in data {
+            if byte == UInt8(ascii: "<") { out += Array("\\u003c".utf8) } else { out.append(byte) }
+        }
+        out += Array("</script>\n<script>\n".utf8)
+        out += Array(PreviewAssets.script.utf8)
+        out += Array("</script>\n</body>\n</html>\n".utf8)
+        return out
+    }
+
+    /// The timing chart: per layer, per animation (groups and their children, in
+    /// order, with their depth), the stretches where it plays or fills.
+    static func chart(_ timeline: Timeline, plan: BakePlan) -> JSONValue {
+        let start = plan.window.start
+        let end = max(plan.window.end, start + 1 / max(plan.fps, 1))
+        let schedules = timeline.schedule(from: start, to: end)
+        let composition = timeline.composition
+        var rows: [JSONValue] = []
+        var byLayer = [[Int]](repeating: [], count: timeline.layerCount)
+        for info in timeline.animations where info.layer < byLayer.count { byLayer[info.layer].append(info.id) }
+        for layer in 0..<timeline.layerCount where !byLayer[layer].isEmpty {
+            var bars: [JSONValue] = []
+            for id in byLayer[layer] {
+                let info = timeline.animations[id]
+                let animation = resolve(info.path, in: composition.layers[info.layer].animations)
+                var keyPath: JSONValue = .null
+                var isGroup = false
+                switch animation?.kind {
+                case .property(let p)?: keyPath = .string(p.target.keyPath)
+                case .group?: isGroup = true
+                case nil: break
+                }
+                let segments = schedules[id].segments.map { s -> JSONValue in
+                    .array([.number(rounded(s.start)), .number(rounded(s.end)), .string(s.phase.rawValue)])
+                }
+                bars.append(.object([
+                    JSONMember("name", .string(info.path.split(separator: "/").last.map(String.init) ?? info.path)),
+                    JSONMember("path", .string(info.path)),
+                    JSONMember("keyPath", keyPath),
+                    JSONMember("group", .bool(isGroup)),
+                    JSONMember("depth", .number(Double(info.ancestors.count))),
+                    JSONMember("segments", .array(segments)),
+                ]))
+            }
+            rows.append(.object([JSONMember("layer", .string(timeline.layerInfo(layer).id)), JSONMember("bars", .array(bars))]))
+        }
+        return .object([JSONMember("start", .number(start)), JSONMember("end", .number(end)), JSONMember("rows", .array(rows))])
+    }
+
+    /// Boundaries found by bisection are within 1e-12 s; shown to the nanosecond they
+    /// read as the author wrote them.
+    private static func rounded(_ x: Double) -> Double { ((x * 1e9).rounded() / 1e9) + 0 }
+
+    private static func resolve(_ path: String, in animations: [Animation]) -> Animation? {
+        var list = animations
+        var found: Animation?
+        for name in path.split(separator: "/") {
+            guard let a = list.first(where: { $0.name == name }) else { return nil }
+            found = a
+            if case .group(let children) = a.kind { list = children } else { list = [] }
+        }
+        return found
+    }
+
+    /// Text for HTML element content and attribute values.
+    public static func escapeHTML(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for c in s.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""`animc preview` in a real browser (headless Chromium), against `animc eval`.
+
+For every example, the page is opened at several frame times; the state the page
+reports (each layer's composed matrix, effective opacity and animated values) must
+equal `animc eval --format json` to 1e-6. The follow-path airplane's box must be
+centred where the runtime puts it, the splash's screenshots must show the colours the
+runtime gives at known pixels, and a name made of markup must stay text.
+
+usage: check_preview.py ANIMC OUTPUT_DIR
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from png import pixel, read_png  # noqa: E402
+
+ANIMC, OUT = sys.argv[1], sys.argv[2]
+BROWSER = next((b for b in ("chromium-headless-shell", "chromium", "chromium-browser") if shutil.which(b)), None)
+if BROWSER is None:
+    sys.exit("no Chromium found (install chromium-headless-shell)")
+WINDOW = "--window-size=900,800"
+failures = []
+
+
+def fail(message):
+    failures.append(message)
+    print("FAIL", message)
+
+
+def browser(*args):
+    return subprocess.run([BROWSER, "--no-sandbox", "--disable-gpu", "--hide-scrollbars", WINDOW,
+                           "--virtual-time-budget=3000", *args],
+                          capture_output=True, text=True, timeout=120).stdout
+
+
+def page_state(page, t):
+    dom = browser("--dump-dom", "file://%s#t=%s&state" % (os.path.abspath(page), t))
+    m = re.search(r'<script type="application/json" id="animc-state">(.*?)</script>', dom, re.S)
+    if not m:
+        fail("%s at %s: the page reported no state" % (page, t))
+        return None, dom
+    return json.loads(m.group(1)), dom
+
+
+def close(a, b, tolerance=1e-6):
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(close(x, y, tolerance) for x, y in zip(a, b))
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+        return abs(a - b) <= tolerance
+    return a == b
+
+
+os.makedirs(OUT, exist_ok=True)
+examples = sorted(f[:-5] for f in os.listdir("examples") if f.endswith(".anim"))
+for name in examples:
+    page = os.path.join(OUT, name + ".html")
+    subprocess.run([ANIMC, "preview", "examples/%s.anim" % name, "-o", page], check=True, capture_output=True)
+    first, _ = page_state(page, "0")
+    if first is None:
+        continue
+    frames = first["frames"]
+    # The first and last frames and two between, as times the page and eval share.
+    picked = sorted({0, frames["count"] // 3, 2 * frames["count"] // 3, frames["count"] - 1})
+    for t in (repr(round(frames["start"] + f / frames["fps"], 9)) for f in picked):
+        got, _ = page_state(page, t)
+        if got is None:
+            continue
+        want = json.loads(subprocess.run([ANIMC, "eval", "examples/%s.anim" % name, "--at", t, "--format", "json"],
+                                         check=True, capture_output=True, text=True).stdout)["samples"][0]
+        if not close(got["state"]["time"], want["time"], 1e-9):
+            fail("%s: the page is at %s s, asked for %s" % (name, got["state"]["time"], t))
+        shown = {layer["id"]: layer for layer in got["state"]["layers"]}
+        for layer in want["layers"]:
+            mine = shown.get(layer["id"])
+            if mine is None:
+                fail("%s at %s: layer %s missing from the page" % (name, t, layer["id"]))
+                continue
+            for key in ("matrix", "opacity"):
+                if not close(mine[key], layer[key]):
+                    fail("%s at %s: %s %s is %s in the page, %s in eval" % (name, t, layer["id"], key, mine[key], layer[key]))
+            for key, value in layer.get("values", {}).items():
+                if key in mine["values"] and not close(mine["values"][key], value):
+                    fail("%s at %s: %s.%s is %s in the page, %s in eval" % (name, t, layer["id"], key, mine["values"][key], value))
+    print("ok", name)
+
+# The airplane of follow-path at 1 s, centred where the runtime puts its position.
+got, _ = page_state(os.path.join(OUT, "follow-path.html"), "1")
+if got:
+    x, y, w, h = got["boxes"]["airplane"]
+    centre = (x + w / 2, y + h / 2)
+    if abs(centre[0] - 97.300) > 0.5 or abs(centre[1] - 75.660) > 0.5:
+        fail("follow-path at 1 s: the airplane is centred at %s, not (97.300, 75.660)" % (centre,))
+    else:
+        print("ok follow-path airplane centred at (%.3f, %.3f)" % centre)
+
+# The splash at three times: the background where no layer draws, and at the logo's
+# centre the colour `animc eval` gives the square drawn there.
+splash = os.path.join(OUT, "splash.html")
+for t in ("0.3", "1", "2.9"):
+    shot = os.path.join(OUT, "splash-%s.png" % t)
+    browser("--screenshot=%s" % shot, "file://%s#t=%s" % (os.path.abspath(splash), t))
+    got, _ = page_state(splash, t)
+    if got is None or not os.path.exists(shot):
+        fail("splash at %s: no screenshot" % t)
+        continue
+    image = read_png(shot)
+    left, top = got["stage"]
+    square = json.loads(subprocess.run([ANIMC, "eval", "examples/splash.anim", "--at", t, "--layer", "logo.square", "--format", "json"],
+                                       check=True, capture_output=True, text=True).stdout)["samples"][0]["layers"][0]
+    colour = square["values"].get("backgroundColor")
+    if colour is None:
+        colour = [1, 1, 1, 1]  # not animated: the white it is declared with
+    expected = {(5, 5): (15, 78, 101), (187.5, 333.5): tuple(round(c * 255) for c in colour[:3])}
+    for (x, y), rgb in expected.items():
+        seen = pixel(image, left + x, top + y)
+        if any(abs(a - b) > 3 for a, b in zip(seen, rgb)):
+            fail("splash at %s s: pixel (%s, %s) is %s, expected %s" % (t, x, y, seen, rgb))
+    print("ok splash screenshot at %s s" % t)
+
+# A name made of markup is text in the page.
+hostile = os.path.join(OUT, "hostile.html")
+subprocess.run([ANIMC, "preview", "Tests/AnimcDriverTests/Fixtures/preview/hostile.anim", "-o", hostile], check=True, capture_output=True)
+got, dom = page_state(hostile, "0")
+if "<img" in dom or "onerror=alert(1)&gt;" not in dom:
+    fail("hostile: the image name was not kept as text")
+else:
+    print("ok hostile names stay text")
+
+if failures:
+    sys.exit("%d browser check(s) failed" % len(failures))
+print("all browser checks passed")
