@@ -34,19 +34,11 @@ struct BuildCommand {
         guard ["human", "json", "sarif", "github"].contains(format) else {
             return tool.usageError("invalid value '\(format)' for '--format' (expected human, json, sarif or github)", command: "build")
         }
-        var fps: Double?
-        if let text = parsed.value("fps") {
-            guard let f = Double(text), f.isFinite, f > 0, f <= 1000 else {
-                return tool.usageError("invalid value '\(text)' for '--fps' (expected a number in (0, 1000])", command: "build")
-            }
-            fps = f
-        }
-        var window: TimeWindow?
-        if let text = parsed.value("window") {
-            guard let w = parseWindow(text) else {
-                return tool.usageError("invalid value '\(text)' for '--window' (expected START..END in seconds, e.g. 0..3 or 0s...2.5s)", command: "build")
-            }
-            window = w
+        let fps: Double?, window: TimeWindow?
+        do {
+            (fps, window) = try samplingOptions(parsed)
+        } catch {
+            return tool.usageError(error.message, command: "build")
         }
         guard !parsed.positionals.isEmpty else {
             return tool.usageError("no input files", command: "build")
@@ -173,7 +165,7 @@ struct BuildCommand {
             if tool.fileSystem.isDirectory(o) { return o + "/" + name }
             return o
         }
-        let dir = input.contains("/") ? String(input[..<(input.lastIndex(of: "/") ?? input.endIndex)]) : ""
+        let dir = directoryPart(input) ?? ""
         return dir.isEmpty ? name : dir + "/" + name
     }
 
@@ -191,6 +183,30 @@ struct BuildCommand {
                 help: "shorten the window, lower --fps, or build the timeline target instead")
         }
     }
+}
+
+/// `--fps` and `--window`, as `build --target baked` and `preview` read them.
+func samplingOptions(_ parsed: ParsedArguments) throws(UsageError) -> (fps: Double?, window: TimeWindow?) {
+    var fps: Double?, window: TimeWindow?
+    if let text = parsed.value("fps") {
+        guard let f = Double(text), f.isFinite, f > 0, f <= 1000 else {
+            throw UsageError(message: "invalid value '\(text)' for '--fps' (expected a number in (0, 1000])")
+        }
+        fps = f
+    }
+    if let text = parsed.value("window") {
+        guard let w = parseWindow(text) else {
+            throw UsageError(message: "invalid value '\(text)' for '--window' (expected START..END in seconds, e.g. 0..3 or 0s...2.5s)")
+        }
+        window = w
+    }
+    return (fps, window)
+}
+
+/// The directory part of a path (`dir` in `dir/name.anim`, empty for `/name.anim`), or
+/// nil when the path has none.
+func directoryPart(_ path: String) -> String? {
+    path.lastIndex(of: "/").map { String(path[..<$0]) }
 }
 
 /// `START..END` (half-open), `START..<END` or `START...END` (closed), in seconds with

@@ -28,17 +28,10 @@ struct PreviewCommand {
             return tool.usageError(parsed.positionals.isEmpty ? "no input file" : "preview takes one input file", command: "preview")
         }
         var settings = PreviewSettings()
-        if let text = parsed.value("fps") {
-            guard let f = Double(text), f.isFinite, f > 0, f <= 1000 else {
-                return tool.usageError("invalid value '\(text)' for '--fps' (expected a number in (0, 1000])", command: "preview")
-            }
-            settings.fps = f
-        }
-        if let text = parsed.value("window") {
-            guard let w = parseWindow(text) else {
-                return tool.usageError("invalid value '\(text)' for '--window' (expected START..END in seconds, e.g. 0..3)", command: "preview")
-            }
-            settings.window = w
+        do {
+            (settings.fps, settings.window) = try samplingOptions(parsed)
+        } catch {
+            return tool.usageError(error.message, command: "preview")
         }
         if parsed.has("serve") {
             var port = 8080
@@ -159,7 +152,7 @@ struct PreviewBuilder {
     /// `NAME.png` (or .jpg, .svg, ...) beside the source or in its `assets/` folder, as
     /// data URLs. Names that are not plain file names are never looked up.
     func images(_ names: [String], besides input: String) -> (urls: [String: String], files: [String]) {
-        let dir = input.contains("/") ? String(input[..<(input.lastIndex(of: "/") ?? input.endIndex)]) : "."
+        let dir = directoryPart(input) ?? "."
         var urls: [String: String] = [:]
         var files: [String] = []
         for name in names where !name.isEmpty && !name.contains("/") && !name.hasPrefix(".") && !name.contains("\0") {

@@ -199,7 +199,7 @@ struct PreviewServer {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n <= 0 { break }
             head += buffer[0..<n]
-            if head.count >= 4, head.suffix(4) == [13, 10, 13, 10] || findHeadEnd(head) { break }
+            if findHeadEnd(head) { break }
         }
         let requestLine = String(decoding: head.prefix { $0 != 13 && $0 != 10 }, as: UTF8.self).split(separator: " ")
         guard requestLine.count >= 2 else { _ = send(fd, response(400, "text/plain", Array("bad request\n".utf8))); close(fd); return }

@@ -53,7 +53,6 @@ enum PreviewAssets {
     const SVG = "http://www.w3.org/2000/svg";
     const $ = (id) => document.getElementById(id);
     const stage = $("stage");
-    document.title = document.title;
     $("title").textContent = (baked.composition.name || "composition") + " · " + W + " × " + H + " · " + fps + " fps · " + frames + " frames";
     stage.style.width = W + "px";
     stage.style.height = H + "px";
@@ -196,7 +195,7 @@ enum PreviewAssets {
       if (s0 > 0 || s1 < 1) {
         // strokeStart/strokeEnd as a dash over a path measured as length 1 (a dash
         // pattern is then not drawn: the page's one approximation of shape strokes).
-        node.path.removeAttribute("pathLength"); node.path.setAttribute("pathLength", "1");
+        path.setAttribute("pathLength", "1");
         path.setAttribute("stroke-dasharray", s1 > s0 ? (s1 - s0) + " 2" : "0 2");
         path.setAttribute("stroke-dashoffset", -s0);
       } else if (dash.length) {
@@ -323,7 +322,6 @@ enum PreviewAssets {
       const track = document.createElement("div"); track.className = "track";
       for (const bar of row.bars) {
         const b = document.createElement("div"); b.className = "bar" + (bar.group ? " group" : "");
-        b.style.marginLeft = 0;
         const what = bar.path + (bar.keyPath ? " (" + bar.keyPath + ")" : " (group)");
         const lines = bar.segments.map((s) => phaseText[s[2]] + " " + fmt(s[0]) + " → " + fmt(s[1]));
         b.title = what + "\n" + (lines.length ? lines.join("\n") : "not shown in this window");

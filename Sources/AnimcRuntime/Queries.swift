@@ -62,13 +62,22 @@ extension Timeline {
     /// Whether animation `id` is active, filling or absent at composition time `t`.
     public func phase(ofAnimation id: Int, at t: Double) -> AnimationPhase {
         guard let (chain, layer) = chain(id) else { return .absent }
+        return phases(chain, layer: layer, at: t).own
+    }
+
+    /// The innermost animation's own phase at composition time `t`, walking down its
+    /// chain of groups, and the phase of the outermost group that is filling there
+    /// (nil when every group is active). Any absent group makes the animation absent.
+    func phases(_ chain: [RuntimeAnimation], layer: Int, at t: Double) -> (own: AnimationPhase, frozen: AnimationPhase?) {
         var time = layerTime(layer, at: t)
+        var frozen: AnimationPhase?
         for (k, a) in chain.enumerated() {
             let sample = a.timing.sample(time)
-            if sample.phase == .absent || k == chain.count - 1 { return sample.phase }
+            if sample.phase == .absent || k == chain.count - 1 { return (sample.phase, frozen) }
+            if sample.phase != .active && frozen == nil { frozen = sample.phase }
             time = a.timing.duration * a.timingFunction.apply(sample.progress, before: sample.phase == .fillingBackwards)
         }
-        return .absent
+        return (.absent, frozen)
     }
 
     /// Composition time at which animation `id` shows fraction `f` of its duration (in

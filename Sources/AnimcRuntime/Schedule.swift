@@ -28,16 +28,12 @@ extension Timeline {
     /// frozen, so it is not playing even where its own phase is active).
     public func shownPhase(ofAnimation id: Int, at t: Double) -> AnimationPhase {
         guard let (chain, layer) = chain(id) else { return .absent }
-        var time = layerTime(layer, at: t)
-        var frozen: AnimationPhase?
-        for (k, a) in chain.enumerated() {
-            let sample = a.timing.sample(time)
-            if sample.phase == .absent { return .absent }
-            if k == chain.count - 1 { return sample.phase == .active ? frozen ?? .active : sample.phase }
-            if sample.phase != .active && frozen == nil { frozen = sample.phase }
-            time = a.timing.duration * a.timingFunction.apply(sample.progress, before: sample.phase == .fillingBackwards)
-        }
-        return .absent
+        return shownPhase(chain, layer: layer, at: t)
+    }
+
+    private func shownPhase(_ chain: [RuntimeAnimation], layer: Int, at t: Double) -> AnimationPhase {
+        let (own, frozen) = phases(chain, layer: layer, at: t)
+        return own == .active ? frozen ?? .active : own
     }
 
     /// Every animation's active and filling stretches in composition time within
@@ -60,7 +56,8 @@ extension Timeline {
                 points += [span.start, span.end].filter { $0 > start && $0 < end }
                 points.sort()
             }
-            return AnimationSchedule(animation: info.id, segments: segments(of: info.id, over: points))
+            guard let (chain, layer) = chain(info.id) else { return AnimationSchedule(animation: info.id, segments: []) }
+            return AnimationSchedule(animation: info.id, segments: segments(chain, layer: layer, over: points))
         }
     }
 
@@ -72,22 +69,24 @@ extension Timeline {
         return ActiveSpan(start: min(a, b), end: max(a, b))
     }
 
-    private func segments(of id: Int, over points: [Double]) -> [ScheduleSegment] {
+    /// The stretches of the animation at the end of `chain`, found once per animation
+    /// so that the thousands of samples below do not look the chain up again.
+    private func segments(_ chain: [RuntimeAnimation], layer: Int, over points: [Double]) -> [ScheduleSegment] {
         var result: [ScheduleSegment] = []
         var segmentStart = points[0]
-        var phase = shownPhase(ofAnimation: id, at: points[0])
+        var phase = shownPhase(chain, layer: layer, at: points[0])
         var previous = points[0]
         func close(at t: Double) {
             if phase != .absent, t >= segmentStart { result.append(ScheduleSegment(start: segmentStart, end: t, phase: phase)) }
         }
         for t in points.dropFirst() where t > previous {
-            let next = shownPhase(ofAnimation: id, at: t)
+            let next = shownPhase(chain, layer: layer, at: t)
             if next != phase {
                 // The change lies in (previous, t]: bisect for it.
                 var lo = previous, hi = t
                 for _ in 0..<60 where hi - lo > 1e-12 {
                     let mid = (lo + hi) / 2
-                    if shownPhase(ofAnimation: id, at: mid) == phase { lo = mid } else { hi = mid }
+                    if shownPhase(chain, layer: layer, at: mid) == phase { lo = mid } else { hi = mid }
                 }
                 close(at: hi)
                 segmentStart = hi
