@@ -33,11 +33,14 @@ let package = Package(
         .target(name: "AnimcBake", dependencies: ["AnimcBase", "AnimcIR", "AnimcRuntime"], exclude: readme),
         // The preview page: baked frames, the timing chart's schedule and a player in one HTML file.
         .target(name: "AnimcPreview", dependencies: ["AnimcBase", "AnimcIR", "AnimcRuntime", "AnimcBake"], exclude: readme),
+        // Lottie 1.0 export: exact keyframes where Lottie has the form, samples where not, W08xx findings.
+        .target(name: "AnimcLottie", dependencies: ["AnimcBase", "AnimcDiagnostics", "AnimcIR", "AnimcRuntime", "AnimcBake"],
+                exclude: readme),
         // The driver: file system, pipeline, commands. The only stage that does I/O.
         .target(
             name: "AnimcDriver",
             dependencies: ["AnimcBase", "AnimcDiagnostics", "AnimcSyntax", "AnimcIR", "AnimcChecker",
-                           "AnimcRuntime", "AnimcTimeline", "AnimcBake", "AnimcPreview"],
+                           "AnimcRuntime", "AnimcTimeline", "AnimcBake", "AnimcPreview", "AnimcLottie"],
             exclude: readme),
         .executableTarget(name: "animc", dependencies: ["AnimcDriver"], exclude: readme),
         .executableTarget(
@@ -66,7 +69,7 @@ let package = Package(
                     dependencies: ["AnimcRuntime", "AnimcIR", "AnimcBase", "AnimcTestSupport"]),
         .testTarget(name: "AnimcBackendTests",
                     dependencies: ["AnimcTimeline", "AnimcBake", "AnimcRuntime", "AnimcIR", "AnimcBase",
-                                   "AnimcDriver", "AnimcTestSupport"],
+                                   "AnimcDriver", "AnimcLottie", "AnimcDiagnostics", "AnimcTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "AnimcDriverTests",
                     dependencies: ["AnimcDriver", "AnimcRuntime", "AnimcIR", "AnimcBase", "AnimcDiagnostics", "AnimcSyntax",

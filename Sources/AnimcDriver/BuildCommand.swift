@@ -2,20 +2,21 @@ import AnimcBake
 import AnimcBase
 import AnimcDiagnostics
 import AnimcIR
+import AnimcLottie
 import AnimcRuntime
 import AnimcTimeline
 
-/// `animc build FILE... [--target timeline|baked] [-o PATH] [--fps N] [--window START..END]`
+/// `animc build FILE... [--target timeline|baked|lottie] [-o PATH] [--fps N] [--window START..END]`
 ///
 /// Defaults: target `timeline`; the output goes beside each input as
-/// `NAME.timeline.json` or `NAME.baked.json`, or into `-o` (a file for one input, a
-/// directory for several). Outputs are written atomically.
+/// `NAME.timeline.json`, `NAME.baked.json` or `NAME.lottie.json`, or into `-o` (a file
+/// for one input, a directory for several). Outputs are written atomically.
 struct BuildCommand {
     let tool: CommandLineTool
-    static let spec = ArgumentSpec(valued: ["target", "output", "fps", "window", "format", "color"], flags: ["werror"],
+    static let spec = ArgumentSpec(valued: ["target", "output", "fps", "window", "format", "color"], flags: ["werror", "strict-lottie"],
                                    aliases: ["o": "output"])
 
-    enum Target: String { case timeline, baked }
+    enum Target: String { case timeline, baked, lottie }
 
     func run(_ args: ArraySlice<String>) -> Int32 {
         let parsed: ParsedArguments
@@ -27,8 +28,9 @@ struct BuildCommand {
             return tool.usageError(error.message, command: "build")
         }
         let targetText = parsed.value("target") ?? "timeline"
+        let strictLottie = parsed.has("strict-lottie")
         guard let target = Target(rawValue: targetText) else {
-            return tool.usageError("invalid value '\(targetText)' for '--target' (expected timeline or baked)", command: "build")
+            return tool.usageError("invalid value '\(targetText)' for '--target' (expected timeline, baked or lottie)", command: "build")
         }
         let format = parsed.value("format") ?? "human"
         guard ["human", "json", "sarif", "github"].contains(format) else {
@@ -91,6 +93,7 @@ struct BuildCommand {
             }
             let destination = outputPath(for: input, target: target, output: output)
             let bytes: [UInt8]
+            var trackSummary = ""
             switch target {
             case .timeline:
                 var c = composition
@@ -112,6 +115,32 @@ struct BuildCommand {
                         if done == total { tool.console.writeErr("\r\u{1B}[K") }
                     } : nil)
                 }
+            case .lottie:
+                let timeline = Timeline(composition)
+                switch Baker.plan(timeline, fps: fps, window: window) {
+                case .failure(let refusal):
+                    report.diagnostics.append(refusalDiagnostic(refusal, composition))
+                    reports.append(report)
+                    status = max(status, CommandLineTool.ExitCode.findings)
+                    continue
+                case .success(let plan):
+                    let images = PreviewBuilder(tool: tool, settings: PreviewSettings()).images(PreviewBuilder.imageNames(composition), besides: input).urls
+                    let export = LottieExporter.export(timeline, plan: plan, options: LottieExporter.Options(images: images))
+                    var findings = export.diagnostics
+                    if strictLottie {
+                        for k in findings.indices { findings[k].severity = .error }
+                    }
+                    report.diagnostics = (report.diagnostics + findings).sorted(by: Diagnostic.ordered)
+                    if strictLottie && !findings.isEmpty || parsed.has("werror") && !findings.isEmpty {
+                        reports.append(report)
+                        status = max(status, CommandLineTool.ExitCode.findings)
+                        continue
+                    }
+                    bytes = export.bytes
+                    if format == "human" && !toStandardOutput {
+                        trackSummary = " (\(export.exactTracks) exact, \(export.sampledTracks) sampled, \(export.constantTracks) constant tracks)"
+                    }
+                }
             }
             reports.append(report)
             if toStandardOutput {
@@ -121,7 +150,7 @@ struct BuildCommand {
             do {
                 try tool.fileSystem.writeFileAtomically(destination, bytes)
                 if format == "human" {
-                    tool.console.writeErr("wrote \(destination) (\(sizeText(bytes.count)))\n")
+                    tool.console.writeErr("wrote \(destination) (\(sizeText(bytes.count)))\(trackSummary)\n")
                 }
             } catch {
                 tool.ioError(error, command: "build")

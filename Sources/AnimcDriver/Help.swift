@@ -9,7 +9,7 @@ enum Help {
     USAGE: animc <command> [options]
 
     COMMANDS:
-      build FILE...          compile to timeline or baked JSON
+      build FILE...          compile to timeline, baked or Lottie JSON
       check PATH...          report every diagnostic; writes nothing (alias: lint)
       eval FILE --at TIME    print property values at given times
       preview FILE           write an HTML page that plays it (--serve: live)
@@ -120,21 +120,27 @@ enum Help {
     OPTIONS:
       --target TARGET   timeline (default): the evaluable timeline, NAME.timeline.json
                         baked: values per frame, NAME.baked.json
+                        lottie: a Lottie 1.0 file for the players apps ship,
+                        NAME.lottie.json; what it samples is reported (W08xx)
       -o, --output PATH where to write: a file (one input), a directory, or - for
                         standard output; by default the output goes beside the input.
                         An output that is an input is refused; a device such as
                         /dev/null is written through; a symbolic link is followed
                         and its target replaced
-      --fps N           frames per second for baking (default: the composition's fps)
-      --window A..B     the time window to bake, in seconds: 0..3 (half-open), 0..<3,
+      --fps N           frames per second for baking and Lottie (default: the
+                        composition's fps)
+      --window A..B     the time window to bake or export, in seconds: 0..3 (half-open), 0..<3,
                         or 0...3 (end included) (default: the composition's window)
       --format FORMAT   diagnostics as human (default), json, sarif or github
       --werror          treat warnings as errors (no output when any warning remains)
+      --strict-lottie   with --target lottie: refuse anything not exported exactly
+                        (every W08xx finding becomes an error, and no file is written)
       --color WHEN      auto (default), always or never
 
     EXAMPLES:
       animc build examples/splash.anim
       animc build examples/splash.anim --target baked --fps 30 -o out/
+      animc build examples/splash.anim --target lottie -o splash.json
 
     """
 

@@ -3,6 +3,7 @@ import AnimcBase
 import AnimcChecker
 import AnimcDiagnostics
 import AnimcIR
+import AnimcLottie
 import AnimcSyntax
 
 /// What compiling one file produced.
@@ -47,7 +48,7 @@ public enum Pipeline {
 /// and what SARIF's rule table holds.
 public enum DiagnosticRegistry {
     public static let all: [DiagnosticDescriptor] = {
-        (SyntaxDiagnostics.all + CheckerDiagnostics.all + Suppressions.all + BuildDiagnostics.all).sorted { $0.code < $1.code }
+        (SyntaxDiagnostics.all + CheckerDiagnostics.all + Suppressions.all + BuildDiagnostics.all + LottieDiagnostics.all).sorted { $0.code < $1.code }
     }()
 
     public static let codes: Set<String> = Set(all.map(\.code.rawValue))

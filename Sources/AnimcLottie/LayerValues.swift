@@ -1,0 +1,321 @@
+import AnimcBase
+import AnimcIR
+import AnimcRuntime
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The values one Lottie layer is computed from at one instant: the CA layer's own
+/// properties as the runtime presents them, plus what its parent contributes.
+///
+/// Sampled tracks read these from the runtime at every frame; exact tracks take them at
+/// one instant of a piece and substitute an animation's keyframe value for the property
+/// it animates (``set(_:_:)``), so both go through the same formulas in ``channels``.
+struct LayerValues {
+    var position = Point(0, 0)
+    var anchorPoint = Point(0.5, 0.5)
+    var bounds = Rect.zero
+    /// The layer's `transform`, in Core Animation's row-vector layout.
+    var transform = M4.identity
+    var opacity = 1.0
+    var backgroundColor = Color.clear
+    var cornerRadius = 0.0
+    var borderWidth = 0.0
+    var borderColor = Color.black
+    var path = Path.empty
+    var fillColor = Color.black
+    var strokeColor = Color.clear
+    var lineWidth = 1.0
+    var strokeStart = 0.0
+    var strokeEnd = 1.0
+    var colors: [Color] = []
+    var locations: [Double] = []
+    var startPoint = Point(0.5, 0)
+    var endPoint = Point(0.5, 1)
+    /// What the parent applies to this layer's local matrix (its sublayerTransform
+    /// about its anchor), and the heading of a motion animation.
+    var parentSublayer = M4.identity
+    var heading = 0.0
+    /// Opacity inherited from the ancestors (Lottie does not inherit it through `parent`).
+    var inheritedOpacity = 1.0
+    /// For a layer drawn in 3D: its composed matrix and final opacity, which replace the
+    /// local matrix (the layer is not parented in Lottie).
+    var world: M4?
+    var effectiveOpacity = 1.0
+
+    /// Reads layer `i` from `state`.
+    init(_ timeline: Timeline, layer i: Int, state: SceneState, world: Bool) {
+        func v(_ key: String) -> Value? { timeline.value(key, layer: i, in: state) }
+        if case .point(let p)? = v("position") { position = p }
+        if case .point(let p)? = v("anchorPoint") { anchorPoint = p }
+        if case .rect(let r)? = v("bounds") { bounds = r }
+        if case .transform(let t)? = v("transform") { transform = t.matrix }
+        if case .number(let x)? = v("opacity") { opacity = x }
+        if case .bool(true)? = v("hidden") { opacity = 0 }
+        if case .color(let c)? = v("backgroundColor") { backgroundColor = c }
+        if case .number(let x)? = v("cornerRadius") { cornerRadius = x }
+        if case .number(let x)? = v("borderWidth") { borderWidth = x }
+        if case .color(let c)? = v("borderColor") { borderColor = c }
+        let layer = timeline.composition.layers[i]
+        switch layer.kind {
+        case .shape:
+            if case .path(let p)? = v("path") { path = p }
+            if case .color(let c)? = v("fillColor") { fillColor = c }
+            if case .color(let c)? = v("strokeColor") { strokeColor = c }
+            if case .number(let x)? = v("lineWidth") { lineWidth = x }
+            if case .number(let x)? = v("strokeStart") { strokeStart = x }
+            if case .number(let x)? = v("strokeEnd") { strokeEnd = x }
+        case .gradient:
+            if case .colors(let c)? = v("colors") { colors = c }
+            if case .numbers(let l)? = v("locations") { locations = l }
+            if case .point(let p)? = v("startPoint") { startPoint = p }
+            if case .point(let p)? = v("endPoint") { endPoint = p }
+        default: break
+        }
+        heading = timeline.motionAngle(ofLayer: i, in: state)
+        if let p = layer.parent {
+            if case .transform(let t)? = timeline.value("sublayerTransform", layer: p, in: state), t != .identity {
+                var pb = Rect.zero, pa = Point(0.5, 0.5)
+                if case .rect(let r)? = timeline.value("bounds", layer: p, in: state) { pb = r }
+                if case .point(let a)? = timeline.value("anchorPoint", layer: p, in: state) { pa = a }
+                let ax = pb.x + pa.x * pb.width, ay = pb.y + pa.y * pb.height
+                parentSublayer = M4.translation(-ax, -ay, 0).concat(t.matrix).concat(.translation(ax, ay, 0))
+            }
+            inheritedOpacity = state.effectiveOpacity(ofLayer: p)
+        }
+        effectiveOpacity = state.effectiveOpacity(ofLayer: i)
+        if world { self.world = state.matrix(ofLayer: i) }
+    }
+
+    /// Replaces what `keyPath` names with `value`, as an animation of it would. False
+    /// when the key path is not one an exact track can be derived through.
+    mutating func set(_ keyPath: String, _ value: Value) -> Bool {
+        switch (keyPath, value) {
+        case ("position", .point(let p)): position = p
+        case ("position.x", .number(let x)): position.x = x
+        case ("position.y", .number(let y)): position.y = y
+        case ("anchorPoint", .point(let p)): anchorPoint = p
+        case ("bounds", .rect(let r)): bounds = r
+        case ("bounds.size", .size(let s)): bounds.width = s.width; bounds.height = s.height
+        case ("bounds.size.width", .number(let x)): bounds.width = x
+        case ("bounds.size.height", .number(let x)): bounds.height = x
+        case ("opacity", .number(let x)): opacity = x
+        case ("backgroundColor", .color(let c)): backgroundColor = c
+        case ("cornerRadius", .number(let x)): cornerRadius = x
+        case ("borderWidth", .number(let x)): borderWidth = x
+        case ("borderColor", .color(let c)): borderColor = c
+        case ("path", .path(let p)): path = p
+        case ("fillColor", .color(let c)): fillColor = c
+        case ("strokeColor", .color(let c)): strokeColor = c
+        case ("lineWidth", .number(let x)): lineWidth = x
+        case ("strokeStart", .number(let x)): strokeStart = x
+        case ("strokeEnd", .number(let x)): strokeEnd = x
+        case ("transform", .transform(let t)): transform = t.matrix
+        case ("transform.rotation", .number(let a)), ("transform.rotation.z", .number(let a)):
+            guard var d = Affine2D(transform) else { return false }
+            d.rotation = a
+            transform = d.matrix
+        case ("transform.scale", .number(let s)):
+            guard var d = Affine2D(transform) else { return false }
+            d.scaleX = s; d.scaleY = s
+            transform = d.matrix
+        case ("transform.scale.x", .number(let s)):
+            guard var d = Affine2D(transform) else { return false }
+            d.scaleX = s
+            transform = d.matrix
+        case ("transform.scale.y", .number(let s)):
+            guard var d = Affine2D(transform) else { return false }
+            d.scaleY = s
+            transform = d.matrix
+        case ("transform.translation.x", .number(let x)):
+            guard var d = Affine2D(transform) else { return false }
+            d.translateX = x
+            transform = d.matrix
+        case ("transform.translation.y", .number(let y)):
+            guard var d = Affine2D(transform) else { return false }
+            d.translateY = y
+            transform = d.matrix
+        default: return false
+        }
+        return true
+    }
+}
+
+/// A 2D affine transform split the way Lottie's transform is composed (spec helpers.md
+/// "Transform"): translate, rotate, skew (along x), scale. Angles in radians, clockwise
+/// on screen, as Core Animation's.
+struct Affine2D: Equatable {
+    var translateX = 0.0, translateY = 0.0
+    var rotation = 0.0
+    var scaleX = 1.0, scaleY = 1.0
+    /// x' = x + skew · y before rotating (the tangent, not the angle).
+    var skew = 0.0
+
+    init() {}
+
+    /// Splits the plane part of `m`, or nil when `m` has any 3D part.
+    init?(_ m: M4, near previousRotation: Double? = nil) {
+        let e = m.m
+        guard e.2 == 0, e.3 == 0, e.6 == 0, e.7 == 0, e.8 == 0, e.9 == 0, e.11 == 0, e.14 == 0, e.15 == 1 else { return nil }
+        self.init(a: e.0, b: e.1, c: e.4, d: e.5, tx: e.12, ty: e.13, near: previousRotation)
+    }
+
+    /// Column form: x' = a·x + c·y + tx, y' = b·x + d·y + ty.
+    init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double, near previousRotation: Double? = nil) {
+        translateX = tx
+        translateY = ty
+        let sx = (a * a + b * b).squareRoot()
+        var theta = sx > 1e-12 ? atan2(b, a) : (previousRotation ?? 0)
+        if let p = previousRotation, sx > 1e-12 {
+            // Only whole turns are free (the sign of the x scale is fixed as positive).
+            theta += ((p - theta) / (2 * Double.pi)).rounded() * 2 * Double.pi
+        }
+        rotation = theta
+        let (cs, sn) = (cos(theta), sin(theta))
+        // U = R(-θ)·M is upper triangular: [[sx, u12], [0, u22]].
+        let u11 = cs * a + sn * b
+        let u12 = cs * c + sn * d
+        let u22 = -sn * c + cs * d
+        scaleX = u11
+        scaleY = u22
+        skew = abs(u22) > 1e-12 ? u12 / u22 : 0
+    }
+
+    /// Back to Core Animation's row-vector layout.
+    var matrix: M4 {
+        let (cs, sn) = (cos(rotation), sin(rotation))
+        // M = R · [[sx, skew·sy], [0, sy]]
+        let a = cs * scaleX, b = sn * scaleX
+        let c = cs * skew * scaleY - sn * scaleY
+        let d = sn * skew * scaleY + cs * scaleY
+        return M4((a, b, 0, 0, c, d, 0, 0, 0, 0, 1, 0, translateX, translateY, 0, 1))
+    }
+}
+
+/// Lottie's transform and content values for one layer, as flat numbers per channel.
+enum Channel: Hashable, Sendable, CaseIterable {
+    case anchor, position, scale, rotation, skew, opacity
+    case backgroundSize, backgroundCenter, backgroundRoundness, backgroundColor, backgroundOpacity
+    case borderSize, borderRoundness, borderColor, borderOpacity, borderWidth
+    case path, fillColor, fillOpacity, strokeColor, strokeOpacity, strokeWidth, trimStart, trimEnd
+    case gradientStart, gradientEnd, gradientStops
+
+    /// Whether an animation of `target` moves this channel. An exact track needs exactly
+    /// one such animation.
+    func isDriven(by target: AnimationTarget) -> Bool {
+        let p = target.property, c = target.component
+        switch self {
+        case .anchor: return p == .anchorPoint || p == .bounds
+        case .position:
+            if p == .position { return true }
+            guard p == .transform else { return false }
+            return c == nil || c == .translation || c == .translationX || c == .translationY
+        case .scale: return p == .transform && (c == nil || c == .scale || c == .scaleX || c == .scaleY)
+        case .rotation: return p == .transform && (c == nil || c == .rotationZ)
+        case .skew: return p == .transform && c == nil
+        case .opacity: return p == .opacity || p == .hidden
+        case .backgroundSize, .backgroundCenter: return p == .bounds
+        case .backgroundRoundness: return p == .cornerRadius
+        case .backgroundColor, .backgroundOpacity: return p == .backgroundColor
+        case .borderSize: return p == .bounds || p == .borderWidth
+        case .borderRoundness: return p == .cornerRadius || p == .borderWidth
+        case .borderColor, .borderOpacity: return p == .borderColor
+        case .borderWidth: return p == .borderWidth
+        case .path: return p == .path
+        case .fillColor, .fillOpacity: return p == .fillColor
+        case .strokeColor, .strokeOpacity: return p == .strokeColor
+        case .strokeWidth: return p == .lineWidth
+        case .trimStart: return p == .strokeStart
+        case .trimEnd: return p == .strokeEnd
+        case .gradientStart: return p == .startPoint || p == .bounds
+        case .gradientEnd: return p == .endPoint || p == .bounds
+        case .gradientStops: return p == .colors || p == .locations
+        }
+    }
+
+    /// Whether the channel is an angle in degrees (made continuous between samples).
+    var isAngle: Bool { self == .rotation }
+}
+
+extension LayerValues {
+    /// Lottie's anchor: Core Animation's unit anchor point in the bounds, in points.
+    var anchor: Point { Point(bounds.x + anchorPoint.x * bounds.width, bounds.y + anchorPoint.y * bounds.height) }
+
+    /// The layer's transform relative to its Lottie parent (or to the composition, in
+    /// 3D), split as Lottie composes it; nil when it is not a plane transform.
+    func local(near previousRotation: Double?) -> Affine2D? {
+        if let w = world {
+            // Projected: the affine map closest to where the bounds' corners land.
+            let x0 = bounds.x, y0 = bounds.y
+            let wd = max(bounds.width, 1), ht = max(bounds.height, 1)
+            let corners = [w.apply(x0, y0), w.apply(x0 + wd, y0), w.apply(x0, y0 + ht), w.apply(x0 + wd, y0 + ht)]
+            guard corners.allSatisfy({ $0.w > 0 && $0.x.isFinite && $0.y.isFinite }) else { return nil }
+            let (q00, q10, q01, q11) = (corners[0], corners[1], corners[2], corners[3])
+            let a = ((q10.x + q11.x) - (q00.x + q01.x)) / (2 * wd), b = ((q10.y + q11.y) - (q00.y + q01.y)) / (2 * wd)
+            let c = ((q01.x + q11.x) - (q00.x + q10.x)) / (2 * ht), d = ((q01.y + q11.y) - (q00.y + q10.y)) / (2 * ht)
+            let cx = (q00.x + q10.x + q01.x + q11.x) / 4, cy = (q00.y + q10.y + q01.y + q11.y) / 4
+            let mx = x0 + wd / 2, my = y0 + ht / 2
+            return Affine2D(a: a, b: b, c: c, d: d, tx: cx - a * mx - c * my, ty: cy - b * mx - d * my, near: previousRotation)
+        }
+        // Row vectors: T(-anchor) · transform · R(heading) · T(position) · parent's part.
+        let a = anchor
+        var m = M4.translation(-a.x, -a.y, 0).concat(transform)
+        if heading != 0 { m = m.concat(.rotation(heading, 0, 0, 1)) }
+        m = m.concat(.translation(position.x, position.y, 0)).concat(parentSublayer)
+        // Flattening into the parent's plane drops z; what remains must be a plane map.
+        var e = m.m
+        e.2 = 0; e.6 = 0; e.8 = 0; e.9 = 0; e.10 = 1; e.14 = 0
+        guard e.3 == 0, e.7 == 0, e.11 == 0, e.15 == 1 else { return nil }
+        return Affine2D(a: e.0, b: e.1, c: e.4, d: e.5, tx: e.12, ty: e.13, near: previousRotation)
+    }
+
+    /// The channel's numbers; `rotation` continues from `previousRotation` (degrees).
+    func value(of channel: Channel, previousRotation: Double?) -> [Double]? {
+        switch channel {
+        case .anchor: return [anchor.x, anchor.y]
+        case .position, .scale, .rotation, .skew:
+            guard let l = local(near: previousRotation.map { $0 * Double.pi / 180 }) else { return nil }
+            let a = anchor
+            switch channel {
+            case .position:
+                // Lottie: p is where the anchor lands.
+                let r = l.matrix
+                return [a.x * r.m.0 + a.y * r.m.4 + r.m.12, a.x * r.m.1 + a.y * r.m.5 + r.m.13]
+            case .scale: return [l.scaleX * 100, l.scaleY * 100]
+            case .rotation: return [l.rotation * 180 / Double.pi]
+            default: return [-atan(l.skew) * 180 / Double.pi]
+            }
+        case .opacity:
+            return [100 * (world != nil ? effectiveOpacity : max(0, min(1, opacity)) * inheritedOpacity)]
+        case .backgroundSize: return [bounds.width, bounds.height]
+        case .backgroundCenter: return [bounds.x + bounds.width / 2, bounds.y + bounds.height / 2]
+        // The players clamp the roundness to half the rect, as Core Animation does.
+        case .backgroundRoundness: return [max(0, cornerRadius)]
+        case .backgroundColor: return [backgroundColor.red, backgroundColor.green, backgroundColor.blue]
+        case .backgroundOpacity: return [100 * backgroundColor.alpha]
+        case .borderSize:
+            // Core Animation draws the border inside the bounds: a stroke centred on a rect
+            // inset by half its width.
+            return [max(0, bounds.width - borderWidth), max(0, bounds.height - borderWidth)]
+        case .borderRoundness:
+            return [max(0, cornerRadius - borderWidth / 2)]
+        case .borderColor: return [borderColor.red, borderColor.green, borderColor.blue]
+        case .borderOpacity: return [100 * borderColor.alpha]
+        case .borderWidth: return [borderWidth]
+        case .path: return LottiePath.flatten(path)
+        case .fillColor: return [fillColor.red, fillColor.green, fillColor.blue]
+        case .fillOpacity: return [100 * fillColor.alpha]
+        case .strokeColor: return [strokeColor.red, strokeColor.green, strokeColor.blue]
+        case .strokeOpacity: return [100 * strokeColor.alpha]
+        case .strokeWidth: return [lineWidth]
+        case .trimStart: return [100 * max(0, min(1, min(strokeStart, strokeEnd)))]
+        case .trimEnd: return [100 * max(0, min(1, max(strokeStart, strokeEnd)))]
+        case .gradientStart: return [bounds.x + startPoint.x * bounds.width, bounds.y + startPoint.y * bounds.height]
+        case .gradientEnd: return [bounds.x + endPoint.x * bounds.width, bounds.y + endPoint.y * bounds.height]
+        case .gradientStops: return LottieGradient.stops(colors: colors, locations: locations)
+        }
+    }
+}
