@@ -27,8 +27,43 @@ struct ValueCurve {
         guard let first = segments.first, let last = segments.last else { return nil }
         if u <= first.u0 { return first.v0 }
         if u >= last.u1 { return last.v1 }
-        guard let s = segments.last(where: { $0.u0 <= u }) else { return first.v0 }
-        return s.value(at: u)
+        return segment(containing: u)?.value(at: u) ?? first.v0
+    }
+
+    /// The last segment of positive length that starts at or before `u` and reaches
+    /// it, found by bisection (segments are in key-time order): a million keyframes
+    /// must not make every lookup a scan.
+    func segment(containing u: Double) -> Segment? {
+        var lo = 0, hi = segments.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if segments[mid].u0 <= u { lo = mid + 1 } else { hi = mid }
+        }
+        var k = lo - 1
+        while k >= 0 {
+            let s = segments[k]
+            if s.u1 > s.u0 && u <= s.u1 { return s }
+            if s.u1 < u { return nil }
+            k -= 1
+        }
+        return nil
+    }
+
+    /// The key times strictly between `a` and `b`, in either order of the two.
+    func boundaries(between a: Double, _ b: Double) -> [Double] {
+        let (lo, hi) = (min(a, b), max(a, b))
+        var first = 0, last = segments.count
+        while first < last {
+            let mid = (first + last) / 2
+            if segments[mid].u1 <= lo { first = mid + 1 } else { last = mid }
+        }
+        var out: [Double] = []
+        var k = first
+        while k < segments.count, segments[k].u0 < hi {
+            for u in [segments[k].u0, segments[k].u1] where u > lo && u < hi { out.append(u) }
+            k += 1
+        }
+        return out
     }
 
     /// Why an animation has no curve, for the diagnostic: nil when it has one.
@@ -177,6 +212,24 @@ enum ValueMath {
             d.scaleX = l(dx.scaleX, dy.scaleX); d.scaleY = l(dx.scaleY, dy.scaleY)
             d.rotation = l(dx.rotation, dy.rotation)
             return .transform(Transform([.matrix(d.matrix.matrix4)]))
+        case let (.path(x), .path(y)) where x.hasSameStructure(as: y):
+            // Core Animation morphs paths of one structure point by point.
+            func lp(_ a: Point, _ b: Point) -> Point { Point(l(a.x, b.x), l(a.y, b.y)) }
+            var elements: [PathElement] = []
+            for (ea, eb) in zip(x.elements, y.elements) {
+                switch (ea, eb) {
+                case let (.move(a), .move(b)): elements.append(.move(to: lp(a, b)))
+                case let (.line(a), .line(b)): elements.append(.line(to: lp(a, b)))
+                case let (.quad(c1, a), .quad(c2, b)): elements.append(.quad(control: lp(c1, c2), to: lp(a, b)))
+                case let (.cubic(p1, q1, a), .cubic(p2, q2, b)):
+                    elements.append(.cubic(control1: lp(p1, p2), control2: lp(q1, q2), to: lp(a, b)))
+                case let (.arc(c1, r1, s1, e1, cw), .arc(c2, r2, s2, e2, _)):
+                    elements.append(.arc(center: lp(c1, c2), radius: l(r1, r2), startAngle: l(s1, s2), endAngle: l(e1, e2), clockwise: cw))
+                case (.close, .close): elements.append(.close)
+                default: return nil
+                }
+            }
+            return .path(Path(elements))
         default:
             return a == b ? a : nil
         }
@@ -304,10 +357,7 @@ struct ExactTrackBuilder {
         case .affine(let slope, let intercept):
             let ua = slope * piece.start + intercept, ub = slope * piece.end + intercept
             // Cut where the curve's segments meet.
-            var cuts = [ua, ub]
-            for s in curve.segments {
-                for u in [s.u0, s.u1] where u > min(ua, ub) && u < max(ua, ub) { cuts.append(u) }
-            }
+            var cuts = [ua, ub] + curve.boundaries(between: ua, ub)
             cuts = ua <= ub ? cuts.sorted() : cuts.sorted(by: >)
             var deduped: [Double] = []
             for u in cuts where deduped.last.map({ abs($0 - u) > 1e-12 }) ?? true { deduped.append(u) }
@@ -337,7 +387,7 @@ struct ExactTrackBuilder {
     }
 
     private func segment(containing u: Double) -> ValueCurve.Segment? {
-        curve.segments.first { $0.u0 <= u && u <= $0.u1 && $0.u1 > $0.u0 }
+        curve.segment(containing: u)
     }
 
     /// Equal values; angles a whole number of turns apart are equal only when

@@ -150,6 +150,30 @@ struct Exporter {
                          "layer '\(layer.id)' is drawn in 3D; projected to 2D at every frame (approximate)")
         }
         contents = c.layers.map(content(of:))
+        for (i, layer) in c.layers.enumerated() {
+            for name in contents[i].images where options.images[name] == nil {
+                findings.add(LottieDiagnostics.dropped, range: imageRange(layer), layer: layer.id,
+                             "image '\(name)' is not beside the source or in its assets/ folder; a grey placeholder of the layer's size is embedded")
+            }
+            if case .number(let o) = layer.modelValue(.shadowOpacity), o > 0 || animated(layer, .shadowOpacity) {
+                findings.add(LottieDiagnostics.dropped, range: layer.properties.first { $0.property == .shadowOpacity }?.range ?? layer.range,
+                             layer: layer.id, "the shadow of '\(layer.id)' is left out (the players draw no layer shadows)")
+            }
+            if layer.modelValue(.zPosition) != .number(0) || animated(layer, .zPosition) {
+                findings.add(LottieDiagnostics.dropped, range: layer.properties.first { $0.property == .zPosition }?.range ?? layer.range,
+                             layer: layer.id, "the zPosition of '\(layer.id)' is left out; Lottie draws siblings in declaration order")
+            }
+            if layer.kind == .gradient, layer.modelValue(.gradientType) == .enumeration("conic") {
+                findings.add(LottieDiagnostics.dropped, range: layer.range, layer: layer.id,
+                             "'\(layer.id)' is a conic gradient, which Lottie has not; exported as a linear one")
+            }
+        }
+    }
+
+    func imageRange(_ layer: Layer) -> SourceRange {
+        if let p = layer.properties.first(where: { $0.property == .contents }) { return p.range }
+        return flatten(layer.animations).first { if case .property(let p) = $0.animation.kind { return p.target.property == .contents } else { return false } }?
+            .animation.range ?? layer.range
     }
 
     func threeDRange(_ i: Int) -> SourceRange {

@@ -109,6 +109,7 @@ enum TimePieces {
                     guard lastPass - firstPass < 100_000 else { return nil }
                     var j = firstPass
                     while j <= lastPass { cuts.append(wrapStart + j * d); j += 1 }
+                    guard cuts.count < 200_000 else { return nil }
                     m += 1
                 }
             } else {
