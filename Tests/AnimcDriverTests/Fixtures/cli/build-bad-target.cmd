@@ -1,1 +1,1 @@
-build examples/scrub.anim --target lottie
+build examples/scrub.anim --target svg

@@ -1,0 +1,1 @@
+build examples/scrub.anim --target lottie

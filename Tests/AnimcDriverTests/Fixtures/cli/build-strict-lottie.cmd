@@ -1,0 +1,1 @@
+build examples/toss.anim --target lottie --strict-lottie
