@@ -417,7 +417,10 @@ struct Exporter {
     // MARK: Deciding
 
     mutating func decideTracks() {
-        for key in series.keys.sorted(by: { ($0.layer, $0.channel.hashValue, $0.image ?? "") < ($1.layer, $1.channel.hashValue, $1.image ?? "") }) {
+        // A fixed order (hash values change from run to run), so that which layer a
+        // shared finding names first never changes.
+        func rank(_ c: Channel) -> Int { Channel.allCases.firstIndex(of: c) ?? 0 }
+        for key in series.keys.sorted(by: { ($0.layer, rank($0.channel), $0.image ?? "") < ($1.layer, rank($1.channel), $1.image ?? "") }) {
             guard let s = series[key] else { continue }
             let frames = stride(from: 0, to: s.count, by: 2).map { s[$0] }
             if let first = frames.first, s.allSatisfy({ close($0, first, key.channel) }) {
