@@ -350,7 +350,7 @@ enum LottieAssets {
     static func placeholder(width: Int, height: Int) -> String {
         let w = max(1, min(width, 4096)), h = max(1, min(height, 4096))
         let rowBytes = (w + 7) / 8
-        var raw = [UInt8](repeating: 0, count: (rowBytes + 1) * h)  // filter 0, palette index 0
+        let raw = [UInt8](repeating: 0, count: (rowBytes + 1) * h)  // filter 0, palette index 0
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         func be32(_ x: UInt32) -> [UInt8] { [UInt8(x >> 24), UInt8((x >> 16) & 0xFF), UInt8((x >> 8) & 0xFF), UInt8(x & 0xFF)] }
         func chunk(_ type: String, _ data: [UInt8]) {
