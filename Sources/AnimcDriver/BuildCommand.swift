@@ -100,7 +100,7 @@ struct BuildCommand {
                 if let fps { c.fps = fps }
                 if let window { c.window = window }
                 bytes = TimelineWriter.bytes(c)
-            case .baked:
+            case .baked, .lottie:
                 let timeline = Timeline(composition)
                 switch Baker.plan(timeline, fps: fps, window: window) {
                 case .failure(let refusal):
@@ -108,21 +108,12 @@ struct BuildCommand {
                     reports.append(report)
                     status = max(status, CommandLineTool.ExitCode.findings)
                     continue
-                case .success(let plan):
+                case .success(let plan) where target == .baked:
                     let showProgress = tool.console.stderrIsTerminal && plan.frameCount >= 600
                     bytes = Baker.bake(timeline, plan: plan, progress: showProgress ? { done, total in
                         tool.console.writeErr("\r  baking \(input): \(done)/\(total) frames")
                         if done == total { tool.console.writeErr("\r\u{1B}[K") }
                     } : nil)
-                }
-            case .lottie:
-                let timeline = Timeline(composition)
-                switch Baker.plan(timeline, fps: fps, window: window) {
-                case .failure(let refusal):
-                    report.diagnostics.append(refusalDiagnostic(refusal, composition))
-                    reports.append(report)
-                    status = max(status, CommandLineTool.ExitCode.findings)
-                    continue
                 case .success(let plan):
                     let images = PreviewBuilder(tool: tool, settings: PreviewSettings()).images(PreviewBuilder.imageNames(composition), besides: input).urls
                     let export = LottieExporter.export(timeline, plan: plan, options: LottieExporter.Options(images: images))
@@ -131,7 +122,7 @@ struct BuildCommand {
                         for k in findings.indices { findings[k].severity = .error }
                     }
                     report.diagnostics = (report.diagnostics + findings).sorted(by: Diagnostic.ordered)
-                    if strictLottie && !findings.isEmpty || parsed.has("werror") && !findings.isEmpty {
+                    if (strictLottie || parsed.has("werror")) && !findings.isEmpty {
                         reports.append(report)
                         status = max(status, CommandLineTool.ExitCode.findings)
                         continue

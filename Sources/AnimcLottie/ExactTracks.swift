@@ -280,7 +280,6 @@ struct ExactTrackBuilder {
     let animation: PropertyAnimation
     let chain: [Animation]
     let curve: ValueCurve
-    let world: Bool
     /// Reads the layer's values at a time (the runtime, evaluated there).
     let valuesAt: (Double) -> LayerValues
 
@@ -365,7 +364,7 @@ struct ExactTrackBuilder {
             // itself an easing (a part can need handles outside [0, 1] in x).
             var parts: [(u0: Double, u1: Double, ease: LottieEase, segment: ValueCurve.Segment)] = []
             func add(_ u0: Double, _ u1: Double, depth: Int) -> Bool {
-                guard let s = segment(containing: (u0 + u1) / 2) else { return false }
+                guard let s = curve.segment(containing: (u0 + u1) / 2) else { return false }
                 if let e = s.lottieEase(from: u0, to: u1) { parts.append((u0, u1, e, s)); return true }
                 guard depth < 6 else { return false }
                 let mid = (u0 + u1) / 2
@@ -384,10 +383,6 @@ struct ExactTrackBuilder {
             pieceKeys.append(LottieKeyframe(t: plan.frame(piece.end), value: end, ease: .hold))
         }
         return pieceKeys
-    }
-
-    private func segment(containing u: Double) -> ValueCurve.Segment? {
-        curve.segment(containing: u)
     }
 
     /// Equal values; angles a whole number of turns apart are equal only when

@@ -106,7 +106,6 @@ struct Exporter {
     var tracks: [TrackKey: LottieTrack] = [:]
     var findings = Findings()
     var exact = 0, sampled = 0, constant = 0
-    var states: [Double: SceneState] = [:]
 
     init(timeline: Timeline, plan: BakePlan, options: Options) {
         self.timeline = timeline
@@ -500,7 +499,7 @@ struct Exporter {
         case .success(let curve):
             let chain = driver.chain
             let builder = ExactTrackBuilder(timeline: timeline, plan: view, layer: key.layer, channel: key.channel, animation: p,
-                                            chain: chain, curve: curve, world: is3D[key.layer],
+                                            chain: chain, curve: curve,
                                             valuesAt: { [self] t in
                                                 var s = timeline.makeState()
                                                 timeline.evaluate(at: t, into: &s)
