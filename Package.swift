@@ -45,7 +45,8 @@ let package = Package(
         .executableTarget(name: "animc", dependencies: ["AnimcDriver"], exclude: readme),
         .executableTarget(
             name: "animc-bench",
-            dependencies: ["AnimcDriver", "AnimcSyntax", "AnimcRuntime", "AnimcIR", "AnimcBake", "AnimcTimeline", "AnimcBase"],
+            dependencies: ["AnimcDriver", "AnimcSyntax", "AnimcRuntime", "AnimcIR", "AnimcBake", "AnimcTimeline", "AnimcLottie",
+                           "AnimcBase"],
             path: "Benchmarks/animc-bench", exclude: readme),
 
         // In-process fuzz targets (libFuzzer when built as Fuzz/README.md says; a replay
