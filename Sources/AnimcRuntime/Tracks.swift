@@ -21,8 +21,9 @@ final class VectorKeyframes: Sendable {
     /// Kochanek–Bartels tangents (cubic modes): leaving and arriving at each key.
     let outTangents: [Double]
     let inTangents: [Double]
-    /// cubicPaced: per segment, arc length at 64 even steps of the spline parameter.
-    let arcTables: [[Double]]
+    /// cubicPaced: per segment, arc length at 64 even steps of the spline parameter
+    /// (arcSamples + 1 numbers per segment).
+    let flatArcTables: [Double]
 
     static let arcSamples = 64
 
@@ -73,13 +74,15 @@ final class VectorKeyframes: Sendable {
             }
             times = VectorKeyframes.pacedTimes(distances)
         }
-        if times.isEmpty {
+        // Validated IR always has the right count; a hand-made composition may not, and
+        // the evaluation reads key times through raw pointers.
+        if times.count != (self.mode == .discrete ? n + 1 : n) {
             times = self.mode == .discrete
                 ? (0...n).map { Double($0) / Double(max(n, 1)) }
                 : (0..<n).map { n > 1 ? Double($0) / Double(n - 1) : 0 }
         }
         keyTimes = times
-        arcTables = tables
+        flatArcTables = tables.flatMap { $0 }
         self.segmentTiming = mode.isPaced ? [] : segmentTiming
     }
 
@@ -126,104 +129,46 @@ final class VectorKeyframes: Sendable {
         }
     }
 
-    /// The segment containing progress `p`: the last key time ≤ p (a later key wins at
-    /// duplicates), clamped so progress outside [0, 1] extrapolates the end segments.
+    /// Runs `body` with a view of these keyframes, the form the evaluation works on.
     @inline(__always)
-    func segment(_ p: Double, hint: inout Int) -> Int {
-        let last = mode == .discrete ? count - 1 : count - 2
-        if last <= 0 { return 0 }
-        var i = min(max(hint, 0), last)
-        if keyTimes[i] <= p {
-            while i < last && keyTimes[i + 1] <= p { i += 1 }
-        } else {
-            while i > 0 && keyTimes[i] > p { i -= 1 }
+    func withTable<R>(_ body: (KeyframeTable) -> R) -> R {
+        values.withUnsafeBufferPointer { v in
+        keyTimes.withUnsafeBufferPointer { k in
+        segmentTiming.withUnsafeBufferPointer { f in
+        outTangents.withUnsafeBufferPointer { o in
+        inTangents.withUnsafeBufferPointer { i in
+        flatArcTables.withUnsafeBufferPointer { a in
+            body(KeyframeTable(width: width, count: count, mode: mode, values: v.baseAddress, keyTimes: k.baseAddress,
+                               timing: f.baseAddress, timingCount: f.count, outTangents: o.baseAddress, inTangents: i.baseAddress,
+                               arcTables: a.baseAddress))
         }
-        hint = i
-        return i
+        }
+        }
+        }
+        }
+        }
     }
 
     /// Writes the value at progress `p` (after the animation's timing function).
     @inline(__always)
     func evaluate(_ p: Double, hint: inout Int, before: Bool, out: UnsafeMutablePointer<Double>) {
-        if count == 1 || (count > 0 && mode == .discrete && p >= 1) {
-            let base = (count - 1) * width
-            if count == 1 { for k in 0..<width { out[k] = values[k] } } else { for k in 0..<width { out[k] = values[base + k] } }
-            return
-        }
-        if count == 0 { return }
-        // Key times that stop short of 0 or 1 (pasted `keyTimes: [0, 0.7]`) hold the
-        // end values outside them, as Core Animation plays them.
-        if mode != .discrete, let held = heldIndex(p) {
-            for k in 0..<width { out[k] = values[held * width + k] }
-            return
-        }
-        let i = segment(p, hint: &hint)
-        if mode == .discrete {
-            let base = (p < keyTimes[0] ? 0 : i) * width
-            for k in 0..<width { out[k] = values[base + k] }
-            return
-        }
-        let k0 = keyTimes[i], k1 = keyTimes[i + 1]
-        var s = k1 > k0 ? (p - k0) / (k1 - k0) : (p >= k1 ? 1 : 0)
-        if i < segmentTiming.count { s = segmentTiming[i].apply(s, before: before) }
-        let a = i * width, b = (i + 1) * width
-        switch mode {
-        case .linear:
-            // (1 − s)·a + s·b is exact at both ends, so an animation ends exactly on its value.
-            let r = 1 - s
-            for k in 0..<width {
-                out[k] = r * values[a + k] + s * values[b + k]
-            }
-        case .cubicPaced:
-            let table = arcTables[i]
-            let target = s * table[VectorKeyframes.arcSamples]
-            var j = 0
-            while j < VectorKeyframes.arcSamples - 1 && table[j + 1] < target { j += 1 }
-            let span = table[j + 1] - table[j]
-            let f = span > 0 ? (target - table[j]) / span : 0
-            hermite((Double(j) + f) / Double(VectorKeyframes.arcSamples), a, b, out)
-        default:
-            hermite(s, a, b, out)
+        withTable { table in
+            var h = hint
+            table.write(table.locate(p, hint: &h, before: before), out: out)
+            hint = h
         }
     }
 
     /// `evaluate` for width 1, returning the value instead of writing it: the
     /// single-property sampler's path, where the pointer plumbing showed up in profiles.
-    /// The value index that holds at `p` when the key times stop short of 0 or 1 and
-    /// `p` lies beyond them; nil when `p` is inside the key times (or beyond an end
-    /// that reaches 0 or 1, where overshooting progress extrapolates).
-    @inline(__always)
-    func heldIndex(_ p: Double) -> Int? {
-        let first = keyTimes[0], last = keyTimes[count - 1]
-        if p > last && last < 1 { return count - 1 }
-        if p < first && first > 0 { return 0 }
-        return nil
-    }
-
     @inline(__always)
     func scalar(_ p: Double, hint: inout Int, before: Bool) -> Double {
-        guard count > 1, mode == .linear, heldIndex(p) == nil else {
+        withTable { table in
             var out = 0.0
-            withUnsafeMutablePointer(to: &out) { evaluate(p, hint: &hint, before: before, out: $0) }
+            var h = hint
+            withUnsafeMutablePointer(to: &out) { table.write(table.locate(p, hint: &h, before: before), out: $0) }
+            hint = h
             return out
-        }
-        let i = segment(p, hint: &hint)
-        return values.withUnsafeBufferPointer { v in
-            keyTimes.withUnsafeBufferPointer { k in
-                let k0 = k[i], k1 = k[i + 1]
-                var s = k1 > k0 ? (p - k0) / (k1 - k0) : (p >= k1 ? 1 : 0)
-                if i < segmentTiming.count { s = segmentTiming[i].apply(s, before: before) }
-                return (1 - s) * v[i] + s * v[i + 1]
-            }
-        }
-    }
-
-    @inline(__always)
-    private func hermite(_ s: Double, _ a: Int, _ b: Int, _ out: UnsafeMutablePointer<Double>) {
-        let s2 = s * s, s3 = s2 * s
-        let h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2
-        for k in 0..<width {
-            out[k] = h00 * values[a + k] + h10 * outTangents[a + k] + h01 * values[b + k] + h11 * inTangents[b + k]
         }
     }
 
