@@ -13,6 +13,20 @@ struct EvalBuffers {
     var lastComponentValue: UnsafeMutableBufferPointer<Double>
 }
 
+/// How a track's value lands in the value buffer, as plain data: the tree evaluator
+/// makes one per write, the flat plan stores one per track.
+struct TrackWrite {
+    var target: TrackTarget
+    var additive: Bool
+    var cumulative: Bool
+    /// The track's last value (`endCount` doubles), added once per completed cycle when cumulative.
+    var end: UnsafePointer<Double>?
+    var endCount: Int
+    /// For a transform component: the plan knows the matrix is the identity when this
+    /// track writes (the layer's model transform is, and no track before it writes).
+    var startsFromIdentity = false
+}
+
 /// What the evaluator needs to know about the layer it writes: plain values, so that
 /// passing it down the animation tree copies no references.
 struct LayerRef {
@@ -97,28 +111,41 @@ enum Evaluator {
     @inline(__always)
     static func writeVector(_ track: RuntimeTrack, width: Int, cycle: Double, out: UnsafeMutablePointer<Double>,
                             base: UnsafeMutablePointer<Double>, layer: LayerRef, _ b: EvalBuffers) {
-        if track.cumulative && cycle > 0 {
-            for i in 0..<min(width, track.endValue.count) { out[i] += cycle * track.endValue[i] }
+        track.endValue.withUnsafeBufferPointer { end in
+            let write = TrackWrite(target: track.target, additive: track.additive, cumulative: track.cumulative,
+                                   end: end.baseAddress, endCount: end.count)
+            writeVector(write, width: width, cycle: cycle, out: out, base: base, layer: layer, b)
         }
-        switch track.target {
+    }
+
+    /// Lands a vector value (`width` doubles at `out`) in the buffer as `w` says.
+    @inline(__always)
+    static func writeVector(_ w: TrackWrite, width: Int, cycle: Double, out: UnsafeMutablePointer<Double>,
+                            base: UnsafeMutablePointer<Double>, layer: LayerRef, _ b: EvalBuffers) {
+        if w.cumulative && cycle > 0, let end = w.end {
+            for i in 0..<min(width, w.endCount) { out[i] += cycle * end[i] }
+        }
+        switch w.target {
         case .vector(let slot), .motion(let slot):
             let dst = base + slot.offset
             let n = min(width, slot.width)
-            if track.additive {
+            if w.additive {
                 for i in 0..<n { dst[i] += out[i] }
             } else {
                 for i in 0..<n { dst[i] = out[i] }
             }
         case .matrixComponent(let offset, let component):
-            let current = M4.load(base + offset)
-            let updated = TransformComponents.write(component, value: out, width: width, additive: track.additive, to: current)
+            let current = w.startsFromIdentity ? M4.identity : M4.load(base + offset)
+            let identity = w.startsFromIdentity || current.isIdentity
+            let updated = TransformComponents.write(component, value: out, width: width, additive: w.additive, to: current,
+                                                    isIdentity: identity)
             updated.store(base + offset)
             let slotIndex = transformSlotIndex(layer, offset: offset)
             let ordinal = TransformComponents.ordinal(component)
             if width == 1 {
                 let previous = b.lastComponent[slotIndex] == ordinal ? b.lastComponentValue[slotIndex]
-                    : TransformComponents.readFirst(component, from: current)
-                b.lastComponentValue[slotIndex] = track.additive ? previous + out[0] : out[0]
+                    : TransformComponents.readFirst(component, from: current, isIdentity: identity)
+                b.lastComponentValue[slotIndex] = w.additive ? previous + out[0] : out[0]
                 b.lastComponent[slotIndex] = ordinal
             } else {
                 b.lastComponent[slotIndex] = -1
@@ -222,8 +249,8 @@ enum TransformComponents {
     /// (scales 1, the rest 0), which spares the decomposition for the common case of an
     /// untransformed layer; `DecompositionTests` checks they equal the decomposition's.
     @inline(__always)
-    static func readFirst(_ c: KeyPathComponent, from m: M4) -> Double {
-        if m.isIdentity {
+    static func readFirst(_ c: KeyPathComponent, from m: M4, isIdentity: Bool? = nil) -> Double {
+        if isIdentity ?? m.isIdentity {
             switch c {
             case .scale, .scaleX, .scaleY, .scaleZ: return 1
             default: return 0
@@ -233,13 +260,28 @@ enum TransformComponents {
     }
 
     @inline(__always)
-    static func write(_ c: KeyPathComponent, value v: UnsafeMutablePointer<Double>, width: Int, additive: Bool, to m: M4) -> M4 {
-        // Fast path: a plain z rotation on an identity transform.
-        if c == .rotationZ && m.isIdentity {
-            return .rotation(v[0], 0, 0, 1)
+    static func write(_ c: KeyPathComponent, value v: UnsafeMutablePointer<Double>, width: Int, additive: Bool, to m: M4,
+                      isIdentity: Bool? = nil) -> M4 {
+        let identity = isIdentity ?? m.isIdentity
+        if identity {
+            // Fast paths for the identity, written as its decomposition would rebuild it
+            // (the zeros off the diagonal are 0·scale, so a negative scale gives −0 there
+            // too): a plain z rotation, a scale, a translation.
+            switch c {
+            case .rotationZ:
+                return .rotation(v[0], 0, 0, 1)
+            case .scale, .scaleX, .scaleY, .scaleZ:
+                let s = additive ? 1 + v[0] : v[0]
+                let x = c == .scale || c == .scaleX ? s : 1
+                let y = c == .scale || c == .scaleY ? s : 1
+                let z = c == .scale || c == .scaleZ ? s : 1
+                return M4((x, 0 * x, 0 * x, 0, 0 * y, y, 0 * y, 0, 0 * z, 0 * z, z, 0, 0, 0, 0, 1))
+            default:
+                break
+            }
         }
         // The identity decomposes to the default parts (checked in DecompositionTests).
-        var d = m.isIdentity ? DecomposedTransform() : DecomposedTransform(m) ?? DecomposedTransform()
+        var d = identity ? DecomposedTransform() : DecomposedTransform(m) ?? DecomposedTransform()
         @inline(__always) func set(_ x: inout Double, _ value: Double) { x = additive ? x + value : value }
         switch c {
         case .rotationX, .rotationY, .rotationZ:

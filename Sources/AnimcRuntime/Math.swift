@@ -86,6 +86,29 @@ public struct M4: Equatable, Sendable {
             a.12 * c.3 + a.13 * c.7 + a.14 * c.11 + a.15 * c.15))
     }
 
+    /// Whether the matrix maps the plane to itself and keeps z apart: only the 2D
+    /// affine entries (and a z scale, which flattening sets to 0) differ from the
+    /// identity's, and they are finite. Products of such matrices stay such, and
+    /// ``planarConcat(_:)`` computes them.
+    @inline(__always)
+    var isPlanar: Bool {
+        m.2 == 0 && m.3 == 0 && m.6 == 0 && m.7 == 0 && m.8 == 0 && m.9 == 0 && m.11 == 0 && m.14 == 0 && m.15 == 1
+            && (m.0 + m.1 + m.4 + m.5 + m.10 + m.12 + m.13).isFinite
+    }
+
+    /// ``concat(_:)`` for two planar matrices (``isPlanar``): the terms left out are
+    /// exact products with 0 (the entries are finite) and 1, so the result is the full
+    /// product's, up to the sign of a zero.
+    @inline(__always)
+    func planarConcat(_ b: M4) -> M4 {
+        let a = m, c = b.m
+        return M4((
+            a.0 * c.0 + a.1 * c.4, a.0 * c.1 + a.1 * c.5, 0, 0,
+            a.4 * c.0 + a.5 * c.4, a.4 * c.1 + a.5 * c.5, 0, 0,
+            0, 0, a.10 * c.10, 0,
+            a.12 * c.0 + a.13 * c.4 + c.12, a.12 * c.1 + a.13 * c.5 + c.13, 0, 1))
+    }
+
     /// `translation(x, y, z).concat(self)`: only the last row changes. Bit for bit the
     /// full product, whose other terms are exact multiplications by 0 and 1.
     @inline(__always)
@@ -202,4 +225,41 @@ extension Transform {
         for f in functions.reversed() { result = result.concat(f.matrix) }
         return result
     }
+}
+
+// Rounding without a call into libm: Swift's baseline x86-64 target has no rounding
+// instruction, so `rounded(_:)` is a library call, and media timing rounds several
+// times per animation per frame. Each helper gives `rounded(_:)`'s bits for every
+// input (signed zeros included; `RoundingTests` checks them): below 2^52 the
+// truncation through Int64 is exact, and beyond it (or for NaN) the library decides.
+
+/// `x.rounded(.down)`.
+@inline(__always)
+func roundedDown(_ x: Double) -> Double {
+    guard abs(x) < 0x1p52 else { return x.rounded(.down) }
+    let t = Double(Int64(x))
+    if t == x { return x }
+    return t > x ? t - 1 : t
+}
+
+/// `x.rounded(.up)`.
+@inline(__always)
+func roundedUp(_ x: Double) -> Double {
+    guard abs(x) < 0x1p52 else { return x.rounded(.up) }
+    let t = Double(Int64(x))
+    if t == x { return x }
+    if t < x { return t + 1 }
+    return t == 0 ? -0.0 : t
+}
+
+/// `x.rounded()`: to nearest, ties away from zero.
+@inline(__always)
+func roundedToNearest(_ x: Double) -> Double {
+    guard abs(x) < 0x1p52 else { return x.rounded() }
+    let t = Double(Int64(x))
+    if t == x { return x }
+    let fraction = x - t
+    if fraction >= 0.5 { return t + 1 }
+    if fraction <= -0.5 { return t - 1 }
+    return t == 0 ? (x < 0 ? -0.0 : 0.0) : t
 }

@@ -34,6 +34,9 @@ public struct MediaTiming: Hashable, Sendable {
     public let autoreverses: Bool
     public let fillsBackwards: Bool
     public let fillsForwards: Bool
+    /// One pass from the parent's zero at normal speed (an animation inside a group,
+    /// typically): inside the pass, parent time is the pass time.
+    let isPlain: Bool
 
     /// - Parameter topLevel: whether the animation is attached to a layer directly;
     ///   inside a group `removedOnCompletion` is ignored, so forwards fills always hold.
@@ -53,6 +56,7 @@ public struct MediaTiming: Hashable, Sendable {
         autoreverses = t.autoreverses
         fillsBackwards = t.fillMode.fillsBackwards
         fillsForwards = t.fillMode.fillsForwards && (!topLevel || !t.removedOnCompletion)
+        isPlain = beginTime == 0 && speed == 1 && timeOffset == 0 && !autoreverses && activeDuration == duration
     }
 
     /// Where the animation is at parent time `tp`.
@@ -75,8 +79,14 @@ public struct MediaTiming: Hashable, Sendable {
 
     @inline(__always)
     public func sample(_ tp: Double) -> Sample {
-        var tau = speed == 0 ? 0 : (tp - beginTime) * speed
         let tolerance = roundingTolerance(tp)
+        // Strictly inside a plain pass, away from both ends by more than the rounding
+        // tolerance, every step below is the identity: the same bits, without the
+        // wrapping and rounding.
+        if isPlain && tp > tolerance && tp < duration && abs(tp - duration) > tolerance {
+            return Sample(phase: .active, passTime: tp, progress: tp / duration, cycle: 0)
+        }
+        var tau = speed == 0 ? 0 : (tp - beginTime) * speed
         if tau < 0 && tau >= -tolerance { tau = 0 }
         // On either side of the end by rounding is the end, which shows the end state.
         if abs(tau - activeDuration) <= tolerance { tau = activeDuration }
@@ -100,13 +110,13 @@ public struct MediaTiming: Hashable, Sendable {
         if activeDuration.isFinite && activeDuration > 0 {
             if leftLimit {
                 // The end state is the limit from below: map into (0, AD].
-                local = local - activeDuration * ((local / activeDuration).rounded(.up) - 1)
+                local = local - activeDuration * (roundedUp(local / activeDuration) - 1)
             } else {
-                local = local - activeDuration * (local / activeDuration).rounded(.down)
+                local = local - activeDuration * roundedDown(local / activeDuration)
             }
         } else if local < 0 {
             let cycle = autoreverses ? 2 * duration : duration
-            local = local - cycle * (local / cycle).rounded(.down)
+            local = local - cycle * roundedDown(local / cycle)
         }
         return pass(local, leftLimit: leftLimit, phase: phase, tolerance: tolerance)
     }
@@ -115,10 +125,14 @@ public struct MediaTiming: Hashable, Sendable {
     @inline(__always)
     func pass(_ time: Double, leftLimit: Bool, phase: AnimationPhase, tolerance: Double = 0) -> Sample {
         var t = time
+        var q = t / duration
         // Just below a cycle boundary by rounding is on it: the next pass starts there.
-        let nearest = (t / duration).rounded()
-        if !leftLimit && abs(t - nearest * duration) <= tolerance { t = nearest * duration }
-        var k = leftLimit ? (t / duration).rounded(.up) - 1 : (t / duration).rounded(.down)
+        let nearest = roundedToNearest(q)
+        if !leftLimit && abs(t - nearest * duration) <= tolerance {
+            t = nearest * duration
+            q = t / duration
+        }
+        var k = leftLimit ? roundedUp(q) - 1 : roundedDown(q)
         if k < 0 { k = 0 }
         var within = t - k * duration
         if within > duration { within = duration }
@@ -126,7 +140,7 @@ public struct MediaTiming: Hashable, Sendable {
         if autoreverses {
             let odd = k.truncatingRemainder(dividingBy: 2) != 0
             if odd { within = duration - within }
-            cycle = (k / 2).rounded(.down)
+            cycle = roundedDown(k / 2)
         }
         return Sample(phase: phase, passTime: within, progress: within / duration, cycle: cycle)
     }

@@ -17,13 +17,21 @@ public struct SceneState: Sendable {
     var basis: [Double]
     var opacity: [Double]
     var inherited: [Double]
+    /// Per layer: whether its `basis` is planar (``M4/isPlanar``), so sublayers may
+    /// take the 2D product.
+    var planarBasis: [Bool]
     var hints: [Int]
     var scratch: [Double]
     var lastComponent: [Int]
     var lastComponentValue: [Double]
+    /// Per node of the timeline's flat plan: what its first pass found.
+    var nodes: [FlatPlan.NodeState]
+    var locations = [FlatPlan.LocationCache](repeating: FlatPlan.LocationCache(), count: FlatPlan.LocationCache.size)
+    /// Counts evaluations: a location cached under another stamp is stale.
+    var stamp = 0
     var initialized = false
 
-    init(valueCount: Int, layerCount: Int, hintCount: Int, scratch: Int) {
+    init(valueCount: Int, layerCount: Int, hintCount: Int, scratch: Int, nodeCount: Int = 0) {
         values = [Double](repeating: 0, count: valueCount)
         layerTimes = [Double](repeating: 0, count: layerCount)
         angles = [Double](repeating: 0, count: layerCount)
@@ -32,10 +40,12 @@ public struct SceneState: Sendable {
         basis = [Double](repeating: 0, count: layerCount * 16)
         opacity = [Double](repeating: 0, count: layerCount)
         inherited = [Double](repeating: 0, count: layerCount)
+        planarBasis = [Bool](repeating: false, count: layerCount)
         hints = [Int](repeating: 0, count: hintCount + 1)
         self.scratch = [Double](repeating: 0, count: scratch)
         lastComponent = [Int](repeating: -1, count: layerCount * 2)
         lastComponentValue = [Double](repeating: 0, count: layerCount * 2)
+        nodes = [FlatPlan.NodeState](repeating: FlatPlan.NodeState(), count: max(nodeCount, 1))
     }
 
     /// Runs `body` with the evaluation buffers of this state.
@@ -86,37 +96,68 @@ extension Timeline {
         let firstTime = !state.initialized
         state.initialized = true
         var times = state.layerTimes
+        var nodeStates = state.nodes
+        var locations = state.locations
         state.layerTimes = []  // borrowed below without copying
+        state.nodes = []
+        state.locations = []
+        state.stamp &+= 1
+        let stamp = state.stamp
         state.withBuffers { b in
             times.withUnsafeMutableBufferPointer { times in
+            nodeStates.withUnsafeMutableBufferPointer { nodeStates in
+            locations.withUnsafeMutableBufferPointer { locations in
             model.withUnsafeBufferPointer { modelBuffer in
-            layers.withUnsafeBufferPointer { layers in
-                guard let dst = b.values.baseAddress, let src = modelBuffer.baseAddress else { return }
+            plan.layers.withUnsafeBufferPointer { layers in
+            plan.nodes.withUnsafeBufferPointer { nodes in
+            plan.tracks.withUnsafeBufferPointer { tracks in
+            plan.general.withUnsafeBufferPointer { general in
+            plan.written.withUnsafeBufferPointer { written in
+                guard let dst = b.values.baseAddress, let src = modelBuffer.baseAddress, let states = nodeStates.baseAddress,
+                      let times = times.baseAddress, let hints = b.hints.baseAddress, let cache = locations.baseAddress
+                else { return }
                 for i in layers.indices {
-                    let parentTime = layers[i].parent.map { times[$0] } ?? t
-                    let lt = layers[i].timing
-                    times[i] = (parentTime - lt.beginTime) * lt.speed + lt.timeOffset
+                    let parent = layers[i].parent
+                    let timing = layers[i].timing
+                    times[i] = ((parent >= 0 ? times[parent] : t) - timing.beginTime) * timing.speed + timing.timeOffset
+                }
+                if let nodes = nodes.baseAddress {
+                    FlatPlan.sample(layers: layers, layerTimes: times, nodes: nodes, tracks: tracks.baseAddress, states: states,
+                                    hints: hints, cache: cache, stamp: stamp, linearOverride: linearOverride)
+                }
+                for i in layers.indices {
+                    let layer = layers[i]
                     // Values nothing animates keep their model values between samples.
                     if firstTime {
-                        let range = layers[i].range
+                        let range = layer.range
                         (dst + range.lowerBound).update(from: src + range.lowerBound, count: range.count)
-                    } else if layers[i].animations.isEmpty {
+                    } else if layer.nodes.isEmpty {
                         continue
                     } else {
-                        for r in layers[i].written {
-                            (dst + r.lowerBound).update(from: src + r.lowerBound, count: r.count)
+                        // Ranges are a few doubles: a plain loop beats a call to memmove.
+                        for w in layer.written {
+                            let r = written[w]
+                            for k in r { dst[k] = src[k] }
                         }
                     }
+                    guard !layer.nodes.isEmpty, let nodes = nodes.baseAddress else { continue }
                     b.angles[i] = 0
                     b.lastComponent[i * 2] = -1
                     b.lastComponent[i * 2 + 1] = -1
-                    Evaluator.evaluateAnimations(layers[i].animations, layer: layers[i].ref, layerTime: times[i], b,
-                                                 linearOverride: linearOverride)
+                    FlatPlan.apply(layer, nodes: nodes, tracks: tracks.baseAddress, general: general, states: states, b)
                 }
             }
             }
             }
+            }
+            }
+            }
+            }
+            }
+            }
         }
+        state.nodes = nodeStates
+        state.locations = locations
         state.layerTimes = times
         computeGeometry(&state)
     }
@@ -143,6 +184,7 @@ extension Timeline {
         state.opacity.withUnsafeMutableBufferPointer { opacity in
         state.inherited.withUnsafeMutableBufferPointer { inherited in
         state.angles.withUnsafeBufferPointer { angles in
+        state.planarBasis.withUnsafeMutableBufferPointer { planarBasis in
             guard let v = values.baseAddress, let w = world.baseAddress, let bp = basis.baseAddress else { return }
             // Matrices are read straight from the buffers rather than carried in
             // optionals: copies of 128-byte structs compiled to memcpy calls, seven per layer.
@@ -150,9 +192,21 @@ extension Timeline {
             for i in layers.indices {
                 let o = layers[i].geometry
                 let g = LayerGeometry(o, v)
+                let parent = layers[i].parent
+                if !layers[i].hasSublayers, angles[i] == 0,
+                   let world2D = Timeline.planarWorld(g, transform: o.transform >= 0 ? vm + o.transform : nil,
+                                                      parent: parent.map { planarBasis[$0] ? bp + $0 * 16 : nil }) {
+                    world2D.store(w + i * 16)
+                    let own = g.hidden ? 0 : g.opacity * (parent.map { inherited[$0] } ?? 1)
+                    inherited[i] = own
+                    opacity[i] = (!g.doubleSided && !Timeline.facesViewer(world2D, g)) ? 0 : own
+                    continue
+                }
                 var local: M4
-                if o.transform >= 0, case let t = M4.load(vm + o.transform), !t.isIdentity {
-                    local = t.translatedBefore(-g.anchorX, -g.anchorY, -g.anchorZ)
+                // translatedBefore of the identity is the translation (up to the sign
+                // of a zero), which spares testing for the identity.
+                if o.transform >= 0 {
+                    local = M4.load(vm + o.transform).translatedBefore(-g.anchorX, -g.anchorY, -g.anchorZ)
                 } else {
                     local = .translation(-g.anchorX, -g.anchorY, -g.anchorZ)
                 }
@@ -161,7 +215,9 @@ extension Timeline {
                 var result = local.translatedAfter(g.positionX, g.positionY, g.zPosition)
                 var parentOpacity = 1.0
                 if let p = layers[i].parent {
-                    result = result.concat(M4.load(bp + p * 16))
+                    let parentBasis = M4.load(bp + p * 16)
+                    // Most scenes are flat: the 2D product, when both sides are planar.
+                    result = planarBasis[p] && result.isPlanar ? result.planarConcat(parentBasis) : result.concat(parentBasis)
                     parentOpacity = inherited[p]
                 }
                 result.store(w + i * 16)
@@ -175,6 +231,7 @@ extension Timeline {
                     }
                     b = b.isIdentity ? result : b.concat(result)
                     b.store(bp + i * 16)
+                    planarBasis[i] = b.isPlanar
                 }
                 let own = g.hidden ? 0 : g.opacity * parentOpacity
                 inherited[i] = own
@@ -187,6 +244,36 @@ extension Timeline {
         }
         }
         }
+        }
+    }
+
+    /// The world matrix of a leaf layer in a flat scene, in 2D: nil unless the layer's
+    /// transform (if any) is planar (``M4/isPlanar``), it has no z position or anchor z,
+    /// every number involved is finite, and its parent (if any) has a planar basis.
+    /// The general chain's other terms are then exact products with 0 and 1, so this
+    /// is its result up to the sign of a zero, for a sixth of the arithmetic.
+    /// - Parameter parent: `.some(nil)` when the parent's basis is not planar.
+    @inline(__always)
+    static func planarWorld(_ g: LayerGeometry, transform: UnsafeMutablePointer<Double>?,
+                            parent: UnsafeMutablePointer<Double>??) -> M4? {
+        if g.zPosition != 0 || g.anchorZ != 0 { return nil }
+        var (a, b, c, d, e, f, z) = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0)
+        if let m = transform {
+            if m[2] != 0 || m[3] != 0 || m[6] != 0 || m[7] != 0 || m[8] != 0 || m[9] != 0 || m[11] != 0 || m[14] != 0 || m[15] != 1 {
+                return nil
+            }
+            (a, b, c, d, e, f, z) = (m[0], m[1], m[4], m[5], m[12], m[13], m[10])
+        }
+        // T(−anchor) · transform · T(position), as translatedBefore and translatedAfter.
+        let x = (-g.anchorX * a + -g.anchorY * c + e) + g.positionX
+        let y = (-g.anchorX * b + -g.anchorY * d + f) + g.positionY
+        guard (a + b + c + d + z + x + y).isFinite else { return nil }
+        guard let parent else { return M4((a, b, 0, 0, c, d, 0, 0, 0, 0, z, 0, x, y, 0, 1)) }
+        guard let p = parent else { return nil }
+        return M4((a * p[0] + b * p[4], a * p[1] + b * p[5], 0, 0,
+                   c * p[0] + d * p[4], c * p[1] + d * p[5], 0, 0,
+                   0, 0, z * p[10], 0,
+                   x * p[0] + y * p[4] + p[12], x * p[1] + y * p[5] + p[13], 0, 1))
     }
 
     /// Whether the layer's front faces the viewer: the winding of its bounds' corners

@@ -170,6 +170,8 @@ public struct Timeline: Sendable {
     let hintCount: Int
     let scratchWidth: Int
     public let animations: [AnimationInfo]
+    /// The layers' animations laid out for per-frame evaluation.
+    let plan: FlatPlan
 
     public init(_ composition: Composition) {
         var builder = TimelineBuilder(composition)
@@ -181,6 +183,7 @@ public struct Timeline: Sendable {
         hintCount = builder.hintCount
         scratchWidth = max(builder.scratchWidth, 16)
         animations = builder.infos
+        plan = FlatPlan(builder.layers, model: builder.model)
     }
 
     public var layerCount: Int { layers.count }
@@ -190,7 +193,8 @@ public struct Timeline: Sendable {
 
     /// A fresh state, sized for this timeline. Reuse it across samples.
     public func makeState() -> SceneState {
-        SceneState(valueCount: model.count, layerCount: layers.count, hintCount: hintCount, scratch: scratchWidth)
+        SceneState(valueCount: model.count, layerCount: layers.count, hintCount: hintCount, scratch: scratchWidth,
+                   nodeCount: plan.nodes.count)
     }
 
     /// The whole scene at time `t` (seconds of composition time).
