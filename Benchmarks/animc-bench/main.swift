@@ -254,6 +254,15 @@ if sections.contains("profile-compile") {
     sink += Double(compile(generatedSource(layers: 1_000)).composition?.layers.count ?? 0)
     exit(0)
 }
+if sections.contains("profile-grid") {
+    // The peer benchmark's grid scene, 1,000 tiles, 10 cycles of 180 frames.
+    guard let composition = compile(GridScene(tiles: 1_000).source).composition else { fail("the grid scene does not compile") }
+    let timeline = Timeline(composition)
+    var state = timeline.makeState()
+    for _ in 0..<10 { for i in 0..<180 { timeline.evaluate(at: Double(i) / 60, into: &state) } }
+    sink += state.effectiveOpacity(ofLayer: 1)
+    exit(0)
+}
 if sections.contains("profile-scene") {
     guard let composition = compile(readExample("splash")).composition else { fail("examples/splash.anim does not compile; run from the repository root") }
     let timeline = Timeline(composition)
@@ -315,37 +324,43 @@ enum ScalarWorkload {
     /// plain loop, with precomputed coefficients, a segment cursor and no abstraction.
     /// Returns the sum of `n` samples at times `start + i·dt`.
     static func plainLoop(_ n: Int, start: Double = 0, dt: Double) -> Double {
-        var s = 0.0
-        var k = 0
-        for i in 0..<n {
-            let t = start + Double(i) * dt
-            let p = (t - duration * (t / duration).rounded(.down)) / duration
-            while k < 6 && times[k + 1] <= p { k += 1 }
-            while k > 0 && times[k] > p { k -= 1 }
-            let x = (p - times[k]) / (times[k + 1] - times[k])
-            let c = coefficients[k]
-            // The runtime's solver (safeguarded Newton in a bracket, to 1e-12 in t).
-            var u = x, lo = 0.0, hi = 1.0, converged = false
-            for _ in 0..<16 {
-                let err = ((c.ax * u + c.bx) * u + c.cx) * u - x
-                if err == 0 { converged = true; break }
-                if err < 0 { lo = u } else { hi = u }
-                var next = u - err / ((3 * c.ax * u + 2 * c.bx) * u + c.cx)
-                if !(next > lo && next < hi) { next = (lo + hi) * 0.5 }
-                if abs(next - u) < 1e-12 { u = next; converged = true; break }
-                u = next
-            }
-            if !converged {
-                while hi - lo > 1e-15 {
-                    let mid = (lo + hi) * 0.5
-                    if ((c.ax * mid + c.bx) * mid + c.cx) * mid < x { lo = mid } else { hi = mid }
-                }
-                u = (lo + hi) * 0.5
-            }
-            let y = ((c.ay * u + c.by) * u + c.cy) * u
-            s += (1 - y) * values[k] + y * values[k + 1]
+        values.withUnsafeBufferPointer { v in
+            guard let v = v.baseAddress else { return 0 }
+            var s = 0.0
+            var k = 0
+            for i in 0..<n { s += sample(start + Double(i) * dt, v, &k) }
+            return s
         }
-        return s
+    }
+
+    /// One sample at time `t` of eight keyframe values at `v`, resuming from segment `k`.
+    @inline(__always)
+    static func sample(_ t: Double, _ v: UnsafePointer<Double>, _ k: inout Int) -> Double {
+        let p = (t - duration * (t / duration).rounded(.down)) / duration
+        while k < 6 && times[k + 1] <= p { k += 1 }
+        while k > 0 && times[k] > p { k -= 1 }
+        let x = (p - times[k]) / (times[k + 1] - times[k])
+        let c = coefficients[k]
+        // The runtime's solver (safeguarded Newton in a bracket, to 1e-12 in t).
+        var u = x, lo = 0.0, hi = 1.0, converged = false
+        for _ in 0..<16 {
+            let err = ((c.ax * u + c.bx) * u + c.cx) * u - x
+            if err == 0 { converged = true; break }
+            if err < 0 { lo = u } else { hi = u }
+            var next = u - err / ((3 * c.ax * u + 2 * c.bx) * u + c.cx)
+            if !(next > lo && next < hi) { next = (lo + hi) * 0.5 }
+            if abs(next - u) < 1e-12 { u = next; converged = true; break }
+            u = next
+        }
+        if !converged {
+            while hi - lo > 1e-15 {
+                let mid = (lo + hi) * 0.5
+                if ((c.ax * mid + c.bx) * mid + c.cx) * mid < x { lo = mid } else { hi = mid }
+            }
+            u = (lo + hi) * 0.5
+        }
+        let y = ((c.ay * u + c.by) * u + c.cy) * u
+        return (1 - y) * v[k] + y * v[k + 1]
     }
 }
 
@@ -401,27 +416,51 @@ if wants("scene") {
     }
     /// The practical limit for a frame of a scene: one plain keyframe sample (the
     /// scalar yardstick's maths) per property animation and one plain 4×4 product per
-    /// layer, measured here rather than assumed.
+    /// layer, measured here rather than assumed. Like the runtime, it pays for memory
+    /// per layer and per track: every track has its own values, cursor and start time
+    /// (so no two solve the same curve at the same progress), every layer its own
+    /// matrix, and each layer's world matrix is its matrix times its parent's.
     func yardstick(tracks: Int, layers: Int, frames: Int) -> Double {
-        var m = [Double](repeating: 0, count: 16), w = [Double](repeating: 0, count: 16)
-        for i in 0..<16 { m[i] = Double(i % 5) * 0.25; w[i] = i % 5 == 0 ? 1 : 0.001 * Double(i) }
+        var values = [Double](repeating: 0, count: tracks * 8)
+        for i in values.indices { values[i] = ScalarWorkload.values[i % 8] + Double(i / 8) * 1e-3 }
+        var cursors = [Int](repeating: 0, count: tracks)
+        var out = [Double](repeating: 0, count: tracks)
+        var local = [Double](repeating: 0, count: layers * 16)
+        for i in local.indices { local[i] = i % 5 == 0 ? 1 : 0.001 * Double(i % 16) }
+        var world = [Double](repeating: 0, count: layers * 16)
         let rounds = quick ? 3 : 20
         return best(repeats) {
-            for r in 0..<rounds {
-                for i in 0..<frames {
-                    let t = Double(i) / 60 + Double(r) * 1e-9
-                    sink += ScalarWorkload.plainLoop(tracks, start: t, dt: 1e-6)
-                    for _ in 0..<layers {
-                        var acc = 0.0
-                        for row in 0..<4 {
-                            for col in 0..<4 {
-                                let v = m[row * 4] * w[col] + m[row * 4 + 1] * w[4 + col] + m[row * 4 + 2] * w[8 + col] + m[row * 4 + 3] * w[12 + col]
-                                acc += v
+            values.withUnsafeBufferPointer { v in
+            cursors.withUnsafeMutableBufferPointer { cursors in
+            out.withUnsafeMutableBufferPointer { out in
+            local.withUnsafeBufferPointer { m in
+            world.withUnsafeMutableBufferPointer { w in
+                guard let v = v.baseAddress else { return }
+                for r in 0..<rounds {
+                    for f in 0..<frames {
+                        let t = Double(f) / 60 + Double(r) * 1e-9
+                        for k in 0..<tracks { out[k] = ScalarWorkload.sample(t + Double(k) * 1e-4, v + k * 8, &cursors[k]) }
+                        for i in 0..<layers {
+                            let a = i * 16, parent = i == 0 ? -1 : (i - 1) / 8
+                            for row in 0..<4 {
+                                for col in 0..<4 {
+                                    var x = m[a + row * 4 + col]
+                                    if parent >= 0 {
+                                        let b = parent * 16
+                                        x = m[a + row * 4] * w[b + col] + m[a + row * 4 + 1] * w[b + 4 + col]
+                                            + m[a + row * 4 + 2] * w[b + 8 + col] + m[a + row * 4 + 3] * w[b + 12 + col]
+                                    }
+                                    w[a + row * 4 + col] = x
+                                }
                             }
                         }
-                        m[0] = acc * 1e-12 + 0.25
+                        sink += w[0] + out[0]
                     }
                 }
+            }
+            }
+            }
+            }
             }
         } / Double(rounds * frames)
     }
