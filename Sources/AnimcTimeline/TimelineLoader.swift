@@ -28,7 +28,19 @@ public enum TimelineLoader {
         return c
     }
 
+    /// The most animations a timeline may expand to. Shared animations let a small file
+    /// stand for a large tree (a table entry that is a group of two of the one before,
+    /// and so on); this bounds the work and memory of loading and compiling it, far
+    /// above any composition a source file of the checker's 8 MiB limit produces.
+    public static let maxAnimations = 2_000_000
+
     private struct Reader {
+        /// The table's animations, decoded once: each with its height (nodes on the
+        /// longest path to a leaf) and size (nodes in all), for the limits.
+        var shared: [(animation: Animation, height: Int, size: Int)] = []
+        /// Animations in the expanded composition so far.
+        var expanded = 0
+
         func fail(_ path: String, _ message: String) -> TimelineLoadError { TimelineLoadError(path: path, message: message) }
 
         func object(_ v: JSONValue?, _ path: String) throws(TimelineLoadError) -> JSONValue {
@@ -83,8 +95,16 @@ public enum TimelineLoader {
                 throw fail("format", "expected \"\(TimelineWriter.format)\"")
             }
             let version = try int(json["version"], "version")
-            guard version == TimelineWriter.version else {
-                throw fail("version", "version \(version) is not supported (this loader reads version \(TimelineWriter.version))")
+            guard TimelineWriter.readableVersions.contains(version) else {
+                let readable = TimelineWriter.readableVersions
+                throw fail("version", "version \(version) is not supported (this loader reads versions \(readable.lowerBound) to \(readable.upperBound))")
+            }
+            if let table = json["animations"] {
+                guard version >= 2 else { throw fail("animations", "a table of shared animations needs version 2") }
+                for (i, entry) in try array(table, "animations").enumerated() {
+                    let (a, height, size) = try sharedEntry(entry, "animations[\(i)]")
+                    shared.append((a, height, size))
+                }
             }
             let comp = try object(json["composition"], "composition")
             let size = try numbers(comp["size"], "composition.size", count: 2)
@@ -114,10 +134,14 @@ public enum TimelineLoader {
         mutating func layer(_ json: JSONValue, _ path: String) throws(TimelineLoadError) -> Layer {
             _ = try object(json, path)
             let kind = try enumeration(json["kind"], path + ".kind", LayerKind.self)
-            let timingJSON = try object(json["timing"], path + ".timing")
-            let timing = LayerTiming(beginTime: try number(timingJSON["beginTime"], path + ".timing.beginTime"),
+            // Version 2 leaves out the layer fields at their defaults.
+            var timing = LayerTiming()
+            if let t = json["timing"] {
+                let timingJSON = try object(t, path + ".timing")
+                timing = LayerTiming(beginTime: try number(timingJSON["beginTime"], path + ".timing.beginTime"),
                                      speed: try number(timingJSON["speed"], path + ".timing.speed"),
                                      timeOffset: try number(timingJSON["timeOffset"], path + ".timing.timeOffset"))
+            }
             var properties: [PropertyValue] = []
             let props = try object(json["properties"], path + ".properties")
             for member in props.objectValue ?? [] {
@@ -127,24 +151,62 @@ public enum TimelineLoader {
             }
             var animations: [Animation] = []
             for (i, a) in try array(json["animations"], path + ".animations").enumerated() {
-                animations.append(try animation(a, "\(path).animations[\(i)]", depth: 0))
+                let (animation, _, size) = try self.animation(a, "\(path).animations[\(i)]", depth: 0, available: shared.count)
+                try count(size, path)
+                animations.append(animation)
             }
+            let isMask = json["isMask"] == nil ? false : try bool(json["isMask"], path + ".isMask")
             return Layer(id: try string(json["id"], path + ".id"), kind: kind, parent: try optionalIndex(json["parent"], path + ".parent"),
-                         isMask: try bool(json["isMask"], path + ".isMask"), mask: try optionalIndex(json["mask"], path + ".mask"),
+                         isMask: isMask, mask: try optionalIndex(json["mask"], path + ".mask"),
                          properties: properties, animations: animations, timing: timing, range: .empty(at: 0))
         }
 
-        mutating func animation(_ json: JSONValue, _ path: String, depth: Int) throws(TimelineLoadError) -> Animation {
+        /// Adds `size` animations to the expanded total, within ``TimelineLoader/maxAnimations``.
+        mutating func count(_ size: Int, _ path: String) throws(TimelineLoadError) {
+            expanded += size
+            if expanded > TimelineLoader.maxAnimations {
+                throw fail(path, "the timeline expands to more than \(TimelineLoader.maxAnimations) animations")
+            }
+        }
+
+        /// An entry of the shared table: an animation, which may use earlier entries.
+        mutating func sharedEntry(_ json: JSONValue, _ path: String) throws(TimelineLoadError) -> (Animation, Int, Int) {
+            guard json.numberValue == nil else { throw fail(path, "expected an animation, not a reference") }
+            return try animation(json, path, depth: 0, available: shared.count)
+        }
+
+        /// An animation, or a reference to an entry of the shared table (its index, among
+        /// the first `available`), with its height and size in nodes.
+        mutating func animation(_ json: JSONValue, _ path: String, depth: Int,
+                                available: Int) throws(TimelineLoadError) -> (Animation, height: Int, size: Int) {
+            if json.numberValue != nil {
+                let index = try int(json, path)
+                guard index >= 0, index < available else {
+                    throw fail(path, available == 0 ? "no shared animation comes before this reference"
+                                                    : "expected an index into the shared animations before it (0 to \(available - 1))")
+                }
+                let entry = shared[index]
+                guard depth + entry.height - 1 <= IRValidation.maxGroupDepth else { throw fail(path, "groups nest too deeply") }
+                guard entry.size <= TimelineLoader.maxAnimations else {
+                    throw fail(path, "the timeline expands to more than \(TimelineLoader.maxAnimations) animations")
+                }
+                return (entry.animation, entry.height, entry.size)
+            }
             _ = try object(json, path)
             guard depth <= IRValidation.maxGroupDepth else { throw fail(path, "groups nest too deeply") }
             let name = try string(json["name"], path + ".name")
             let timing = try self.timing(json["timing"], path + ".timing")
             if let group = json["group"] {
                 var children: [Animation] = []
+                var height = 0, size = 1
                 for (i, child) in try array(group, path + ".group").enumerated() {
-                    children.append(try animation(child, "\(path).group[\(i)]", depth: depth + 1))
+                    let (c, h, n) = try animation(child, "\(path).group[\(i)]", depth: depth + 1, available: available)
+                    children.append(c)
+                    height = max(height, h)
+                    // Saturating: a table entry's size may be large, and is checked where it is used.
+                    size = min(size + n, TimelineLoader.maxAnimations + 1)
                 }
-                return Animation(name: name, timing: timing, kind: .group(children), range: .empty(at: 0))
+                return (Animation(name: name, timing: timing, kind: .group(children), range: .empty(at: 0)), height + 1, size)
             }
             let keyPath = try string(json["keyPath"], path + ".keyPath")
             guard let info = PropertyTable.keyPath(keyPath) else { throw fail(path + ".keyPath", "unknown key path '\(keyPath)'") }
@@ -199,11 +261,11 @@ public enum TimelineLoader {
                 }
                 interpolation = mode
             }
-            return Animation(name: name, timing: timing,
-                             kind: .property(PropertyAnimation(target: info.target, additive: try bool(json["additive"], path + ".additive"),
-                                                               cumulative: try bool(json["cumulative"], path + ".cumulative"),
-                                                               transformInterpolation: interpolation, content: content)),
-                             range: .empty(at: 0))
+            return (Animation(name: name, timing: timing,
+                              kind: .property(PropertyAnimation(target: info.target, additive: try bool(json["additive"], path + ".additive"),
+                                                                cumulative: try bool(json["cumulative"], path + ".cumulative"),
+                                                                transformInterpolation: interpolation, content: content)),
+                              range: .empty(at: 0)), 1, 1)
         }
 
         func timing(_ v: JSONValue?, _ path: String) throws(TimelineLoadError) -> Timing {

@@ -2,9 +2,17 @@ import AnimcBase
 import AnimcIR
 
 /// Writes a composition as `animc.timeline` JSON (see docs/formats.md).
+///
+/// An animation that occurs more than once (the same body in every instance of a
+/// component, at any depth) is written once, in the top-level `animations` table, and
+/// each occurrence is its index there. Layer fields at their defaults (no parent, not
+/// a mask, no timing of its own) are left out.
 public enum TimelineWriter {
     public static let format = "animc.timeline"
-    public static let version = 1
+    /// The version written. Version 1 wrote every animation where it occurs and every
+    /// layer field; ``TimelineLoader`` reads both.
+    public static let version = 2
+    public static let readableVersions: ClosedRange<Int> = 1...2
 
     public static func json(_ c: Composition) -> JSONValue {
         var composition: [JSONMember] = [
@@ -17,38 +25,87 @@ public enum TimelineWriter {
                      JSONMember("includesEnd", .bool(w.includesEnd))])
         } ?? .null))
         composition.append(JSONMember("backgroundColor", c.backgroundColor.map(color) ?? .null))
-        return .object([
+        var shared = SharedAnimations(c)
+        let layers = c.layers.map { layer($0, &shared) }
+        var members = [
             JSONMember("format", .string(format)),
             JSONMember("version", .number(Double(version))),
             JSONMember("composition", .object(composition)),
-            JSONMember("layers", .array(c.layers.map(layer))),
-        ])
+        ]
+        if !shared.table.isEmpty { members.append(JSONMember("animations", .array(shared.table))) }
+        members.append(JSONMember("layers", .array(layers)))
+        return .object(members)
     }
 
     public static func bytes(_ c: Composition) -> [UInt8] { json(c).serialized(style: .pretty) }
 
-    static func layer(_ l: Layer) -> JSONValue {
-        .object([
-            JSONMember("id", .string(l.id)),
-            JSONMember("kind", .string(l.kind.rawValue)),
-            JSONMember("parent", l.parent.map { .number(Double($0)) } ?? .null),
-            JSONMember("isMask", .bool(l.isMask)),
-            JSONMember("mask", l.mask.map { .number(Double($0)) } ?? .null),
-            JSONMember("timing", .object([
+    /// The animations that occur more than once, by their content (source ranges aside),
+    /// and the table they are written to, children before the groups that hold them.
+    struct SharedAnimations {
+        private var counts: [Animation: Int] = [:]
+        private var indices: [Animation: Int] = [:]
+        private(set) var table: [JSONValue] = []
+
+        init(_ c: Composition) {
+            for l in c.layers { for a in l.animations { _ = count(a) } }
+        }
+
+        /// Counts `a` and everything in it; returns its key.
+        private mutating func count(_ a: Animation) -> Animation {
+            var key = a
+            key.range = .empty(at: 0)
+            if case .group(let children) = a.kind { key.kind = .group(children.map { count($0) }) }
+            counts[key, default: 0] += 1
+            return key
+        }
+
+        /// `a` as written where it occurs: its index in the table when it occurs more
+        /// than once, else the animation itself.
+        mutating func entry(_ a: Animation) -> (json: JSONValue, key: Animation) {
+            var key = a
+            key.range = .empty(at: 0)
+            var children: [JSONValue] = []
+            if case .group(let members) = a.kind {
+                var keys: [Animation] = []
+                for child in members {
+                    let (json, childKey) = entry(child)
+                    children.append(json)
+                    keys.append(childKey)
+                }
+                key.kind = .group(keys)
+            }
+            if let index = indices[key] { return (.number(Double(index)), key) }
+            let json = TimelineWriter.animation(a, children: children)
+            guard counts[key, default: 0] > 1 else { return (json, key) }
+            indices[key] = table.count
+            table.append(json)
+            return (.number(Double(table.count - 1)), key)
+        }
+    }
+
+    static func layer(_ l: Layer, _ shared: inout SharedAnimations) -> JSONValue {
+        var members = [JSONMember("id", .string(l.id)), JSONMember("kind", .string(l.kind.rawValue))]
+        if let parent = l.parent { members.append(JSONMember("parent", .number(Double(parent)))) }
+        if l.isMask { members.append(JSONMember("isMask", true)) }
+        if let mask = l.mask { members.append(JSONMember("mask", .number(Double(mask)))) }
+        if !l.timing.isIdentity {
+            members.append(JSONMember("timing", .object([
                 JSONMember("beginTime", .number(l.timing.beginTime)),
                 JSONMember("speed", .number(l.timing.speed)),
                 JSONMember("timeOffset", .number(l.timing.timeOffset)),
-            ])),
-            JSONMember("properties", .object(l.properties.map { JSONMember($0.property.rawValue, value($0.value)) })),
-            JSONMember("animations", .array(l.animations.map(animation))),
-        ])
+            ])))
+        }
+        members.append(JSONMember("properties", .object(l.properties.map { JSONMember($0.property.rawValue, value($0.value)) })))
+        members.append(JSONMember("animations", .array(l.animations.map { shared.entry($0).json })))
+        return .object(members)
     }
 
-    static func animation(_ a: Animation) -> JSONValue {
+    /// - Parameter children: a group's children as written (inline or table indices).
+    static func animation(_ a: Animation, children: [JSONValue]) -> JSONValue {
         var members = [JSONMember("name", .string(a.name)), JSONMember("timing", timing(a.timing))]
         switch a.kind {
-        case .group(let children):
-            members.append(JSONMember("group", .array(children.map(animation))))
+        case .group:
+            members.append(JSONMember("group", .array(children)))
         case .property(let p):
             members.append(JSONMember("keyPath", .string(p.target.keyPath)))
             members.append(JSONMember("additive", .bool(p.additive)))
