@@ -255,11 +255,12 @@ if sections.contains("profile-compile") {
     exit(0)
 }
 if sections.contains("profile-grid") {
-    // The peer benchmark's grid scene, 1,000 tiles, 10 cycles of 180 frames.
-    guard let composition = compile(GridScene(tiles: 1_000).source).composition else { fail("the grid scene does not compile") }
+    // The peer benchmark's grid scene (1,000 tiles unless --tiles says), 10,000 tiles' worth of cycles of 180 frames.
+    let tiles = Int(option("--tiles") ?? "") ?? 1_000
+    guard let composition = compile(GridScene(tiles: tiles).source).composition else { fail("the grid scene does not compile") }
     let timeline = Timeline(composition)
     var state = timeline.makeState()
-    for _ in 0..<10 { for i in 0..<180 { timeline.evaluate(at: Double(i) / 60, into: &state) } }
+    for _ in 0..<max(1, 10_000 / tiles) { for i in 0..<180 { timeline.evaluate(at: Double(i) / 60, into: &state) } }
     sink += state.effectiveOpacity(ofLayer: 1)
     exit(0)
 }
@@ -524,7 +525,7 @@ if sections.contains("peer") {
     print("## peers: the grid scene per frame (median of \(runs) interleaved runs, 180 frames at 60 fps)")
     print("animc: Timeline.evaluate(at:into:) on the .anim; rlottie: lottie_animation_render_tree (no raster) on the same")
     print("scene exported to Lottie by animc; floor: the same maths in plain C over flat arrays (Benchmarks/peer/peer.c).\n")
-    print("| tiles | animc µs/frame | animc ns/tile | rlottie µs/frame | floor µs/frame | animc/rlottie | animc/floor |")
+    print("| tiles | animc µs/frame | animc ns/layer | rlottie µs/frame | floor µs/frame | animc/rlottie | animc/floor |")
     print("|---:|---:|---:|---:|---:|---:|---:|")
     for n in sizes {
         let scene = GridScene(tiles: n)
@@ -569,7 +570,7 @@ if sections.contains("peer") {
         let a = median(ours), r = median(theirs), fl = median(floors)
         let rl = rlottie == nil ? "(no rlottie)" : f(r * 1e6, 1)
         let ratio = rlottie == nil ? "" : "\(f(a / r, 2))×"
-        print("| \(scene.count) | \(f(a * 1e6, 1)) | \(f(a / Double(scene.count) * 1e9, 0)) | \(rl) | \(f(fl * 1e6, 1)) | \(ratio) | \(f(a / fl, 2))× |")
+        print("| \(scene.count) | \(f(a * 1e6, 1)) | \(f(a / Double(timeline.layerCount) * 1e9, 0)) | \(rl) | \(f(fl * 1e6, 1)) | \(ratio) | \(f(a / fl, 2))× |")
     }
     print()
 }
@@ -593,6 +594,28 @@ if wants("compile") {
                                                         { sink += Double((try? JSONSerialization.jsonObject(with: json)) != nil ? 1 : 0) })
         let mb = Double(bytes) / 1e6
         print("| \(n) | \(f(mb, 2)) MB | \(f(seconds * 1000)) ms | \(f(mb / seconds)) | \(f(peak)) MiB | \(f(Double(json.count) / 1e6 / jsonSeconds)) | \(f(jsonSeconds / seconds * Double(bytes) / Double(json.count), 2))× |")
+    }
+    print()
+}
+
+// MARK: - Timeline JSON: size and loading
+
+if wants("timeline") {
+    print("## timeline JSON: size against the source, writing and loading")
+    print("| layers | source | timeline | ratio | write | load (parse + check) | load MB/s | JSONSerialization MB/s |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for n in quick ? [1_000, 10_000] : [1_000, 10_000, 100_000] {
+        let text = generatedSource(layers: n)
+        guard let composition = compile(text).composition else { fail("the generated source of \(n) layers does not compile") }
+        let r = n >= 100_000 ? max(2, repeats / 3) : repeats
+        var bytes: [UInt8] = []
+        let write = best(r) { bytes = TimelineWriter.bytes(composition) }
+        let data = Data(bytes)
+        let (load, json) = bestInterleaved(r, { sink += Double((try? TimelineLoader.load(bytes))?.layers.count ?? -1) },
+                                              { sink += Double((try? JSONSerialization.jsonObject(with: data)) != nil ? 1 : 0) })
+        let mb = Double(bytes.count) / 1e6
+        print("| \(n) | \(f(Double(text.utf8.count) / 1e6, 2)) MB | \(f(mb, 2)) MB | \(f(Double(bytes.count) / Double(text.utf8.count), 2))× "
+              + "| \(f(write * 1000)) ms | \(f(load * 1000)) ms | \(f(mb / load)) | \(f(mb / json)) |")
     }
     print()
 }
