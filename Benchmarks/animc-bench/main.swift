@@ -235,6 +235,64 @@ struct GridScene {
     }
 }
 
+/// An editor's realistic large file: `blocks` copies of a splash-like grid, each a
+/// component (a tile with a repeating ripple group of three keyframe tracks) and a
+/// layer that instantiates it in a `for` loop over a 5 × 5 grid. About 50 lines and 25
+/// instances per block.
+func componentHeavySource(blocks: Int) -> String {
+    var s = "composition Grids {\n  size: 1000 x 1000\n  fps: 60\n  window: 0s ..< 3s\n}\n\ntiming T = cubic(0.25, 0, 0.2, 1)\n\n"
+    for k in 0..<blocks {
+        s += """
+        component Tile\(k)(at: Point, delay: Time, offset: Point) {
+          layer {
+            position: at
+            bounds: 18 x 18
+            backgroundColor: rgb(\(k % 256), 78, 101)
+            group ripple {
+              duration: 3s
+              repeatCount: inf
+              beginTime: delay
+              fillMode: backwards
+              keyframes opacity {
+                duration: 3s
+                0 = 0 ~ T
+                0.61 = 1 ~ T
+                0.7 = 0.45 ~ T
+                1 = 0
+              }
+              keyframes transform.scale {
+                duration: 3s
+                0 = 1 ~ T
+                0.61 = 1 ~ T
+                0.7 = 1.05 ~ T
+                1 = 1
+              }
+              keyframes position {
+                duration: 3s
+                additive: true
+                0 = (0, 0) ~ T
+                0.61 = (0, 0) ~ T
+                0.7 = offset ~ T
+                1 = (0, 0)
+              }
+            }
+          }
+        }
+
+        layer grid\(k) {
+          position: (\(k % 10 * 100 + 50), \(k / 10 * 100 + 50))
+          for row in 0 ..< 5, col in 0 ..< 5 {
+            let c = ((col - 2) * 20, (row - 2) * 20)
+            tile[row, col] = Tile\(k)(at: c, delay: 0.0006666s * length(c), offset: normalize(c) * 0.5)
+          }
+        }
+
+
+        """
+    }
+    return s
+}
+
 /// A JSON document of about `bytes` bytes with a similar shape (objects with numbers,
 /// strings and small arrays), for JSONSerialization to parse.
 func generatedJSON(bytes: Int) -> Data {
@@ -252,6 +310,12 @@ func generatedJSON(bytes: Int) -> Data {
 // `profile-compile` and `profile-scene` run one workload once, for callgrind or perf.
 if sections.contains("profile-compile") {
     sink += Double(compile(generatedSource(layers: 1_000)).composition?.layers.count ?? 0)
+    exit(0)
+}
+if sections.contains("profile-check") {
+    // The component-heavy file of the check section, checked 10 times.
+    let heavy = componentHeavySource(blocks: 100)
+    for _ in 0..<10 { sink += Double(compile(heavy).diagnostics.count) }
     exit(0)
 }
 if sections.contains("profile-grid") {
@@ -298,8 +362,13 @@ if wants("check") {
     let seconds = best(repeats) { sink += Double(compile(text).diagnostics.count) }
     let splash = readExample("splash")
     let splashSeconds = best(repeats) { sink += Double(compile(splash).composition?.layers.count ?? 0) }
+    let heavy = componentHeavySource(blocks: 100)
+    let heavyLines = heavy.split(separator: "\n", omittingEmptySubsequences: false).count
+    guard compile(heavy).composition != nil else { fail("the component-heavy source does not compile") }
+    let heavySeconds = best(repeats) { sink += Double(compile(heavy).diagnostics.count) }
     print("## check (parse + check + IR, what `animc check` does per file)")
     print("generated \(lines) lines: \(f(seconds * 1000, 2)) ms")
+    print("generated \(heavyLines) lines, 100 components instantiated 25 times each in `for` loops: \(f(heavySeconds * 1000, 2)) ms")
     print("examples/splash.anim (141 layers after expansion): \(f(splashSeconds * 1000, 2)) ms\n")
 }
 
@@ -647,43 +716,52 @@ if wants("bake") {
 
 if wants("keystroke") {
     print("## language server: re-check after a one-character edit")
-    let text = generatedSource(layers: 460)
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
-    let server = LanguageServer()
-    let uri = "file:///bench.anim"
-    func send(_ method: String, _ params: JSONValue, id: Int? = nil) {
-        var members = [JSONMember("jsonrpc", "2.0"), JSONMember("method", .string(method)), JSONMember("params", params)]
-        if let id { members.append(JSONMember("id", .number(Double(id)))) }
-        _ = server.handle(.object(members))
+    /// Opens `text`, then types and deletes a digit at (`line`, `character`) 40 times,
+    /// timing each change until its diagnostics are published.
+    func keystrokes(_ name: String, _ text: String, line: Int, character: Int) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        let server = LanguageServer()
+        let uri = "file:///bench.anim"
+        func send(_ method: String, _ params: JSONValue, id: Int? = nil) {
+            var members = [JSONMember("jsonrpc", "2.0"), JSONMember("method", .string(method)), JSONMember("params", params)]
+            if let id { members.append(JSONMember("id", .number(Double(id)))) }
+            _ = server.handle(.object(members))
+        }
+        send("initialize", .object([JSONMember("capabilities", .object([]))]), id: 1)
+        send("initialized", .object([]))
+        resetPeakMemory()
+        send("textDocument/didOpen", .object([JSONMember("textDocument", .object([
+            JSONMember("uri", .string(uri)), JSONMember("languageId", "anim"), JSONMember("version", 1), JSONMember("text", .string(text))]))]))
+        _ = server.flushDiagnostics()
+        var times: [Double] = []
+        for k in 0..<(quick ? 10 : 40) {
+            let insert = k % 2 == 0
+            let range = JSONValue.object([
+                JSONMember("start", .object([JSONMember("line", .number(Double(line))), JSONMember("character", .number(Double(character)))])),
+                JSONMember("end", .object([JSONMember("line", .number(Double(line))),
+                                           JSONMember("character", .number(Double(insert ? character : character + 1)))]))])
+            let start = now()
+            send("textDocument/didChange", .object([
+                JSONMember("textDocument", .object([JSONMember("uri", .string(uri)), JSONMember("version", .number(Double(k + 2)))])),
+                JSONMember("contentChanges", .array([.object([JSONMember("range", range), JSONMember("text", insert ? "7" : "")])]))]))
+            let published = server.flushDiagnostics()
+            times.append(now() - start)
+            sink += Double(published.count)
+        }
+        times.sort()
+        let json = generatedJSON(bytes: text.utf8.count)
+        let jsonSeconds = best(repeats) { sink += Double(((try? JSONSerialization.jsonObject(with: json)) as? [Any])?.count ?? 0) }
+        print("\(name): \(lines) lines, \(f(Double(text.utf8.count) / 1e6, 2)) MB: median \(f(times[times.count / 2] * 1000)) ms, "
+              + "worst \(f((times.last ?? 0) * 1000)) ms per edit (diagnostics published); peak \(f(peakMemoryMiB())) MiB")
+        print("  yardstick: JSONSerialization parses a JSON document of the same size in \(f(jsonSeconds * 1000)) ms")
     }
-    send("initialize", .object([JSONMember("capabilities", .object([]))]), id: 1)
-    send("initialized", .object([]))
-    resetPeakMemory()
-    send("textDocument/didOpen", .object([JSONMember("textDocument", .object([
-        JSONMember("uri", .string(uri)), JSONMember("languageId", "anim"), JSONMember("version", 1), JSONMember("text", .string(text))]))]))
-    _ = server.flushDiagnostics()
-    // Type a digit into a position in the middle of the file, then delete it again.
-    let line = Double(lines / 2 - lines / 2 % 11 + 8)  // a `position: (x, y)` line
-    var times: [Double] = []
-    for k in 0..<(quick ? 10 : 40) {
-        let insert = k % 2 == 0
-        let range = JSONValue.object([
-            JSONMember("start", .object([JSONMember("line", .number(line)), JSONMember("character", 13)])),
-            JSONMember("end", .object([JSONMember("line", .number(line)), JSONMember("character", insert ? 13 : 14)]))])
-        let start = now()
-        send("textDocument/didChange", .object([
-            JSONMember("textDocument", .object([JSONMember("uri", .string(uri)), JSONMember("version", .number(Double(k + 2)))])),
-            JSONMember("contentChanges", .array([.object([JSONMember("range", range), JSONMember("text", insert ? "7" : "")])]))]))
-        let published = server.flushDiagnostics()
-        times.append(now() - start)
-        sink += Double(published.count)
-    }
-    times.sort()
-    let json = generatedJSON(bytes: text.utf8.count)
-    let jsonSeconds = best(repeats) { sink += Double(((try? JSONSerialization.jsonObject(with: json)) as? [Any])?.count ?? 0) }
-    print("\(lines) lines, \(f(Double(text.utf8.count) / 1e6, 2)) MB: median \(f(times[times.count / 2] * 1000)) ms, "
-          + "worst \(f((times.last ?? 0) * 1000)) ms per edit (diagnostics published); peak \(f(peakMemoryMiB())) MiB")
-    print("  yardstick: JSONSerialization parses a JSON document of the same size in \(f(jsonSeconds * 1000)) ms")
+    let plain = generatedSource(layers: 460)
+    let plainLines = plain.split(separator: "\n", omittingEmptySubsequences: false).count
+    keystrokes("generated layers", plain, line: plainLines / 2 - plainLines / 2 % 11 + 8, character: 13)  // a `position: (x, y)` line
+    let heavy = componentHeavySource(blocks: 100)
+    let heavyLines = heavy.split(separator: "\n", omittingEmptySubsequences: false)
+    let gridLine = (heavyLines.firstIndex { $0.hasPrefix("layer grid50 ") } ?? 0) + 1  // its `position: (x, y)` line
+    keystrokes("100 components × 25 instances", heavy, line: gridLine, character: 13)
     print()
 }
 
