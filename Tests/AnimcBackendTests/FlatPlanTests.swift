@@ -80,45 +80,8 @@ import Testing
         #expect(plan.nodes.filter(\.sharesSample).count == 8)
     }
 
-    static let grid = """
-        composition G { size: 100 x 100 }
-        timing T = cubic(0.25, 0, 0.2, 1)
-        component Tile(delay: Time, last: Number) {
-          layer {
-            group ripple {
-              duration: 3s
-              repeatCount: inf
-              beginTime: delay
-              fillMode: backwards
-              keyframes opacity {
-                duration: 3s
-                0 = 0 ~ T
-                0.5 = 1 ~ T
-                1 = last
-              }
-              keyframes transform.scale {
-                duration: 3s
-                0 = 1 ~ T
-                0.5 = 1.05 ~ T
-                1 = 1
-              }
-              keyframes position {
-                duration: 3s
-                additive: true
-                0 = (0, 0) ~ linear
-                0.5 = (3, 4) ~ T
-                1 = (0, 0)
-              }
-            }
-          }
-        }
-        layer grid {
-          a = Tile(delay: 0s, last: 0)
-          b = Tile(delay: 0.1s, last: 0)
-          c = Tile(delay: 0.1s, last: 0.5)
-          d = Tile(delay: 0s, last: 1)
-        }
-        """
+    /// Four tiles of one component; see the fixture's comment.
+    static let grid = Repository.read("Tests/AnimcBackendTests/Fixtures/flat-plan/grid.anim")
 
     /// The same grid, where layers b and c start together: their values agree with the
     /// tree's at every frame, whichever evaluated first.

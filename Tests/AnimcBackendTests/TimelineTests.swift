@@ -86,32 +86,7 @@ func compileExample(_ path: String) -> Composition? {
     /// An animation that occurs more than once is written once, in the table, and each
     /// occurrence is its index; children go before the groups that hold them.
     @Test func repeatedAnimationsAreWrittenOnce() throws {
-        let source = """
-            composition C { size: 10 x 10 }
-            component Tile(delay: Time) {
-              layer {
-                group pulse {
-                  duration: 1s
-                  beginTime: delay
-                  basic opacity {
-                    duration: 1s
-                    from: 0
-                    to: 1
-                  }
-                  basic position.x {
-                    duration: 1s
-                    from: 0
-                    to: 10
-                  }
-                }
-              }
-            }
-            layer tiles {
-              a = Tile(delay: 0s)
-              b = Tile(delay: 0s)
-              c = Tile(delay: 0.5s)
-            }
-            """
+        let source = Repository.read("Tests/AnimcBackendTests/Fixtures/timeline-v2/shared-tiles.anim")
         let ir = try #require(Pipeline.compile(SourceFile(name: "tiles.anim", text: source)).composition)
         let json = TimelineWriter.json(ir)
         let table = try #require(json["animations"]?.arrayValue)
