@@ -47,10 +47,11 @@ struct FlatPlan: @unchecked Sendable {
     }
 
     /// Writes that the plan specialises, for linear or discrete keyframes that are not
-    /// cumulative: one or two numbers set or added at `offset`, or a uniform scale set
-    /// on a transform known to be the identity. The rest go through ``Evaluator/writeVector``.
+    /// cumulative: one or two numbers set or added at `offset`, or a uniform scale or a
+    /// z rotation set on a transform known to be the identity. The rest go through
+    /// ``Evaluator/writeVector``.
     enum DirectWrite: UInt8 {
-        case none, setScalar, addScalar, setPair, addPair, uniformScale
+        case none, setScalar, addScalar, setPair, addPair, uniformScale, rotationZ
     }
 
     struct Track {
@@ -220,6 +221,8 @@ struct FlatPlan: @unchecked Sendable {
                     (direct, offset) = (track.additive ? .addPair : .setPair, slot.offset)
                 case .matrixComponent(let o, .scale) where k.width == 1 && startsFromIdentity && !track.additive:
                     (direct, offset) = (.uniformScale, o)
+                case .matrixComponent(let o, .rotationZ) where k.width == 1 && startsFromIdentity && !track.additive:
+                    (direct, offset) = (.rotationZ, o)
                 default:
                     break
                 }
@@ -423,6 +426,14 @@ extension FlatPlan {
                         let slotIndex = Evaluator.transformSlotIndex(layer.ref, offset: track.pointee.offset)
                         b.lastComponentValue[slotIndex] = x
                         b.lastComponent[slotIndex] = TransformComponents.ordinal(.scale)
+                    }
+                case .rotationZ:
+                    // The same for `transform.rotation.z`, as TransformComponents.write builds it.
+                    if let v = values, let x = FlatPlan.scalar(location, v, 0, 1) {
+                        M4.rotation(x, 0, 0, 1).store(base + track.pointee.offset)
+                        let slotIndex = Evaluator.transformSlotIndex(layer.ref, offset: track.pointee.offset)
+                        b.lastComponentValue[slotIndex] = x
+                        b.lastComponent[slotIndex] = TransformComponents.ordinal(.rotationZ)
                     }
                 }
             case .general:

@@ -80,6 +80,16 @@ import Testing
         #expect(plan.nodes.filter(\.sharesSample).count == 8)
     }
 
+    /// The direct transform writes apply exactly where the plan knows the transform is
+    /// the identity and the write replaces it; everything else goes the general way.
+    @Test func directTransformWritesOnlyWhereTheyApply() throws {
+        let path = "Tests/AnimcBackendTests/Fixtures/flat-plan/spinners.anim"
+        let ir = try #require(Pipeline.compile(SourceFile(name: path, bytes: Repository.bytes(path))).composition)
+        // plain: a z rotation on the identity; tilted: a rotation on rotate(30deg);
+        // both: a scale, then an additive rotation; growing: a cumulative scale.
+        #expect(Timeline(ir).plan.tracks.map(\.direct) == [.rotationZ, .none, .uniformScale, .none, .none])
+    }
+
     /// Four tiles of one component; see the fixture's comment.
     static let grid = Repository.read("Tests/AnimcBackendTests/Fixtures/flat-plan/grid.anim")
 
