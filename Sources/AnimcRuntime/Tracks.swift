@@ -2,9 +2,11 @@ import AnimcIR
 
 /// Keyframes over fixed-width vectors of doubles: numbers, points, sizes, rects,
 /// colours, lists and paths (as their encoded doubles), and discrete values (symbol
-/// indices). The one place keyframe segments are found and interpolated.
-// The keyframe stores are classes, not structs: the evaluator binds them out of enum
-// payloads for every sample, and a struct of six arrays costs six retains and
+/// indices): the key times, tangents and arc tables a mode needs, computed once.
+/// Segments are found and values interpolated by ``KeyframeTable``, over these arrays
+/// here and over a copy in the flat plan's storage.
+// The keyframe stores are classes, not structs: the tree evaluator binds them out of
+// enum payloads for every sample, and a struct of six arrays costs six retains and
 // releases per binding where a class costs one.
 final class VectorKeyframes: Sendable {
     enum Mode: Sendable { case linear, discrete, cubic, cubicPaced }
