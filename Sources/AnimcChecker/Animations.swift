@@ -75,7 +75,12 @@ extension Checker {
     /// Lowers an animation item. `group` is nil for an animation added directly to a layer.
     func lowerAnimation(_ item: Item, layerKind: LayerKind, scope: Scope, group: GroupContext?) -> Animation? {
         guard case .animation(let kind, let target, let alias, let along, let body) = item.kind else { return nil }
-        if animationSites[item.range] == nil { animationSites[item.range] = (body, animationNameRange(item)) }
+        if animationBlocks[item.range] == nil {
+            let name = animationNameRange(item)
+            animationBlocks[item.range] = body
+            animationNames[item.range] = name
+            recorder?.animationNames.append((item.range, name))
+        }
         var attributes = AttributeSet()
         var rows: [KeyframeRow] = []
         var children: [Item] = []
@@ -95,6 +100,7 @@ extension Checker {
                     report(Messages.unknownAttribute(key.range, name: name, on: "a '\(kind.name)' animation",
                                                      suggestion: help == nil ? closestMatch(to: name, in: known) : nil, help: help))
                     unrecognisedAttributeItems.insert(item.range)
+                    recorder?.unrecognised.append(item.range)
                     failed = true
                     return
                 }

@@ -20,8 +20,12 @@ public struct CheckResult: Sendable {
 
 /// Checks a parsed file and lowers it to IR. Never traps; broken trees give
 /// diagnostics. The tree's own syntax diagnostics are not included in the result.
-public func check(_ tree: SyntaxTree) -> CheckResult {
-    let checker = Checker(tree: tree)
+///
+/// With a `memo`, top-level items whose text and dependencies are unchanged since the
+/// memo's last check are not lowered again, and the memo is updated for the next
+/// check: what an editor does on every keystroke. The result is the same as without.
+public func check(_ tree: SyntaxTree, memo: CheckMemo? = nil) -> CheckResult {
+    let checker = Checker(tree: tree, memo: memo)
     return checker.run()
 }
 
@@ -67,6 +71,7 @@ final class Checker {
     /// Reports the definition depth limit once per file: past the first, every later
     /// evaluation of the same chain would meet it again.
     func definitionsTooDeep(_ range: SourceRange, name: String) {
+        recorder?.cacheable = false
         guard !reportedDefinitionDepth else { return }
         reportedDefinitionDepth = true
         report(Messages.definitionsTooDeep(range, name: name, limit: Checker.maxDefinitionDepth))
@@ -74,7 +79,8 @@ final class Checker {
     private var reportedDefinitionDepth = false
     /// By the animation's range: its body, for fix-its that add attributes, and the
     /// range naming it (its key path, `as` name or group name).
-    var animationSites: [SourceRange: (block: Block, name: SourceRange)] = [:]
+    var animationBlocks: [SourceRange: Block] = [:]
+    var animationNames: [SourceRange: SourceRange] = [:]
     /// Per animation template: how many expansions there were, how many had no visible
     /// effect, and the warning to give if all of them had none.
     var noEffect: [SourceRange: (instances: Int, count: Int, diagnostic: Diagnostic?)] = [:]
@@ -83,9 +89,32 @@ final class Checker {
     /// Records what a declaration evaluated to, for hover.
     func recordFolded(_ binding: Binding, _ value: SemaValue) {
         guard !value.isPoison, let text = value.sourceText else { return }
-        let key = binding.name.range.start
+        recordFolded(at: binding.name.range.start, text)
+    }
+
+    func recordFolded(at key: UInt32, _ text: String) {
+        recorder?.folded.append((key, text))
         if let previous = foldedValues[key], previous != text { foldedValues[key] = "varies" } else { foldedValues[key] = text }
     }
+
+    /// Reuse of top-level items between checks (nil without a memo), and what the item
+    /// being lowered does, to be replayed by a later check.
+    let memo: CheckMemo?
+    var recorder: ItemRecorder?
+    /// The first declaration of each top-level name, as registered: what an item's
+    /// dependency on a name is compared by.
+    lazy var topLevelDeclarations: [String: Item] = {
+        var map: [String: Item] = [:]
+        for item in tree.root.items {
+            let name: Identifier
+            switch item.kind {
+            case .letDecl(let n, _, _), .timingDecl(let n, _), .pathDecl(let n, _), .component(let n, _, _): name = n
+            default: continue
+            }
+            if map[name.name] == nil { map[name.name] = item }
+        }
+        return map
+    }()
 
     /// Set when the tree had syntax errors: some checks (unused names) would only add noise.
     let hasSyntaxErrors: Bool
@@ -94,8 +123,9 @@ final class Checker {
     /// second message for one mistake.
     let syntaxErrorOffsets: [UInt32]
 
-    init(tree: SyntaxTree) {
+    init(tree: SyntaxTree, memo: CheckMemo? = nil) {
         self.tree = tree
+        self.memo = memo
         self.global = Scope(parent: nil)
         self.hasSyntaxErrors = tree.diagnostics.contains { $0.severity == .error }
         self.syntaxErrorOffsets = tree.diagnostics.filter { $0.severity == .error }.map(\.range.start).sorted()
@@ -128,6 +158,7 @@ final class Checker {
     /// Records a diagnostic once: loops and instances evaluate the same source many
     /// times, and one mistake must still be one message.
     func report(_ d: Diagnostic) {
+        recorder?.reports.append(d)
         guard !recordingStopped else { return }
         let key = "\(d.code.rawValue)|\(d.range.start)|\(d.range.end)|\(d.message)"
         guard !seen.contains(key) else { return }
@@ -158,6 +189,7 @@ final class Checker {
 
     func run() -> CheckResult {
         let composition = lowerFile()
+        memo?.finish()
         for (_, entry) in noEffect.sorted(by: { $0.key < $1.key }) where entry.count == entry.instances {
             if let d = entry.diagnostic { report(d) }
         }
@@ -222,6 +254,7 @@ final class Checker {
         iterationCount += iterations
         if layerCount > ExpansionLimits.maxLayers || iterationCount > ExpansionLimits.maxLoopIterations
             || evaluationCount > ExpansionLimits.maxEvaluations {
+            recorder?.cacheable = false
             if !expansionReported {
                 expansionReported = true
                 let limit: Messages.ExpansionLimit = layerCount > ExpansionLimits.maxLayers ? .layers

@@ -153,8 +153,26 @@ extension Checker {
         }
         definitionDepth += 1
         binding.evaluating = true
-        defer { binding.evaluating = false; definitionDepth -= 1 }
         let scope = binding.scope
+        // A top-level declaration has one value wherever it is first used: what the use
+        // expects does not leak into it. The names it reads are kept with it, for the
+        // items that use it (see CheckMemo).
+        let topLevel = scope.parent == nil
+        let savedExpectation = expectedDimension, savedFrame = currentFrame
+        if topLevel {
+            expectedDimension = nil
+            currentFrame = TimeFrame()
+            global.observer?.push()
+        }
+        defer {
+            binding.evaluating = false
+            definitionDepth -= 1
+            if topLevel {
+                expectedDimension = savedExpectation
+                currentFrame = savedFrame
+                binding.dependencies = global.observer?.pop()
+            }
+        }
         var result: SemaValue
         switch binding.kind {
         case .path:

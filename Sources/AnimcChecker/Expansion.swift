@@ -12,26 +12,38 @@ extension Checker {
     func expand(_ block: Block, scope: Scope, _ visit: (Item, Scope) -> Void) {
         register(block.items, in: scope)
         for item in block.items {
-            switch item.kind {
-            case .letDecl, .timingDecl, .pathDecl, .component, .error:
-                continue
-            case .forLoop(let bindings, let body):
-                expandLoop(bindings, body, scope, item.range, visit)
-            case .ifItem(let condition, let then, let otherwise):
-                let c = eval(condition, scope)
-                guard case .bool(let flag) = c else {
-                    if !c.isPoison {
-                        report(Messages.typeMismatch(condition.range, expected: "a boolean", found: c.typeName, context: "'if'"))
-                    }
-                    continue
-                }
-                if let chosen = flag ? then : otherwise {
-                    expand(chosen, scope: Scope(parent: scope), visit)
-                }
-            default:
-                visit(item, scope)
-            }
+            expandItem(item, scope: scope, visit)
         }
+        evaluateUnevaluated(scope)
+    }
+
+    /// One item of a block whose declarations are registered: `for` and `if` expanded,
+    /// declarations skipped, anything else passed to `visit`.
+    func expandItem(_ item: Item, scope: Scope, _ visit: (Item, Scope) -> Void) {
+        switch item.kind {
+        case .letDecl, .timingDecl, .pathDecl, .component, .error:
+            return
+        case .forLoop(let bindings, let body):
+            expandLoop(bindings, body, scope, item.range, visit)
+        case .ifItem(let condition, let then, let otherwise):
+            let c = eval(condition, scope)
+            guard case .bool(let flag) = c else {
+                if !c.isPoison {
+                    report(Messages.typeMismatch(condition.range, expected: "a boolean", found: c.typeName, context: "'if'"))
+                }
+                return
+            }
+            if let chosen = flag ? then : otherwise {
+                expand(chosen, scope: Scope(parent: scope), visit)
+            }
+        default:
+            visit(item, scope)
+        }
+    }
+
+    /// Evaluates the declarations of `scope` nothing used, so that their mistakes are
+    /// still reported.
+    func evaluateUnevaluated(_ scope: Scope) {
         for binding in scope.order where binding.value == nil {
             switch binding.kind {
             case .constant, .timing, .path: _ = value(of: binding, at: binding.name.range)

@@ -47,24 +47,36 @@ extension Checker {
     func lowerFile() -> Composition? {
         let root = LayerNode(name: "", nameRange: .empty(at: 0), kind: .layer, isMask: false, range: tree.root.range)
         var composition: (name: Identifier?, body: Block, range: SourceRange)?
-        expand(tree.root, scope: global) { item, scope in
+        let visit: (Item, Scope) -> Void = { item, scope in
             switch item.kind {
             case .composition(let name, let body):
+                // Inside a top-level `if`, the composition is not part of the item's record.
+                self.recorder?.cacheable = false
                 if let first = composition {
-                    report(Messages.misplaced(item.range, problem: "a file has only one composition",
-                                              help: "the first one is at \(LineIndex(tree.file).location(of: first.range.start))"))
+                    self.report(Messages.misplaced(item.range, problem: "a file has only one composition",
+                                                   help: "the first one is at \(LineIndex(self.tree.file).location(of: first.range.start))"))
                 } else {
                     composition = (name, body, item.range)
                 }
             case .layer(let mask, let kind, let name, let indices, let body):
-                lowerIndexedLayer(mask: mask != nil, kind: kind, name: name, indices: indices, body: body, range: item.range,
-                                  parent: root, scope: scope)
+                self.lowerIndexedLayer(mask: mask != nil, kind: kind, name: name, indices: indices, body: body, range: item.range,
+                                       parent: root, scope: scope)
             case .instance(let name, let indices, let value):
-                lowerInstance(name, indices, value, item.range, parent: root, scope: scope)
+                self.lowerInstance(name, indices, value, item.range, parent: root, scope: scope)
             default:
                 break  // misplaced items were reported by the parser
             }
         }
+        register(tree.root.items, in: global)
+        for item in tree.root.items {
+            switch item.kind {
+            case .layer, .instance, .forLoop, .ifItem:
+                lowerTopLevel(item, root: root) { expandItem(item, scope: global, visit) }
+            default:
+                expandItem(item, scope: global, visit)
+            }
+        }
+        evaluateUnevaluated(global)
         resolveMasks(root)
         guard let comp = composition else {
             if !hasSyntaxErrors { report(Messages.missingComposition(.empty(at: 0))) }
@@ -181,6 +193,8 @@ extension Checker {
             return nil
         }
         if let sibling = parent.childNames[layerName] {
+            // A clash between top-level layers depends on another item.
+            if parent.parent == nil { recorder?.cacheable = false }
             // Made twice by one line of source in a loop: point at the loop that
             // repeats the name, not twice at the same line.
             if sibling.nameRange == nameRange, let loop = activeLoops.last {

@@ -78,13 +78,13 @@ extension Checker {
         // every expansion has no effect, not when one instance happens to (the centre
         // tile of a grid ripples by zero).
         let key = animationNameRange(item)
-        noEffect[key, default: (0, 0, nil)].instances += 1
         if values.count >= 2 || (values.count == 1 && isKeyframes(p)),
            let first = values.first, values.allSatisfy({ approximatelyEqual($0, first) }), !p.cumulative {
-            noEffect[key]?.count += 1
-            noEffect[key]?.diagnostic = CheckerDiagnostics.noVisibleEffect.at(
+            noteEffect(key, CheckerDiagnostics.noVisibleEffect.at(
                 key, values.count == 1 ? "a single keyframe changes nothing over time" : "every value of this animation is the same",
-                help: values.count == 1 ? "add a second keyframe, or set the property's model value instead" : "change a value, or remove the animation")
+                help: values.count == 1 ? "add a second keyframe, or set the property's model value instead" : "change a value, or remove the animation"))
+        } else {
+            noteEffect(key, nil)
         }
         if (p.target.property == .transform || p.target.property == .sublayerTransform) && p.target.component == nil {
             for (x, y) in zip(values, values.dropFirst()) {
@@ -93,7 +93,7 @@ extension Checker {
                       let turn = t1.writtenTurn(to: t2), abs(turn) >= .pi - 1e-9 else { continue }
                 let degrees = formatNumber((abs(turn) * 180 / .pi * 1e6).rounded() / 1e6)
                 // The fix-it helps only when the two lists would interpolate function by function.
-                let block = t1.interpolatesComponentwise(with: t2) ? animationSites[item.range]?.block : nil
+                let block = t1.interpolatesComponentwise(with: t2) ? animationBlocks[item.range] : nil
                 report(CheckerDiagnostics.matrixTurn.at(
                     animationNameRange(item), "this transform interpolates as matrices, so the written \(degrees)° turn takes the short way",
                     notes: [Note("Core Animation sees only CATransform3D matrices, and a matrix does not remember how far it turned")],
@@ -132,6 +132,17 @@ extension Checker {
     }
 
     // MARK: Groups
+
+    /// Counts one expansion of the animation template at `key`, with the warning it
+    /// gets when it has no visible effect (nil when it has one).
+    func noteEffect(_ key: SourceRange, _ none: Diagnostic?) {
+        recorder?.effects.append((key, none))
+        noEffect[key, default: (0, 0, nil)].instances += 1
+        if let none {
+            noEffect[key]?.count += 1
+            noEffect[key]?.diagnostic = none
+        }
+    }
 
     func checkGroupRules(_ group: Animation, item: Item) {
         guard case .group(let children) = group.kind else { return }
@@ -181,7 +192,7 @@ extension Checker {
     private func percent(_ x: Double) -> String { formatNumber((x * 1000).rounded() / 10) + "%" }
 
     /// The range that names an animation in messages.
-    func nameRange(_ a: Animation) -> SourceRange { animationSites[a.range]?.name ?? a.range }
+    func nameRange(_ a: Animation) -> SourceRange { animationNames[a.range] ?? a.range }
 
     /// W0508: two non-additive animations of one key path visible at once.
     private func checkFighting(_ animations: [Animation], topLevel: Bool) {
@@ -226,7 +237,7 @@ extension Checker {
     func checkLayerRules(_ node: LayerNode) {
         for (index, a) in node.animations.enumerated() {
             let name = nameRange(a)
-            let block = animationSites[a.range]?.block
+            let block = animationBlocks[a.range]
             let t = a.timing
             // W0502
             if t.fillMode.fillsForwards && t.removedOnCompletion && t.activeDuration.isFinite && t.speed != 0 {
@@ -269,7 +280,7 @@ extension Checker {
                   !approximatelyEqual(first, model) else { continue }
             let others = Array(children[..<index]) + Array(children[(index + 1)...])
             if coveredBefore(t.beginTime, target: p.target, among: others, topLevel: false) { continue }
-            let block = animationSites[child.range]?.block
+            let block = animationBlocks[child.range]
             report(CheckerDiagnostics.delayedChildFlash.at(
                 nameRange(child),
                 "'\(child.name)' begins \(seconds(t.beginTime)) into its group; until then the layer flashes its model value",

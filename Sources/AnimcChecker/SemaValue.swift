@@ -135,6 +135,10 @@ final class Binding {
     unowned let scope: Scope
     var value: SemaValue?
     var evaluating = false
+    /// For a binding of the file's top level, once evaluated: the top-level names its
+    /// value read directly. An item that reads this binding depends on them and on what
+    /// they read (see ``CheckMemo``).
+    var dependencies: Set<String>?
 
     init(name: Identifier, kind: Kind, expr: Expr? = nil, pathBody: Block? = nil, declaredType: Identifier? = nil,
          scope: Scope, value: SemaValue? = nil) {
@@ -161,11 +165,20 @@ final class Scope {
     private var index: [String: Binding]?
     private static let indexThreshold = 12
 
+    /// Set on the file's top-level scope while an item's lowering is recorded: every
+    /// name looked up there, found or not, is something the item depends on.
+    var observer: DependencyLog?
+
     init(parent: Scope?) { self.parent = parent }
 
     func lookup(_ name: String) -> Binding? {
         var scope: Scope? = self
         while let s = scope {
+            if s.parent == nil, let observer = s.observer {
+                let b = s.local(name)
+                observer.read(name)
+                return b
+            }
             if let b = s.local(name) { return b }
             scope = s.parent
         }
@@ -195,6 +208,7 @@ final class Scope {
         var scope: Scope? = self
         while let s = scope {
             names += s.order.map(\.name.name)
+            if s.parent == nil { s.observer?.readsEveryName = true }
             scope = s.parent
         }
         return names

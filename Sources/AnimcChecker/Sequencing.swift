@@ -37,6 +37,8 @@ extension Checker {
         guard ["begin", "end", "duration"].contains(member.name), let here = currentFrame.layer else { return nil }
         guard let path = dottedNames(base), scope.lookup(path[0].name) == nil, Builtins.constant(path[0].name) == nil else { return nil }
         guard let target = findAnimation(path, from: here) else {
+            // The suggestion reads every animation lowered so far, in other items too.
+            recorder?.cacheable = false
             let written = path.map(\.name).joined(separator: ".")
             // Named in another layer: suggest the qualified name.
             let elsewhere = loweredAnimations.last { $0.name == written && $0.layer !== here }
@@ -44,6 +46,9 @@ extension Checker {
                 ?? closestMatch(to: written, in: loweredAnimations.map(\.name))
             report(Messages.unknownAnimationReference(base.range, name: written, suggestion: suggestion))
             return .poison
+        }
+        if let recorder, !loweredAnimations[recorder.loweredStart...].contains(where: { $0 === target }) {
+            recorder.cacheable = false  // an animation of another top-level item
         }
         let span = target.timing.activeSpan
         guard let fromTarget = toComposition(target.layer, target.groups, at: base.range, referenced: target.name),

@@ -31,9 +31,12 @@ public enum Pipeline {
     /// (they satisfy every check and produce no message of their own), so a typo does
     /// not hide the name, type and Core Animation findings elsewhere in the file. There
     /// is IR only when nothing is wrong.
-    public static func compile(_ file: SourceFile) -> CompileResult {
+    ///
+    /// An editor passes the document's `memo` on every change, so that top-level items
+    /// that did not change are not checked again (the result is the same).
+    public static func compile(_ file: SourceFile, memo: CheckMemo? = nil) -> CompileResult {
         let tree = parse(file)
-        let checked = check(tree)
+        let checked = check(tree, memo: memo)
         let diagnostics = tree.diagnostics + checked.diagnostics
         let composition = checked.composition
         let (kept, suppressed) = Suppressions.apply(diagnostics, comments: tree.comments, file: file,

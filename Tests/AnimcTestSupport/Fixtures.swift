@@ -29,6 +29,12 @@ public enum Repository {
         return names.filter { $0.hasSuffix("." + ext) }.sorted().map { folder + "/" + $0 }
     }
 
+    /// Files with the extension anywhere under a repository folder, sorted.
+    public static func filesRecursively(in folder: String, withExtension ext: String) -> [String] {
+        let found = FileManager.default.enumerator(atPath: path(folder))?.compactMap { $0 as? String } ?? []
+        return found.filter { $0.hasSuffix("." + ext) }.sorted().map { folder + "/" + $0 }
+    }
+
     /// The examples: the five scenarios and two ported indicators.
     public static var examples: [String] { files(in: "examples", withExtension: "anim") }
 }

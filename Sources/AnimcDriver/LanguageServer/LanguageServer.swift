@@ -19,6 +19,8 @@ public final class LanguageServer {
         var version: Int
         var bytes: [UInt8]
         private var cached: Analysis?
+        /// What the last check can lend the next: unchanged top-level items are reused.
+        let memo = CheckMemo()
 
         init(uri: String, version: Int, bytes: [UInt8]) {
             self.uri = uri
@@ -28,7 +30,7 @@ public final class LanguageServer {
 
         func analysis(_ encoding: PositionEncoding) -> Analysis {
             if let cached, cached.version == version, cached.positions.encoding == encoding { return cached }
-            let a = Analysis(uri: uri, version: version, bytes: bytes, encoding: encoding)
+            let a = Analysis(uri: uri, version: version, bytes: bytes, encoding: encoding, memo: memo)
             cached = a
             return a
         }
@@ -45,10 +47,10 @@ public final class LanguageServer {
         let positions: PositionMap
         let folded: [UInt32: String]
 
-        init(uri: String, version: Int, bytes: [UInt8], encoding: PositionEncoding) {
+        init(uri: String, version: Int, bytes: [UInt8], encoding: PositionEncoding, memo: CheckMemo) {
             self.version = version
             file = SourceFile(name: LanguageServer.displayName(uri), bytes: bytes)
-            result = Pipeline.compile(file)
+            result = Pipeline.compile(file, memo: memo)
             names = NameIndex.build(result.tree)
             positions = PositionMap(bytes: bytes, encoding: encoding)
             folded = result.foldedValues

@@ -1,0 +1,356 @@
+import AnimcBase
+import AnimcDiagnostics
+import AnimcIR
+import AnimcSyntax
+
+/// What one check of a document leaves for the next check of an edited version: the
+/// lowering of each top-level layer, instance, `for` and `if`, with everything it read
+/// and everything it did.
+///
+/// An editor checks the whole file on every keystroke, and most top-level items did
+/// not change. An item is reused when its text is byte for byte the same and so is the
+/// text of every top-level declaration it read (found or not, directly or through other
+/// declarations); its layers, diagnostics and hover values are then replayed, moved to
+/// where the texts now sit, instead of lowered again. The result is the same as a check
+/// without a memo: anything an item read that is not in its record (a layer of another
+/// item, the list of every name for a suggestion, a limit) makes the item not reusable.
+///
+/// A memo belongs to one document and one caller at a time.
+public final class CheckMemo: @unchecked Sendable {
+    /// The records of the last check, by item text.
+    var records: [[UInt8]: [ItemRecord]] = [:]
+    /// The records of the check in progress.
+    var next: [[UInt8]: [ItemRecord]] = [:]
+
+    /// How many top-level items the last check reused and lowered.
+    public private(set) var reused = 0
+    public private(set) var lowered = 0
+    var reusedNow = 0, loweredNow = 0
+
+    public init() {}
+
+    func finish() {
+        records = next
+        next = [:]
+        reused = reusedNow
+        lowered = loweredNow
+        reusedNow = 0
+        loweredNow = 0
+    }
+}
+
+/// The names read on the top-level scope: one frame for the item, and one more for each
+/// top-level declaration being evaluated inside it. Each frame keeps only the names read
+/// directly; what an item depends on is their closure (``Checker/dependencyClosure(_:)``),
+/// so a chain of declarations costs its length, not its square.
+final class DependencyLog {
+    /// Stands for "every top-level name": a suggestion read the whole list.
+    static let everyName = "*"
+    private var frames: [Set<String>] = [[]]
+
+    func read(_ name: String) { frames[frames.count - 1].insert(name) }
+
+    var readsEveryName: Bool {
+        get { frames[frames.count - 1].contains(DependencyLog.everyName) }
+        set { if newValue { frames[frames.count - 1].insert(DependencyLog.everyName) } }
+    }
+
+    func push() { frames.append([]) }
+
+    /// Ends a declaration's evaluation: the names it read directly.
+    func pop() -> Set<String> {
+        guard frames.count > 1, let top = frames.popLast() else { return [] }
+        return top
+    }
+
+    var itemNames: Set<String> { frames[0] }
+}
+
+/// What lowering one top-level item did, in the coordinates of the check that lowered it.
+final class ItemRecorder {
+    var cacheable = true
+    var reports: [Diagnostic] = []
+    var folded: [(UInt32, String)] = []
+    var effects: [(SourceRange, Diagnostic?)] = []
+    var animationNames: [(SourceRange, SourceRange)] = []
+    var unrecognised: [SourceRange] = []
+    let loweredStart: Int
+
+    init(loweredStart: Int) { self.loweredStart = loweredStart }
+}
+
+/// A top-level item's lowering, kept for later checks. Never mutated: a replay copies it.
+final class ItemRecord {
+    struct Dependency {
+        let name: String
+        /// The declaration's text and where it started, or nil for a name that was not declared.
+        let declaration: (text: [UInt8], start: UInt32)?
+    }
+
+    let start: UInt32
+    let length: UInt32
+    let dependencies: [Dependency]
+    /// Every top-level name in order, when a suggestion read them all.
+    let everyName: [String]?
+    let roots: [LayerNode]
+    let lowered: [LoweredAnimation]
+    let events: ItemRecorder
+    let layers: Int, iterations: Int, evaluations: Int
+
+    init(start: UInt32, length: UInt32, dependencies: [Dependency], everyName: [String]?, roots: [LayerNode],
+         lowered: [LoweredAnimation], events: ItemRecorder, layers: Int, iterations: Int, evaluations: Int) {
+        self.start = start
+        self.length = length
+        self.dependencies = dependencies
+        self.everyName = everyName
+        self.roots = roots
+        self.lowered = lowered
+        self.events = events
+        self.layers = layers
+        self.iterations = iterations
+        self.evaluations = evaluations
+    }
+}
+
+extension Checker {
+    /// Lowers the top-level item `item` with `lower`, or replays its record from the
+    /// memo when nothing it read changed; with a memo, records it for the next check.
+    func lowerTopLevel(_ item: Item, root: LayerNode, _ lower: () -> Void) {
+        guard let memo else { return lower() }
+        let text = Array(tree.file.bytes[Int(item.range.start)..<Int(item.range.end)])
+        for record in memo.records[text] ?? [] where replay(record, item, root: root) {
+            memo.next[text, default: []].append(record)
+            memo.reusedNow += 1
+            return
+        }
+        memo.loweredNow += 1
+        let log = DependencyLog()
+        global.observer = log
+        let recorder = ItemRecorder(loweredStart: loweredAnimations.count)
+        self.recorder = recorder
+        let before = (layerCount, iterationCount, evaluationCount, root.children.count)
+        lower()
+        self.recorder = nil
+        global.observer = nil
+        guard recorder.cacheable, !recordingStopped else { return }
+        let (names, everyName) = dependencyClosure(log.itemNames)
+        var dependencies: [ItemRecord.Dependency] = []
+        for name in names.sorted() {
+            let declaration = topLevelDeclarations[name].map { decl in
+                (text: Array(tree.file.bytes[Int(decl.range.start)..<Int(decl.range.end)]), start: decl.range.start)
+            }
+            dependencies.append(.init(name: name, declaration: declaration))
+        }
+        let regions = [item.range] + dependencies.compactMap { d in
+            d.declaration.map { SourceRange(start: $0.start, end: $0.start + UInt32($0.text.count)) }
+        }
+        // What the parser recovered is a guess, and the checker's messages near it depend
+        // on where every error is.
+        guard !regions.contains(where: spansSyntaxError) else { return }
+        let record = ItemRecord(
+            start: item.range.start, length: item.range.end - item.range.start, dependencies: dependencies,
+            everyName: everyName ? global.order.map(\.name.name) : nil,
+            roots: Array(root.children[before.3...]), lowered: Array(loweredAnimations[recorder.loweredStart...]),
+            events: recorder, layers: layerCount - before.0, iterations: iterationCount - before.1,
+            evaluations: evaluationCount - before.2)
+        memo.next[text, default: []].append(record)
+    }
+
+    /// The top-level names read by an item that read `names`: those, and what the
+    /// declarations they name read when they were evaluated, recursively; and whether
+    /// any of them read the list of every name.
+    func dependencyClosure(_ names: Set<String>) -> (Set<String>, everyName: Bool) {
+        var seen: Set<String> = []
+        var everyName = false
+        var pending = Array(names)
+        while let name = pending.popLast() {
+            if name == DependencyLog.everyName {
+                everyName = true
+                continue
+            }
+            guard seen.insert(name).inserted else { continue }
+            if let direct = global.local(name)?.dependencies { pending += direct }
+        }
+        return (seen, everyName)
+    }
+
+    /// Replays `record` for `item` when everything it read is unchanged and the result
+    /// is what lowering would give; false (having changed nothing) otherwise.
+    private func replay(_ record: ItemRecord, _ item: Item, root: LayerNode) -> Bool {
+        var moves = [(from: record.start, length: record.length, to: item.range.start)]
+        for d in record.dependencies {
+            let current = topLevelDeclarations[d.name]
+            switch (d.declaration, current) {
+            case (nil, nil):
+                continue
+            case (let old?, let now?):
+                guard now.range.end - now.range.start == UInt32(old.text.count),
+                      tree.file.bytes[Int(now.range.start)..<Int(now.range.end)].elementsEqual(old.text) else { return false }
+                moves.append((old.start, UInt32(old.text.count), now.range.start))
+            default:
+                return false
+            }
+        }
+        if let names = record.everyName, names != global.order.map(\.name.name) { return false }
+        for m in moves where spansSyntaxError(SourceRange(start: m.to, end: m.to + m.length)) { return false }
+        guard layerCount + record.layers <= ExpansionLimits.maxLayers,
+              iterationCount + record.iterations <= ExpansionLimits.maxLoopIterations,
+              evaluationCount + record.evaluations <= ExpansionLimits.maxEvaluations,
+              diagnostics.count + record.events.reports.count < SyntaxDiagnostics.recordedLimit,
+              !record.roots.contains(where: { root.childNames[$0.name] != nil }) else { return false }
+
+        // Everything is moved first, so a range that cannot be moved changes nothing.
+        let shift = RangeShift(moves)
+        var copies: [ObjectIdentifier: LayerNode] = [:]
+        var roots: [LayerNode] = []
+        for node in record.roots {
+            guard let copy = node.copy(shift, into: &copies) else { return false }
+            roots.append(copy)
+        }
+        var lowered: [LoweredAnimation] = []
+        for a in record.lowered {
+            guard let layer = copies[ObjectIdentifier(a.layer)], let nameRange = shift(a.nameRange),
+                  let groups = a.groups.map({ shift.animation($0) }).allPresent else { return false }
+            lowered.append(LoweredAnimation(name: a.name, layer: layer, groups: groups, timing: a.timing, nameRange: nameRange))
+        }
+        let events = record.events
+        var effects: [(SourceRange, Diagnostic?)] = []
+        for (key, none) in events.effects {
+            guard let k = shift(key) else { return false }
+            if let none {
+                guard let d = shift.diagnostic(none) else { return false }
+                effects.append((k, d))
+            } else {
+                effects.append((k, nil))
+            }
+        }
+        guard let reports = events.reports.map({ shift.diagnostic($0) }).allPresent,
+              let names = events.animationNames.map({ n in shift(n.0).flatMap { a in shift(n.1).map { (a, $0) } } }).allPresent,
+              let unrecognised = events.unrecognised.map({ shift($0) }).allPresent,
+              let folded = events.folded.map({ f in shift(SourceRange.empty(at: f.0)).map { ($0.start, f.1) } }).allPresent
+        else { return false }
+
+        for node in roots {
+            node.parent = root
+            root.children.append(node)
+            root.childNames[node.name] = node
+        }
+        loweredAnimations += lowered
+        for d in reports { report(d) }
+        for (key, text) in folded { recordFolded(at: key, text) }
+        for (key, none) in effects { noteEffect(key, none) }
+        for (range, name) in names where animationNames[range] == nil { animationNames[range] = name }
+        unrecognisedAttributeItems.formUnion(unrecognised)
+        layerCount += record.layers
+        iterationCount += record.iterations
+        evaluationCount += record.evaluations
+        return true
+    }
+}
+
+/// Moves ranges of a recorded check to where their text sits now. Each range must lie
+/// inside one of the moved spans (the item, or a declaration it read); one that does not
+/// gives nil, and the record is not used.
+struct RangeShift {
+    private let moves: [(from: UInt32, length: UInt32, to: UInt32)]
+
+    init(_ moves: [(from: UInt32, length: UInt32, to: UInt32)]) { self.moves = moves }
+
+    func callAsFunction(_ r: SourceRange) -> SourceRange? {
+        for m in moves where r.start >= m.from && r.end <= m.from + m.length && r.start <= r.end {
+            return SourceRange(start: r.start - m.from + m.to, end: r.end - m.from + m.to)
+        }
+        return nil
+    }
+
+    func animation(_ a: Animation) -> Animation? {
+        guard let range = self(a.range) else { return nil }
+        var moved = a
+        moved.range = range
+        if case .group(let children) = a.kind {
+            guard let shifted = children.map({ animation($0) }).allPresent else { return nil }
+            moved.kind = .group(shifted)
+        }
+        return moved
+    }
+
+    func diagnostic(_ d: Diagnostic) -> Diagnostic? {
+        var moved = d
+        guard let primary = self(d.primary.range) else { return nil }
+        moved.primary.range = primary
+        for i in moved.secondary.indices {
+            guard let r = self(moved.secondary[i].range) else { return nil }
+            moved.secondary[i].range = r
+        }
+        for i in moved.notes.indices {
+            guard let old = moved.notes[i].range else { continue }
+            guard let r = self(old) else { return nil }
+            moved.notes[i].range = r
+        }
+        for i in moved.fixIts.indices {
+            for j in moved.fixIts[i].edits.indices {
+                guard let r = self(moved.fixIts[i].edits[j].range) else { return nil }
+                moved.fixIts[i].edits[j].range = r
+            }
+        }
+        return moved
+    }
+}
+
+extension LayerNode {
+    /// A copy of this subtree as lowering left it (masks are resolved afterwards, on the
+    /// whole tree), its ranges moved; nil when a range cannot be moved.
+    func copy(_ shift: RangeShift, into copies: inout [ObjectIdentifier: LayerNode]) -> LayerNode? {
+        guard let nameRange = shift(nameRange), let range = shift(range) else { return nil }
+        let copy = LayerNode(name: name, nameRange: nameRange, kind: kind, isMask: isMask, range: range)
+        for (id, p) in properties {
+            guard let r = shift(p.range) else { return nil }
+            copy.properties[id] = (p.value, r)
+        }
+        guard let animations = animations.map({ shift.animation($0) }).allPresent else { return nil }
+        copy.animations = animations
+        for (key, r) in animationKeys {
+            guard let moved = shift(r) else { return nil }
+            copy.animationKeys[key] = moved
+        }
+        copy.timing = timing
+        for (key, r) in timingRanges {
+            guard let moved = shift(r) else { return nil }
+            copy.timingRanges[key] = moved
+        }
+        if let (name, r) = maskReference {
+            guard let moved = shift(r) else { return nil }
+            copy.maskReference = (name, moved)
+        }
+        copies[ObjectIdentifier(self)] = copy
+        for child in children {
+            guard let c = child.copy(shift, into: &copies) else { return nil }
+            c.parent = copy
+            copy.children.append(c)
+            copy.childNames[c.name] = c
+        }
+        return copy
+    }
+}
+
+extension Array where Element: OptionalProtocol {
+    /// The elements unwrapped, or nil if any is nil.
+    fileprivate var allPresent: [Element.Wrapped]? {
+        var out: [Element.Wrapped] = []
+        out.reserveCapacity(count)
+        for e in self {
+            guard let v = e.optional else { return nil }
+            out.append(v)
+        }
+        return out
+    }
+}
+
+protocol OptionalProtocol {
+    associatedtype Wrapped
+    var optional: Wrapped? { get }
+}
+
+extension Optional: OptionalProtocol {
+    var optional: Wrapped? { self }
+}

@@ -1,0 +1,162 @@
+import AnimcBase
+import AnimcChecker
+import AnimcDiagnostics
+import AnimcDriver
+import AnimcSyntax
+import AnimcTestSupport
+import Foundation
+import Testing
+
+/// Checking with a memo (what the language server does on every keystroke) against
+/// checking from scratch: after every edit of a series, on every `.anim` the repository
+/// keeps (valid files and broken ones), the two must give the same diagnostics, IR,
+/// partial IR and hover values. The edits move text (so reused items are replayed at
+/// new offsets), change digits and names inside items and inside the declarations they
+/// read, delete lines, duplicate items and type stray characters.
+@Suite struct IncrementalCheckTests {
+    /// Every `.anim` in the repository under 16 KB but the runaway loop: the long
+    /// regression chains and the loop that stops at the expansion limit cost minutes in
+    /// a debug build (and the memo never records an item that hits a limit).
+    static let corpus: [String] = Repository.examples
+        + ["Tests/AnimcDriverTests/Fixtures", "Tests/AnimcCheckerTests/Fixtures", "Tests/AnimcSyntaxTests/Fixtures",
+           "Tests/AnimcBackendTests/Fixtures"]
+            .flatMap { Repository.filesRecursively(in: $0, withExtension: "anim") }
+            .filter { Repository.bytes($0).count < 16 * 1024 && !$0.hasSuffix("nested-loops-1e5-squared.anim") }
+
+    struct Totals { var reused = 0, lowered = 0 }
+
+    /// Checks `text` fresh and with `memo`, and says how they differ (nil when they do not).
+    static func compare(_ text: [UInt8], name: String, memo: CheckMemo) -> String? {
+        let file = SourceFile(name: name, bytes: text)
+        let fresh = Pipeline.compile(file)
+        let reused = Pipeline.compile(file, memo: memo)
+        if fresh.diagnostics != reused.diagnostics {
+            let a = fresh.diagnostics.map { "\($0.code) \($0.range.start)-\($0.range.end) \($0.message)" }
+            let b = reused.diagnostics.map { "\($0.code) \($0.range.start)-\($0.range.end) \($0.message)" }
+            if a == b { return "diagnostics differ in notes, labels or fix-its" }
+            return "diagnostics differ:\n" + Golden.lineDiff(a.joined(separator: "\n"), b.joined(separator: "\n"))
+        }
+        if fresh.composition != reused.composition { return "the IR differs" }
+        if fresh.partialComposition != reused.partialComposition { return "the partial IR differs" }
+        if fresh.foldedValues != reused.foldedValues { return "hover values differ" }
+        return nil
+    }
+
+    /// One random edit of `text`.
+    static func edit(_ text: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {
+        var t = text
+        guard !t.isEmpty else { return Array("// empty\n".utf8) }
+        let lineStarts = [0] + t.indices.filter { t[$0] == 0x0A }.map { $0 + 1 }.filter { $0 < t.count }
+        switch rng.next() % 7 {
+        case 0:  // move everything
+            t.insert(contentsOf: Array("// a comment that moves the file\n".utf8), at: 0)
+        case 1, 2:  // another digit
+            let digits = t.indices.filter { (0x30...0x39).contains(t[$0]) }
+            if let i = digits.isEmpty ? nil : digits[Int(rng.next() % UInt64(digits.count))] {
+                t[i] = 0x30 + UInt8((Int(t[i]) - 0x30 + 1 + Int(rng.next() % 8)) % 10)
+            }
+        case 3:  // delete a line
+            let s = lineStarts[Int(rng.next() % UInt64(lineStarts.count))]
+            var e = s
+            while e < t.count && t[e] != 0x0A { e += 1 }
+            t.removeSubrange(s..<min(t.count, e + 1))
+        case 4:  // duplicate a line
+            let s = lineStarts[Int(rng.next() % UInt64(lineStarts.count))]
+            var e = s
+            while e < t.count && t[e] != 0x0A { e += 1 }
+            t.insert(contentsOf: Array(t[s..<min(t.count, e + 1)]), at: s)
+        case 5:  // a stray character, as while typing
+            let stray: [UInt8] = Array("x{}(=.1 ".utf8)
+            t.insert(stray[Int(rng.next() % UInt64(stray.count))], at: Int(rng.next() % UInt64(t.count + 1)))
+        default:  // rename: one letter of an identifier changes
+            let letters = t.indices.filter { (0x61...0x7A).contains(t[$0]) }
+            if let i = letters.isEmpty ? nil : letters[Int(rng.next() % UInt64(letters.count))] {
+                t[i] = t[i] == 0x7A ? 0x61 : t[i] + 1
+            }
+        }
+        return t
+    }
+
+    @Test func aMemoChangesNothingAcrossEdits() {
+        var totals = Totals()
+        var failures: [String] = []
+        for path in Self.corpus {
+            let original = Repository.bytes(path)
+            var rng = SplitMix64(seed: UInt64(truncatingIfNeeded: original.count) &* 7919 &+ 17)
+            let memo = CheckMemo()
+            var text = original
+            for step in 0..<10 {
+                // Every fourth step goes back to the original, which the memo has seen.
+                text = step % 4 == 3 ? original : Self.edit(text, &rng)
+                if let problem = Self.compare(text, name: path, memo: memo) {
+                    failures.append("\(path), edit \(step): \(problem)")
+                    break
+                }
+                totals.reused += memo.reused
+                totals.lowered += memo.lowered
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n"))")
+        // Not vacuous. Most files here have one to three items and many have syntax
+        // errors (an item near one is never reused), so a third of the checks that follow
+        // an edit reusing something is what to expect.
+        #expect(Self.corpus.count > 200)
+        #expect(totals.reused * 4 > totals.lowered, "reused \(totals.reused), lowered \(totals.lowered)")
+    }
+
+    /// Files written to exercise what an item reads beyond its own text: top-level
+    /// declarations read through others, components, sequencing across layers, masks,
+    /// duplicate names, suggestions, loops and `if`s, warnings counted over all instances.
+    @Test(arguments: Repository.files(in: "Tests/AnimcDriverTests/Fixtures/incremental", withExtension: "anim"))
+    func everyEditOfEveryLine(_ path: String) {
+        let original = Repository.bytes(path)
+        let memo = CheckMemo()
+        #expect(Self.compare(original, name: path, memo: memo) == nil)
+        // Each line in turn: a digit changed, then a letter, then the line removed, each
+        // checked against the original's memo and then restored.
+        let lines = String(decoding: original, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var failures: [String] = []
+        for (i, line) in lines.enumerated() {
+            var variants: [String] = []
+            if let d = line.firstIndex(where: \.isNumber) {
+                variants.append(line.replacingCharacters(in: d...d, with: line[d] == "7" ? "3" : "7"))
+            }
+            if let l = line.lastIndex(where: \.isLetter) {
+                variants.append(line.replacingCharacters(in: l...l, with: line[l] == "q" ? "r" : "q"))
+            }
+            variants.append("")
+            for v in variants {
+                var edited = lines
+                edited[i] = v
+                let text = Array(edited.joined(separator: "\n").utf8)
+                if let problem = Self.compare(text, name: path, memo: memo) { failures.append("line \(i + 1) as '\(v)': \(problem)") }
+                if let problem = Self.compare(original, name: path, memo: memo) { failures.append("line \(i + 1) restored: \(problem)") }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n"))")
+    }
+
+    /// In the editor's large file, an edit inside one layer lowers that layer again and
+    /// nothing else.
+    @Test func anEditLowersOnlyTheItemItIsIn() throws {
+        let path = "Tests/AnimcDriverTests/Fixtures/incremental/grids.anim"
+        let original = Repository.read(path)
+        let memo = CheckMemo()
+        _ = Pipeline.compile(SourceFile(name: path, bytes: Array(original.utf8)), memo: memo)
+        let edited = original.replacingOccurrences(of: "position: (150, 50)", with: "position: (151, 50)")
+        #expect(edited != original)
+        let result = Pipeline.compile(SourceFile(name: path, bytes: Array(edited.utf8)), memo: memo)
+        #expect(!result.hasErrors)
+        #expect(memo.lowered == 1)
+        #expect(memo.reused == 3)
+        // Editing the component its instances read lowers the layer that uses it.
+        let component = edited.replacingOccurrences(of: "rgb(2, 78, 101)", with: "rgb(2, 79, 101)")
+        #expect(component != edited)
+        _ = Pipeline.compile(SourceFile(name: path, bytes: Array(component.utf8)), memo: memo)
+        #expect(memo.lowered == 1 && memo.reused == 3)
+        // Editing the timing function every tile reads lowers every layer.
+        let timing = component.replacingOccurrences(of: "cubic(0.25, 0, 0.2, 1)", with: "cubic(0.25, 0, 0.3, 1)")
+        _ = Pipeline.compile(SourceFile(name: path, bytes: Array(timing.utf8)), memo: memo)
+        #expect(memo.lowered == 4 && memo.reused == 0)
+    }
+}
