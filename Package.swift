@@ -45,7 +45,7 @@ let package = Package(
         .executableTarget(name: "animc", dependencies: ["AnimcDriver"], exclude: readme),
         .executableTarget(
             name: "animc-bench",
-            dependencies: ["AnimcDriver", "AnimcSyntax", "AnimcRuntime", "AnimcIR", "AnimcBake", "AnimcTimeline", "AnimcLottie",
+            dependencies: ["AnimcDriver", "AnimcChecker", "AnimcSyntax", "AnimcRuntime", "AnimcIR", "AnimcBake", "AnimcTimeline", "AnimcLottie",
                            "AnimcBase"],
             path: "Benchmarks/animc-bench", exclude: readme),
 

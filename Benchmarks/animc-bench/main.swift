@@ -2,6 +2,7 @@
 // See README.md in this folder and docs/performance.md.
 import AnimcBake
 import AnimcBase
+import AnimcChecker
 import AnimcDriver
 import AnimcIR
 import AnimcLottie
@@ -316,6 +317,18 @@ if sections.contains("profile-check") {
     // The component-heavy file of the check section, checked 10 times.
     let heavy = componentHeavySource(blocks: 100)
     for _ in 0..<10 { sink += Double(compile(heavy).diagnostics.count) }
+    exit(0)
+}
+if sections.contains("profile-keystroke") {
+    // The component-heavy file checked with a memo after 40 one-digit edits in one layer,
+    // as the language server does.
+    let heavy = componentHeavySource(blocks: 100)
+    let memo = CheckMemo()
+    sink += Double(Pipeline.compile(SourceFile(name: "heavy.anim", bytes: Array(heavy.utf8)), memo: memo).diagnostics.count)
+    for k in 0..<40 {
+        let edited = heavy.replacingOccurrences(of: "position: (50, 550)", with: "position: (5\(k % 10), 550)")
+        sink += Double(Pipeline.compile(SourceFile(name: "heavy.anim", bytes: Array(edited.utf8)), memo: memo).diagnostics.count)
+    }
     exit(0)
 }
 if sections.contains("profile-grid") {

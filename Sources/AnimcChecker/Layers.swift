@@ -6,10 +6,11 @@ import AnimcSyntax
 /// A layer while the tree is being built; flattened into ``Layer`` at the end.
 final class LayerNode {
     let name: String
-    let nameRange: SourceRange
+    /// Ranges are variables so that a check memo can move a reused subtree (see ``CheckMemo``).
+    var nameRange: SourceRange
     let kind: LayerKind
     let isMask: Bool
-    let range: SourceRange
+    var range: SourceRange
     weak var parent: LayerNode?
     var children: [LayerNode] = []
     /// Children by name, so duplicate checks stay linear for layers with many sublayers.

@@ -26,10 +26,13 @@ public final class CheckMemo: @unchecked Sendable {
     public private(set) var reused = 0
     public private(set) var lowered = 0
     var reusedNow = 0, loweredNow = 0
+    /// Counts checks, so that a record is replayed at most once per check.
+    var generation = 0
 
     public init() {}
 
     func finish() {
+        generation += 1
         records = next
         next = [:]
         reused = reusedNow
@@ -79,23 +82,27 @@ final class ItemRecorder {
     init(loweredStart: Int) { self.loweredStart = loweredStart }
 }
 
-/// A top-level item's lowering, kept for later checks. Never mutated: a replay copies it.
+/// A top-level item's lowering, kept for later checks. A replay hands its layers to the
+/// new check and moves its ranges, in place, to where the texts now sit: the record
+/// then describes the new check, and the next edit moves it again.
 final class ItemRecord {
     struct Dependency {
         let name: String
-        /// The declaration's text and where it started, or nil for a name that was not declared.
-        let declaration: (text: [UInt8], start: UInt32)?
+        /// The declaration's text and where it starts, or nil for a name that was not declared.
+        var declaration: (text: [UInt8], start: UInt32)?
     }
 
-    let start: UInt32
+    var start: UInt32
     let length: UInt32
-    let dependencies: [Dependency]
+    var dependencies: [Dependency]
     /// Every top-level name in order, when a suggestion read them all.
     let everyName: [String]?
     let roots: [LayerNode]
     let lowered: [LoweredAnimation]
     let events: ItemRecorder
     let layers: Int, iterations: Int, evaluations: Int
+    /// The memo generation that last replayed this record: one record serves one item per check.
+    var replayedIn = -1
 
     init(start: UInt32, length: UInt32, dependencies: [Dependency], everyName: [String]?, roots: [LayerNode],
          lowered: [LoweredAnimation], events: ItemRecorder, layers: Int, iterations: Int, evaluations: Int) {
@@ -109,6 +116,43 @@ final class ItemRecord {
         self.layers = layers
         self.iterations = iterations
         self.evaluations = evaluations
+    }
+
+    /// Moves every range the record holds; false if one lies outside the moved spans
+    /// (the record is then half moved and must be dropped).
+    func move(_ shift: RangeShift) -> Bool {
+        for node in roots where !node.move(shift) { return false }
+        for a in lowered {
+            guard let r = shift(a.nameRange), let groups = a.groups.map({ shift.animation($0) }).allPresent else { return false }
+            a.nameRange = r
+            a.groups = groups
+        }
+        let e = events
+        for i in e.reports.indices {
+            guard let d = shift.diagnostic(e.reports[i]) else { return false }
+            e.reports[i] = d
+        }
+        for i in e.effects.indices {
+            guard let k = shift(e.effects[i].0) else { return false }
+            e.effects[i].0 = k
+            if let d = e.effects[i].1 {
+                guard let moved = shift.diagnostic(d) else { return false }
+                e.effects[i].1 = moved
+            }
+        }
+        for i in e.animationNames.indices {
+            guard let a = shift(e.animationNames[i].0), let n = shift(e.animationNames[i].1) else { return false }
+            e.animationNames[i] = (a, n)
+        }
+        for i in e.unrecognised.indices {
+            guard let r = shift(e.unrecognised[i]) else { return false }
+            e.unrecognised[i] = r
+        }
+        for i in e.folded.indices {
+            guard let r = shift(.empty(at: e.folded[i].0)) else { return false }
+            e.folded[i].0 = r.start
+        }
+        return true
     }
 }
 
@@ -199,48 +243,33 @@ extension Checker {
               diagnostics.count + record.events.reports.count < SyntaxDiagnostics.recordedLimit,
               !record.roots.contains(where: { root.childNames[$0.name] != nil }) else { return false }
 
-        // Everything is moved first, so a range that cannot be moved changes nothing.
-        let shift = RangeShift(moves)
-        var copies: [ObjectIdentifier: LayerNode] = [:]
-        var roots: [LayerNode] = []
-        for node in record.roots {
-            guard let copy = node.copy(shift, into: &copies) else { return false }
-            roots.append(copy)
-        }
-        var lowered: [LoweredAnimation] = []
-        for a in record.lowered {
-            guard let layer = copies[ObjectIdentifier(a.layer)], let nameRange = shift(a.nameRange),
-                  let groups = a.groups.map({ shift.animation($0) }).allPresent else { return false }
-            lowered.append(LoweredAnimation(name: a.name, layer: layer, groups: groups, timing: a.timing, nameRange: nameRange))
-        }
-        let events = record.events
-        var effects: [(SourceRange, Diagnostic?)] = []
-        for (key, none) in events.effects {
-            guard let k = shift(key) else { return false }
-            if let none {
-                guard let d = shift.diagnostic(none) else { return false }
-                effects.append((k, d))
-            } else {
-                effects.append((k, nil))
+        guard let memo, record.replayedIn != memo.generation else { return false }
+        record.replayedIn = memo.generation
+        if moves.contains(where: { $0.from != $0.to }) {
+            guard record.move(RangeShift(moves)) else {
+                // Half moved: lowered afresh below, and recorded anew.
+                memo.records[Array(tree.file.bytes[Int(item.range.start)..<Int(item.range.end)])]?.removeAll { $0 === record }
+                return false
+            }
+            record.start = item.range.start
+            for i in record.dependencies.indices {
+                guard let old = record.dependencies[i].declaration, let now = topLevelDeclarations[record.dependencies[i].name] else { continue }
+                record.dependencies[i].declaration = (old.text, now.range.start)
             }
         }
-        guard let reports = events.reports.map({ shift.diagnostic($0) }).allPresent,
-              let names = events.animationNames.map({ n in shift(n.0).flatMap { a in shift(n.1).map { (a, $0) } } }).allPresent,
-              let unrecognised = events.unrecognised.map({ shift($0) }).allPresent,
-              let folded = events.folded.map({ f in shift(SourceRange.empty(at: f.0)).map { ($0.start, f.1) } }).allPresent
-        else { return false }
-
-        for node in roots {
+        for node in record.roots {
+            node.resetMasks()
             node.parent = root
             root.children.append(node)
             root.childNames[node.name] = node
         }
-        loweredAnimations += lowered
-        for d in reports { report(d) }
-        for (key, text) in folded { recordFolded(at: key, text) }
-        for (key, none) in effects { noteEffect(key, none) }
-        for (range, name) in names where animationNames[range] == nil { animationNames[range] = name }
-        unrecognisedAttributeItems.formUnion(unrecognised)
+        loweredAnimations += record.lowered
+        let events = record.events
+        for d in events.reports { report(d) }
+        for (key, text) in events.folded { recordFolded(at: key, text) }
+        for (key, none) in events.effects { noteEffect(key, none) }
+        for (range, name) in events.animationNames where animationNames[range] == nil { animationNames[range] = name }
+        unrecognisedAttributeItems.formUnion(events.unrecognised)
         layerCount += record.layers
         iterationCount += record.iterations
         evaluationCount += record.evaluations
@@ -298,38 +327,41 @@ struct RangeShift {
 }
 
 extension LayerNode {
-    /// A copy of this subtree as lowering left it (masks are resolved afterwards, on the
-    /// whole tree), its ranges moved; nil when a range cannot be moved.
-    func copy(_ shift: RangeShift, into copies: inout [ObjectIdentifier: LayerNode]) -> LayerNode? {
-        guard let nameRange = shift(nameRange), let range = shift(range) else { return nil }
-        let copy = LayerNode(name: name, nameRange: nameRange, kind: kind, isMask: isMask, range: range)
-        for (id, p) in properties {
-            guard let r = shift(p.range) else { return nil }
-            copy.properties[id] = (p.value, r)
+    /// Moves this subtree's ranges in place; false if one cannot be moved.
+    func move(_ shift: RangeShift) -> Bool {
+        guard let n = shift(nameRange), let r = shift(range) else { return false }
+        nameRange = n
+        range = r
+        for i in properties.values.indices {
+            guard let moved = shift(properties.values[i].range) else { return false }
+            properties.values[i].range = moved
         }
-        guard let animations = animations.map({ shift.animation($0) }).allPresent else { return nil }
-        copy.animations = animations
-        for (key, r) in animationKeys {
-            guard let moved = shift(r) else { return nil }
-            copy.animationKeys[key] = moved
+        for i in animations.indices {
+            guard let moved = shift.animation(animations[i]) else { return false }
+            animations[i] = moved
         }
-        copy.timing = timing
-        for (key, r) in timingRanges {
-            guard let moved = shift(r) else { return nil }
-            copy.timingRanges[key] = moved
+        for i in animationKeys.values.indices {
+            guard let moved = shift(animationKeys.values[i]) else { return false }
+            animationKeys.values[i] = moved
+        }
+        for i in timingRanges.values.indices {
+            guard let moved = shift(timingRanges.values[i]) else { return false }
+            timingRanges.values[i] = moved
         }
         if let (name, r) = maskReference {
-            guard let moved = shift(r) else { return nil }
-            copy.maskReference = (name, moved)
+            guard let moved = shift(r) else { return false }
+            maskReference = (name, moved)
         }
-        copies[ObjectIdentifier(self)] = copy
-        for child in children {
-            guard let c = child.copy(shift, into: &copies) else { return nil }
-            c.parent = copy
-            copy.children.append(c)
-            copy.childNames[c.name] = c
-        }
-        return copy
+        for child in children where !child.move(shift) { return false }
+        return true
+    }
+
+    /// Forgets the masks resolved by the check that made this subtree: masks are
+    /// resolved again over the whole tree of each check.
+    func resetMasks() {
+        mask = nil
+        maskedBy = nil
+        for child in children { child.resetMasks() }
     }
 }
 

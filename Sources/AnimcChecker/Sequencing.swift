@@ -8,10 +8,10 @@ import AnimcSyntax
 final class LoweredAnimation {
     let name: String
     let layer: LayerNode
-    /// The enclosing groups, outermost first.
-    let groups: [Animation]
+    /// The enclosing groups, outermost first. (Variables, for a check memo's moves.)
+    var groups: [Animation]
     let timing: Timing
-    let nameRange: SourceRange
+    var nameRange: SourceRange
 
     init(name: String, layer: LayerNode, groups: [Animation], timing: Timing, nameRange: SourceRange) {
         self.name = name
