@@ -775,6 +775,9 @@ if wants("keystroke") {
     let heavyLines = heavy.split(separator: "\n", omittingEmptySubsequences: false)
     let gridLine = (heavyLines.firstIndex { $0.hasPrefix("layer grid50 ") } ?? 0) + 1  // its `position: (x, y)` line
     keystrokes("100 components × 25 instances", heavy, line: gridLine, character: 13)
+    // The worst case: the timing function every tile of every grid reads, so nothing is reused.
+    let timingLine = heavyLines.firstIndex { $0.hasPrefix("timing T = cubic(0.25") } ?? 0
+    keystrokes("the same, an edit in the timing function all of it reads", heavy, line: timingLine, character: 19)
     print()
 }
 

@@ -16,6 +16,9 @@ public struct CheckResult: Sendable {
     /// The IR as far as it could be lowered, even with errors (items that failed are
     /// missing from it). Never to be built: for an editor's hover while typing.
     public var partialComposition: Composition?
+    /// The file's declarations and references, which the check builds for its unused
+    /// warnings: an editor's navigation needs the same index.
+    public var names: NameIndex?
 }
 
 /// Checks a parsed file and lowers it to IR. Never traps; broken trees give
@@ -85,6 +88,7 @@ final class Checker {
     /// effect, and the warning to give if all of them had none.
     var noEffect: [SourceRange: (instances: Int, count: Int, diagnostic: Diagnostic?)] = [:]
     var foldedValues: [UInt32: String] = [:]
+    var nameIndex: NameIndex?
 
     /// Records what a declaration evaluated to, for hover.
     func recordFolded(_ binding: Binding, _ value: SemaValue) {
@@ -160,7 +164,7 @@ final class Checker {
     func report(_ d: Diagnostic) {
         recorder?.reports.append(d)
         guard !recordingStopped else { return }
-        let key = "\(d.code.rawValue)|\(d.range.start)|\(d.range.end)|\(d.message)"
+        let key = Checker.reportKey(d)
         guard !seen.contains(key) else { return }
         seen.insert(key)
         if diagnostics.count < SyntaxDiagnostics.recordedLimit {
@@ -169,6 +173,9 @@ final class Checker {
             diagnostics.append(SyntaxDiagnostics.tooManyDiagnostics(d.range, stage: "checking"))
         }
     }
+
+    /// What makes two reports one message.
+    static func reportKey(_ d: Diagnostic) -> String { "\(d.code.rawValue)|\(d.range.start)|\(d.range.end)|\(d.message)" }
 
     /// Past ``SyntaxDiagnostics/recordedLimit`` diagnostics (and the E0213 that says
     /// so) nothing more is recorded, and nothing is spent on messages.
@@ -197,7 +204,7 @@ final class Checker {
         let sorted = diagnostics.sorted(by: Diagnostic.ordered)
         let ok = !sorted.contains { $0.severity == .error } && !hasSyntaxErrors
         return CheckResult(composition: ok ? composition : nil, diagnostics: sorted, foldedValues: foldedValues,
-                           partialComposition: composition)
+                           partialComposition: composition, names: nameIndex)
     }
 
     /// Registers a binding in `scope`, reporting duplicates and shadowing.
@@ -222,6 +229,7 @@ final class Checker {
     /// can be given whatever else is wrong with the file.
     private func reportUnused() {
         let index = NameIndex.build(tree)
+        nameIndex = index
         let unreferenced = index.unreferenced
         // Inside a component nobody instantiates, the component's own warning says it all.
         // A misspelt use (`duraton`) is reported with its suggestion; the declaration it

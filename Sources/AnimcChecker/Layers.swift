@@ -23,6 +23,9 @@ final class LayerNode {
     var maskReference: (name: String, range: SourceRange)?
     var mask: LayerNode?
     var maskedBy: (LayerNode, SourceRange)?
+    /// The IR of this layer once flattened, kept for a check memo's next check, which
+    /// reuses it unless the layer moved. Made after lowering, so it never changes.
+    var irLayer: Layer?
 
     init(name: String, nameRange: SourceRange, kind: LayerKind, isMask: Bool, range: SourceRange) {
         self.name = name
@@ -521,8 +524,14 @@ extension Checker {
     }
 
     private func irLayer(_ node: LayerNode, parent: Int?) -> Layer {
+        if var layer = node.irLayer {
+            layer.parent = parent
+            return layer
+        }
         let properties = node.properties.sorted { $0.key < $1.key }.map { PropertyValue($0.key, $0.value.value, range: $0.value.range) }
-        return Layer(id: node.id, kind: node.kind, parent: parent, isMask: node.isMask, properties: properties,
-                     animations: node.animations, timing: node.timing, range: node.range)
+        let layer = Layer(id: node.id, kind: node.kind, parent: parent, isMask: node.isMask, properties: properties,
+                          animations: node.animations, timing: node.timing, range: node.range)
+        node.irLayer = layer
+        return layer
     }
 }

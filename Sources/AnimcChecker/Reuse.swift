@@ -80,6 +80,43 @@ final class ItemRecorder {
     let loweredStart: Int
 
     init(loweredStart: Int) { self.loweredStart = loweredStart }
+
+    /// Merges what instances repeat (25 tiles report the same warning and fold the
+    /// same parameters), so a replay does each thing once. Replaying the compacted
+    /// events has the same effect: ``Checker/report(_:)`` keeps the first of equal
+    /// messages, a folded value is one text or "varies", and a template's warning
+    /// counts are sums with the last warning kept.
+    func compact() {
+        var seenReports: Set<String> = []
+        reports = reports.filter { seenReports.insert(Checker.reportKey($0)).inserted }
+        var foldedOrder: [UInt32] = []
+        var merged: [UInt32: String] = [:]
+        for (key, text) in folded {
+            if let previous = merged[key] {
+                if previous != text { merged[key] = "varies" }
+            } else {
+                merged[key] = text
+                foldedOrder.append(key)
+            }
+        }
+        folded = foldedOrder.map { ($0, merged[$0] ?? "") }
+        var effectOrder: [SourceRange] = []
+        var counts: [SourceRange: (instances: Int, none: Int, last: Diagnostic?)] = [:]
+        for (key, none) in effects {
+            if counts[key] == nil { effectOrder.append(key) }
+            counts[key, default: (0, 0, nil)].instances += 1
+            if let none {
+                counts[key]?.none += 1
+                counts[key]?.last = none
+            }
+        }
+        effectCounts = effectOrder.map { ($0, counts[$0]?.instances ?? 0, counts[$0]?.none ?? 0, counts[$0]?.last) }
+        effects = []
+    }
+
+    /// The template warnings after ``compact()``: per template, the expansions, how many
+    /// had no effect, and the last warning.
+    var effectCounts: [(key: SourceRange, instances: Int, none: Int, diagnostic: Diagnostic?)] = []
 }
 
 /// A top-level item's lowering, kept for later checks. A replay hands its layers to the
@@ -123,21 +160,21 @@ final class ItemRecord {
     func move(_ shift: RangeShift) -> Bool {
         for node in roots where !node.move(shift) { return false }
         for a in lowered {
-            guard let r = shift(a.nameRange), let groups = a.groups.map({ shift.animation($0) }).allPresent else { return false }
+            guard let r = shift(a.nameRange) else { return false }
             a.nameRange = r
-            a.groups = groups
+            for i in a.groups.indices where !a.groups[i].move(shift) { return false }
         }
         let e = events
         for i in e.reports.indices {
             guard let d = shift.diagnostic(e.reports[i]) else { return false }
             e.reports[i] = d
         }
-        for i in e.effects.indices {
-            guard let k = shift(e.effects[i].0) else { return false }
-            e.effects[i].0 = k
-            if let d = e.effects[i].1 {
+        for i in e.effectCounts.indices {
+            guard let k = shift(e.effectCounts[i].key) else { return false }
+            e.effectCounts[i].key = k
+            if let d = e.effectCounts[i].diagnostic {
                 guard let moved = shift.diagnostic(d) else { return false }
-                e.effects[i].1 = moved
+                e.effectCounts[i].diagnostic = moved
             }
         }
         for i in e.animationNames.indices {
@@ -197,6 +234,7 @@ extension Checker {
             roots: Array(root.children[before.3...]), lowered: Array(loweredAnimations[recorder.loweredStart...]),
             events: recorder, layers: layerCount - before.0, iterations: iterationCount - before.1,
             evaluations: evaluationCount - before.2)
+        recorder.compact()
         memo.next[text, default: []].append(record)
     }
 
@@ -267,7 +305,7 @@ extension Checker {
         let events = record.events
         for d in events.reports { report(d) }
         for (key, text) in events.folded { recordFolded(at: key, text) }
-        for (key, none) in events.effects { noteEffect(key, none) }
+        for e in events.effectCounts { noteEffects(e.key, instances: e.instances, none: e.none, last: e.diagnostic) }
         for (range, name) in events.animationNames where animationNames[range] == nil { animationNames[range] = name }
         unrecognisedAttributeItems.formUnion(events.unrecognised)
         layerCount += record.layers
@@ -290,17 +328,6 @@ struct RangeShift {
             return SourceRange(start: r.start - m.from + m.to, end: r.end - m.from + m.to)
         }
         return nil
-    }
-
-    func animation(_ a: Animation) -> Animation? {
-        guard let range = self(a.range) else { return nil }
-        var moved = a
-        moved.range = range
-        if case .group(let children) = a.kind {
-            guard let shifted = children.map({ animation($0) }).allPresent else { return nil }
-            moved.kind = .group(shifted)
-        }
-        return moved
     }
 
     func diagnostic(_ d: Diagnostic) -> Diagnostic? {
@@ -326,20 +353,32 @@ struct RangeShift {
     }
 }
 
+extension Animation {
+    /// Moves this animation's ranges in place (its children's too, without copying
+    /// them when nothing else holds them); false if one cannot be moved.
+    mutating func move(_ shift: RangeShift) -> Bool {
+        guard let r = shift(range) else { return false }
+        range = r
+        guard case .group(var children) = kind else { return true }
+        kind = .group([])
+        defer { kind = .group(children) }
+        for i in children.indices where !children[i].move(shift) { return false }
+        return true
+    }
+}
+
 extension LayerNode {
     /// Moves this subtree's ranges in place; false if one cannot be moved.
     func move(_ shift: RangeShift) -> Bool {
         guard let n = shift(nameRange), let r = shift(range) else { return false }
         nameRange = n
         range = r
+        irLayer = nil
         for i in properties.values.indices {
             guard let moved = shift(properties.values[i].range) else { return false }
             properties.values[i].range = moved
         }
-        for i in animations.indices {
-            guard let moved = shift.animation(animations[i]) else { return false }
-            animations[i] = moved
-        }
+        for i in animations.indices where !animations[i].move(shift) { return false }
         for i in animationKeys.values.indices {
             guard let moved = shift(animationKeys.values[i]) else { return false }
             animationKeys.values[i] = moved
@@ -363,26 +402,4 @@ extension LayerNode {
         maskedBy = nil
         for child in children { child.resetMasks() }
     }
-}
-
-extension Array where Element: OptionalProtocol {
-    /// The elements unwrapped, or nil if any is nil.
-    fileprivate var allPresent: [Element.Wrapped]? {
-        var out: [Element.Wrapped] = []
-        out.reserveCapacity(count)
-        for e in self {
-            guard let v = e.optional else { return nil }
-            out.append(v)
-        }
-        return out
-    }
-}
-
-protocol OptionalProtocol {
-    associatedtype Wrapped
-    var optional: Wrapped? { get }
-}
-
-extension Optional: OptionalProtocol {
-    var optional: Wrapped? { self }
 }

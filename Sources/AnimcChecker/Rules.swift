@@ -137,10 +137,14 @@ extension Checker {
     /// gets when it has no visible effect (nil when it has one).
     func noteEffect(_ key: SourceRange, _ none: Diagnostic?) {
         recorder?.effects.append((key, none))
-        noEffect[key, default: (0, 0, nil)].instances += 1
-        if let none {
-            noEffect[key]?.count += 1
-            noEffect[key]?.diagnostic = none
+        noteEffects(key, instances: 1, none: none == nil ? 0 : 1, last: none)
+    }
+
+    func noteEffects(_ key: SourceRange, instances: Int, none: Int, last: Diagnostic?) {
+        noEffect[key, default: (0, 0, nil)].instances += instances
+        if none > 0 {
+            noEffect[key]?.count += none
+            noEffect[key]?.diagnostic = last
         }
     }
 

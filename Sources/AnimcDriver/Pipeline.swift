@@ -19,6 +19,8 @@ public struct CompileResult: Sendable {
     public var foldedValues: [UInt32: String] = [:]
     /// The IR lowered despite errors (see ``CheckResult/partialComposition``).
     public var partialComposition: Composition?
+    /// Declarations and references (see ``CheckResult/names``).
+    public var names: NameIndex?
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
     public var report: FileReport { FileReport(file: file, diagnostics: diagnostics, suppressed: suppressed) }
@@ -43,7 +45,8 @@ public enum Pipeline {
                                                    knownCodes: DiagnosticRegistry.codes)
         return CompileResult(file: file, tree: tree, composition: composition,
                              diagnostics: kept.sorted(by: Diagnostic.ordered), suppressed: suppressed,
-                             foldedValues: checked.foldedValues, partialComposition: checked.partialComposition)
+                             foldedValues: checked.foldedValues, partialComposition: checked.partialComposition,
+                             names: checked.names)
     }
 }
 

@@ -51,7 +51,7 @@ public final class LanguageServer {
             self.version = version
             file = SourceFile(name: LanguageServer.displayName(uri), bytes: bytes)
             result = Pipeline.compile(file, memo: memo)
-            names = NameIndex.build(result.tree)
+            names = result.names ?? NameIndex.build(result.tree)
             positions = PositionMap(bytes: bytes, encoding: encoding)
             folded = result.foldedValues
         }
