@@ -234,15 +234,14 @@ final class Checker {
         // Inside a component nobody instantiates, the component's own warning says it all.
         // A misspelt use (`duraton`) is reported with its suggestion; the declaration it
         // meant is not also "never used".
-        let declaredNames = Array(Set(unreferenced.map { index.declarations[$0].name }))
+        // Only declarations that can be warned about are candidates: with every layer
+        // among them, 100,000 layers made this an edit distance per layer per misspelling.
+        let declaredNames = Array(Set(unreferenced.map { index.declarations[$0] }.filter { Checker.warnsUnused($0.kind) }.map(\.name)))
         let meant = declaredNames.isEmpty ? [] : Set(Set(index.unresolved.map(\.name)).compactMap { AnimcBase.closestMatch(to: $0, in: declaredNames) })
         let deadComponents = unreferenced.map { index.declarations[$0] }.filter { $0.kind == .component }.map(\.extent)
         for d in unreferenced {
             let declaration = index.declarations[d]
-            switch declaration.kind {
-            case .constant, .timing, .path, .component, .parameter: break
-            case .loopVariable, .layer, .animation: continue
-            }
+            guard Checker.warnsUnused(declaration.kind) else { continue }
             if declaration.name.hasPrefix("_") || meant.contains(declaration.name) { continue }
             // A declaration being typed is not yet "unused": an error in it, or later on
             // its last line (where the parser may have cut it short), keeps it quiet.
@@ -252,6 +251,15 @@ final class Checker {
             if spansSyntaxError(SourceRange(start: declaration.extent.start, end: UInt32(clamping: lineEnd))) { continue }
             if deadComponents.contains(where: { $0 != declaration.extent && $0.contains(declaration.range.start) }) { continue }
             report(Messages.unused(declaration.range, name: declaration.name, what: declaration.kind.noun))
+        }
+    }
+
+    /// Whether a declaration of this kind gets an "unused" warning: loop variables,
+    /// layers and animations are often named only to be read.
+    static func warnsUnused(_ kind: NameIndex.Kind) -> Bool {
+        switch kind {
+        case .constant, .timing, .path, .component, .parameter: return true
+        case .loopVariable, .layer, .animation: return false
         }
     }
 
