@@ -114,6 +114,34 @@ import Testing
         #expect(client.lastDiagnostics.first { $0["code"] == "W0310" }?["tags"] == [1])
     }
 
+    /// Typing character by character through a file with the server's check memo
+    /// publishes what a server that opened the final text fresh publishes, at every
+    /// step: each prefix of a line is a broken file, and the items after it move.
+    @Test func typingPublishesWhatAFreshCheckDoes() {
+        let text = Repository.read("Tests/AnimcDriverTests/Fixtures/incremental/dependencies.anim")
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let target = lines.firstIndex { $0.contains("beginTime: card.go.end") } ?? 0
+        let typed = lines[target]
+        lines[target] = ""
+        let client = Client(open: lines.joined(separator: "\n"))
+        var mismatches: [String] = []
+        var reused = 0
+        for (k, ch) in typed.enumerated() {
+            client.notify("textDocument/didChange", obj(
+                ("textDocument", obj(("uri", .string(Self.uri)), ("version", .number(Double(k + 2))))),
+                ("contentChanges", .array([obj(("range", obj(("start", obj(("line", .number(Double(target))), ("character", .number(Double(k))))),
+                                                             ("end", obj(("line", .number(Double(target))), ("character", .number(Double(k))))))),
+                                               ("text", .string(String(ch))))]))))
+            lines[target] = String(typed.prefix(k + 1))
+            let fresh = Client(open: lines.joined(separator: "\n"))
+            if client.lastDiagnostics != fresh.lastDiagnostics { mismatches.append("after '\(lines[target])'") }
+            reused += client.server.documents[Self.uri]?.memo.reused ?? 0
+        }
+        #expect(reused > typed.count)  // the other items were replayed, not lowered
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
+        #expect(!client.lastDiagnostics.isEmpty)  // the fixture's deliberate mistakes
+    }
+
     // MARK: Hover
 
     @Test func hoverShowsTheAbsoluteInterval() throws {
