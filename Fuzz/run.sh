@@ -2,7 +2,7 @@
 # Runs one fuzz target for a while and turns every finding into a minimized
 # regression fixture. See Fuzz/README.md.
 #
-#   Fuzz/run.sh TARGET [SECONDS] [JOBS]    TARGET: parse | pipeline | timeline
+#   Fuzz/run.sh TARGET [SECONDS] [JOBS]    TARGET: parse | pipeline | edit | timeline
 #
 # Exit status: 0 when the campaign found nothing, 1 when it found (and saved) crashes,
 # hangs or memory blow-ups, 2 when it could not run.
@@ -15,8 +15,9 @@ jobs=${3:-1}
 case "$target" in
   parse) dict=Fuzz/anim.dict; ext=anim; maxlen=4096; fixtures=Tests/AnimcDriverTests/Fixtures/regressions ;;
   pipeline) dict=Fuzz/anim.dict; ext=anim; maxlen=8192; fixtures=Tests/AnimcDriverTests/Fixtures/regressions ;;
+  edit) dict=Fuzz/anim.dict; ext=anim; maxlen=8192; fixtures=Tests/AnimcDriverTests/Fixtures/regressions ;;
   timeline) dict=Fuzz/timeline.dict; ext=json; maxlen=65536; fixtures=Tests/AnimcBackendTests/Fixtures/loader-regressions ;;
-  *) echo "usage: Fuzz/run.sh parse|pipeline|timeline [SECONDS] [JOBS]" >&2; exit 2 ;;
+  *) echo "usage: Fuzz/run.sh parse|pipeline|edit|timeline [SECONDS] [JOBS]" >&2; exit 2 ;;
 esac
 
 scratch=.build-fuzz

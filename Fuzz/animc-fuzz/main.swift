@@ -4,7 +4,8 @@
 //   animc-fuzz TARGET FILE...                           replay: run each file once
 //
 // TARGET is `parse` (lexer and parser), `pipeline` (parse, check, validate, timeline
-// round trip, evaluation at extreme times, every diagnostic renderer) or `timeline`
+// round trip, evaluation at extreme times, every diagnostic renderer), `edit` (an
+// editor's re-checks with a check memo, against checking from scratch) or `timeline`
 // (the timeline JSON loader on arbitrary bytes, then evaluation). Fuzz/README.md says
 // how to build it with libFuzzer and AddressSanitizer; a plain `swift build` gives the
 // replay mode, which CI uses to run the corpus of past findings.
@@ -20,7 +21,7 @@ import AnimcTimeline
 import Foundation
 
 enum Target: String, CaseIterable {
-    case parse, pipeline, timeline
+    case parse, pipeline, edit, timeline
 }
 
 nonisolated(unsafe) var selected = Target.parse
@@ -47,6 +48,40 @@ func fuzzPipeline(_ bytes: [UInt8]) {
     let loaded: Composition
     do { loaded = try TimelineLoader.load(written) } catch { preconditionFailure("a written timeline does not load: \(error)") }
     evaluateEverywhere(Timeline(loaded))
+}
+
+/// An editor's re-checks: the input, then edits derived from it (a character removed
+/// or changed, its line removed, the whole text moved), then the input again, each
+/// checked with one memo and from scratch. The two must agree exactly.
+func fuzzEdit(_ bytes: [UInt8]) {
+    var versions = [bytes]
+    if !bytes.isEmpty {
+        let hash = bytes.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+        let p = Int(hash % UInt64(bytes.count))
+        var removed = bytes
+        removed.remove(at: p)
+        var changed = bytes
+        changed[p] = changed[p] == 0x30 ? 0x31 : 0x30
+        var lineStart = p, lineEnd = p
+        while lineStart > 0 && bytes[lineStart - 1] != 0x0A { lineStart -= 1 }
+        while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+        var withoutLine = bytes
+        withoutLine.removeSubrange(lineStart..<min(bytes.count, lineEnd + 1))
+        versions += [removed, changed, withoutLine, Array("// moved\n".utf8) + bytes, bytes]
+    }
+    let memo = CheckMemo()
+    for (k, version) in versions.enumerated() {
+        let file = SourceFile(name: "fuzz.anim", bytes: version)
+        let fresh = Pipeline.compile(file)
+        // A file that runs into an expansion limit takes about a second per check, and
+        // the memo never records what hits one: checking it again would only time out.
+        if fresh.diagnostics.contains(where: { $0.code == CheckerDiagnostics.expansionTooLarge.code }) { return }
+        let reused = Pipeline.compile(file, memo: memo)
+        precondition(fresh.diagnostics == reused.diagnostics, "version \(k): the memo changed the diagnostics")
+        precondition(fresh.composition == reused.composition, "version \(k): the memo changed the IR")
+        precondition(fresh.partialComposition == reused.partialComposition, "version \(k): the memo changed the partial IR")
+        precondition(fresh.foldedValues == reused.foldedValues, "version \(k): the memo changed the hover values")
+    }
 }
 
 /// The timeline loader on arbitrary bytes: an app loads timelines it did not compile.
@@ -79,6 +114,7 @@ func run(_ bytes: [UInt8]) {
     switch selected {
     case .parse: fuzzParse(bytes)
     case .pipeline: fuzzPipeline(bytes)
+    case .edit: fuzzEdit(bytes)
     case .timeline: fuzzTimeline(bytes)
     }
 }
