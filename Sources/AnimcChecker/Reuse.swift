@@ -53,10 +53,8 @@ final class DependencyLog {
 
     func read(_ name: String) { frames[frames.count - 1].insert(name) }
 
-    var readsEveryName: Bool {
-        get { frames[frames.count - 1].contains(DependencyLog.everyName) }
-        set { if newValue { frames[frames.count - 1].insert(DependencyLog.everyName) } }
-    }
+    /// A suggestion read the list of every top-level name.
+    func readEveryName() { frames[frames.count - 1].insert(DependencyLog.everyName) }
 
     func push() { frames.append([]) }
 
@@ -199,7 +197,7 @@ extension Checker {
     func lowerTopLevel(_ item: Item, root: LayerNode, _ lower: () -> Void) {
         guard let memo else { return lower() }
         let text = Array(tree.file.bytes[Int(item.range.start)..<Int(item.range.end)])
-        for record in memo.records[text] ?? [] where replay(record, item, root: root) {
+        for record in memo.records[text] ?? [] where replay(record, item, text: text, root: root) {
             memo.next[text, default: []].append(record)
             memo.reusedNow += 1
             return
@@ -258,7 +256,7 @@ extension Checker {
 
     /// Replays `record` for `item` when everything it read is unchanged and the result
     /// is what lowering would give; false (having changed nothing) otherwise.
-    private func replay(_ record: ItemRecord, _ item: Item, root: LayerNode) -> Bool {
+    private func replay(_ record: ItemRecord, _ item: Item, text: [UInt8], root: LayerNode) -> Bool {
         var moves = [(from: record.start, length: record.length, to: item.range.start)]
         for d in record.dependencies {
             let current = topLevelDeclarations[d.name]
@@ -286,7 +284,7 @@ extension Checker {
         if moves.contains(where: { $0.from != $0.to }) {
             guard record.move(RangeShift(moves)) else {
                 // Half moved: lowered afresh below, and recorded anew.
-                memo.records[Array(tree.file.bytes[Int(item.range.start)..<Int(item.range.end)])]?.removeAll { $0 === record }
+                memo.records[text]?.removeAll { $0 === record }
                 return false
             }
             record.start = item.range.start

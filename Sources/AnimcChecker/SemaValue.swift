@@ -208,7 +208,7 @@ final class Scope {
         var scope: Scope? = self
         while let s = scope {
             names += s.order.map(\.name.name)
-            if s.parent == nil { s.observer?.readsEveryName = true }
+            if s.parent == nil { s.observer?.readEveryName() }
             scope = s.parent
         }
         return names
