@@ -59,6 +59,7 @@ let package = Package(
 
         // Test support: golden files, fixture discovery, seeded mutations.
         .target(name: "AnimcTestSupport", dependencies: ["AnimcBase"], path: "Tests/AnimcTestSupport"),
+        .testTarget(name: "AnimcBaseTests", dependencies: ["AnimcBase", "AnimcTestSupport"]),
         .testTarget(name: "AnimcSyntaxTests",
                     dependencies: ["AnimcSyntax", "AnimcDiagnostics", "AnimcBase", "AnimcTestSupport"],
                     exclude: ["Fixtures"]),

@@ -60,6 +60,52 @@ public enum ExactDecimal {
         var exponent: Int
 
         init?(_ value: Double) {
+            if let fast = Parts(short: value) { self = fast; return }
+            self.init(describing: value)
+        }
+
+        init(digits: Int64, exponent: Int) {
+            self.digits = digits
+            self.exponent = exponent
+        }
+
+        /// The common case without formatting text: a value of moderate magnitude whose
+        /// shortest decimal has at most 15 significant digits. Gives exactly what
+        /// `init(describing:)` gives (the same digits and exponent, not merely the same
+        /// value, since overflow in the callers depends on the representation), or nil
+        /// where it cannot be sure, which the caller answers the slow way.
+        ///
+        /// `description` writes such a value in positional notation with its shortest
+        /// round-trip digits: a whole number as `1200.0` (digits 12000, exponent −1), any
+        /// other as the fewest fraction digits that read back as the value. With at most
+        /// 15 significant digits the decimals at that precision are more than four ulps
+        /// apart, so at most one of them reads back as the value: the fewest fraction
+        /// digits k and that one decimal are the shortest and the closest.
+        init?(short value: Double) {
+            let magnitude = abs(value)
+            // Inside the range `description` writes positionally (1e-4 up to 2^53), with margin.
+            guard magnitude >= 1e-3, magnitude < 4.503599627370496e15 else { return nil }
+            if value == value.rounded(.towardZero) {
+                self.init(digits: Int64(value) * 10, exponent: -1)
+                return
+            }
+            var k = 1
+            while k <= 18 {
+                let scaled = value * Self.powersOfTen[k]
+                // Beyond 15 digits more than one decimal can read back as the value.
+                guard abs(scaled) < 1e15 else { return nil }
+                let m = scaled.rounded()
+                if m / Self.powersOfTen[k] == value {
+                    self.init(digits: Int64(m), exponent: -k)
+                    return
+                }
+                k += 1
+            }
+            return nil
+        }
+
+        /// The reference: the digits of the value's shortest round-trip text.
+        init?(describing value: Double) {
             guard value.isFinite else { return nil }
             if value == 0 { digits = 0; exponent = 0; return }
             var text = Substring(value.description)
@@ -102,7 +148,19 @@ public enum ExactDecimal {
         /// digits × 10^exponent, correctly rounded (the standard library parses decimal
         /// text with correct rounding).
         static func double(_ digits: Int64, _ exponent: Int) -> Double? {
-            Double("\(digits)e\(exponent)")
+            // Clinger's fast path: the digits and the power of ten are both exact doubles,
+            // so one IEEE multiplication or division rounds the exact decimal correctly.
+            if abs(digits) <= 9_007_199_254_740_992, exponent >= -22, exponent <= 22 {
+                let d = Double(digits)
+                return exponent < 0 ? d / Self.powersOfTen[-exponent] : d * Self.powersOfTen[exponent]
+            }
+            return Double("\(digits)e\(exponent)")
         }
+
+        /// 10^0 through 10^22, each exact as a double.
+        static let powersOfTen: [Double] = [
+            1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+            1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+        ]
     }
 }
