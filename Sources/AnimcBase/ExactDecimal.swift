@@ -60,6 +60,8 @@ public enum ExactDecimal {
         var exponent: Int
 
         init?(_ value: Double) {
+            guard value.isFinite else { return nil }
+            if value == 0 { self.init(digits: 0, exponent: 0); return }
             if let fast = Parts(short: value) { self = fast; return }
             self.init(describing: value)
         }
@@ -108,26 +110,37 @@ public enum ExactDecimal {
         init?(describing value: Double) {
             guard value.isFinite else { return nil }
             if value == 0 { digits = 0; exponent = 0; return }
-            var text = Substring(value.description)
-            let negative = text.hasPrefix("-")
-            if negative { text = text.dropFirst() }
-            var exponent = 0
-            if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-                guard let power = Int(text[text.index(after: e)...]) else { return nil }
-                exponent = power
-                text = text[..<e]
-            }
+            // One pass over the text's bytes: sign, digits with an optional point, and an
+            // optional exponent (`-1.25e-07`).
             var digits: Int64 = 0
+            var exponent = 0
+            var negative = false
             var seenPoint = false
-            for c in text.utf8 {
-                if c == 0x2E { seenPoint = true; continue }
-                guard c >= 0x30, c <= 0x39 else { return nil }
-                let (shifted, o1) = digits.multipliedReportingOverflow(by: 10)
-                let (next, o2) = shifted.addingReportingOverflow(Int64(c - 0x30))
-                guard !o1, !o2 else { return nil }
-                digits = next
-                if seenPoint { exponent -= 1 }
+            var power: Int?
+            var powerNegative = false
+            for c in value.description.utf8 {
+                if var p = power {
+                    if c == 0x2D { powerNegative = true; continue }
+                    if c == 0x2B { continue }
+                    guard c >= 0x30, c <= 0x39, p < 100_000 else { return nil }
+                    p = p * 10 + Int(c - 0x30)
+                    power = p
+                    continue
+                }
+                switch c {
+                case 0x2D: negative = true
+                case 0x2E: seenPoint = true
+                case 0x65, 0x45: power = 0
+                case 0x30...0x39:
+                    let (shifted, o1) = digits.multipliedReportingOverflow(by: 10)
+                    let (next, o2) = shifted.addingReportingOverflow(Int64(c - 0x30))
+                    guard !o1, !o2 else { return nil }
+                    digits = next
+                    if seenPoint { exponent -= 1 }
+                default: return nil
+                }
             }
+            if let p = power { exponent += powerNegative ? -p : p }
             self.digits = negative ? -digits : digits
             self.exponent = exponent
         }

@@ -36,6 +36,11 @@ extension Checker {
             var times: [Double] = []
             var timeRanges: [SourceRange] = []
             var timings: [TimingFunction?] = []
+            values.reserveCapacity(rows.count)
+            valueRanges.reserveCapacity(rows.count)
+            times.reserveCapacity(rows.count)
+            timeRanges.reserveCapacity(rows.count)
+            timings.reserveCapacity(rows.count)
             for row in rows {
                 if let v = lowerValue(row.value, row.scope, as: info.type, context: "'\(info.keyPath)'") {
                     if checkRange(v, property, component: info.target.component, at: row.value.range) {

@@ -374,7 +374,13 @@ extension Checker {
         // components are lexically scoped.
         let declarationScope = info.scope
         let parameterScope = Scope(parent: declarationScope)
-        var given: [String: (Expr, SourceRange)] = [:]
+        // A handful of arguments: a linear scan, not a dictionary allocated per instance.
+        var given: [(label: String, value: Expr, range: SourceRange)] = []
+        given.reserveCapacity(arguments.count)
+        func givenArgument(_ label: String) -> (value: Expr, range: SourceRange)? {
+            for g in given where g.label == label { return (g.value, g.range) }
+            return nil
+        }
         for argument in arguments {
             guard let label = argument.label else {
                 report(Messages.badArguments(argument.range, callee: callee.name, problem: "an unlabelled argument",
@@ -386,15 +392,15 @@ extension Checker {
                                              usage: "parameters are " + info.parameters.map(\.name.name).joined(separator: ", ")))
                 return
             }
-            if given[label.name] != nil {
+            if givenArgument(label.name) != nil {
                 report(Messages.badArguments(label.range, callee: callee.name, problem: "parameter '\(label.name)' given twice"))
                 return
             }
-            given[label.name] = (argument.value, argument.range)
+            given.append((label.name, argument.value, argument.range))
         }
         for parameter in info.parameters {
             let v: SemaValue
-            if let (expr, _) = given[parameter.name.name] {
+            if let (expr, _) = givenArgument(parameter.name.name) {
                 v = eval(expr, scope)
             } else if let d = parameter.defaultValue {
                 v = eval(d, declarationScope)
@@ -405,7 +411,7 @@ extension Checker {
             if v.isPoison { return }
             var checked = v
             if let type = parameter.type {
-                checked = checkDeclaredType(v, type, given[parameter.name.name]?.1 ?? parameter.range)
+                checked = checkDeclaredType(v, type, givenArgument(parameter.name.name)?.range ?? parameter.range)
                 if checked.isPoison { return }
             }
             declare(Binding(name: parameter.name, kind: .parameter, scope: parameterScope, value: checked), in: parameterScope)

@@ -333,9 +333,20 @@ extension Checker {
             return nil
         }
         guard let r, let op else { return piFactor(l).map { formatNumber(ExactDecimal.multiply(180, $0)) + "deg" } }
-        var degrees: Double?
-        if let f = piFactor(Expr(.binary(op, l, r), l.range.union(r.range))) { degrees = ExactDecimal.multiply(180, f) }
-        guard let d = degrees, d.isFinite, formatNumber(d).count <= 12 else { return nil }
+        // The binary's factor as `piFactor` would find it, without boxing a new expression.
+        let factor: Double?
+        switch op {
+        case .multiply:
+            if let f = piFactor(l), let n = literal(r) { factor = ExactDecimal.multiply(f, n) }
+            else if let n = literal(l), let f = piFactor(r) { factor = ExactDecimal.multiply(f, n) }
+            else { factor = nil }
+        case .divide:
+            if let f = piFactor(l), let n = literal(r), n != 0 { factor = ExactDecimal.divide(f, n) } else { factor = nil }
+        default: factor = nil
+        }
+        guard let f = factor else { return nil }
+        let d = ExactDecimal.multiply(180, f)
+        guard d.isFinite, formatNumber(d).count <= 12 else { return nil }
         return formatNumber(d) + "deg"
     }
 
