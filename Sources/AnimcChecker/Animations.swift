@@ -28,7 +28,11 @@ struct AttributeSet {
         return nil
     }
 
-    mutating func insert(_ a: Attribute) { values.append(a) }
+    mutating func insert(_ a: Attribute) {
+        // Most animations give a few attributes: one allocation instead of regrowing.
+        if values.isEmpty { values.reserveCapacity(6) }
+        values.append(a)
+    }
 }
 
 /// One keyframe row as written.
@@ -74,6 +78,14 @@ extension Checker {
 
     /// Lowers an animation item. `group` is nil for an animation added directly to a layer.
     func lowerAnimation(_ item: Item, layerKind: LayerKind, scope: Scope, group: GroupContext?) -> Animation? {
+        guard let key = templateKey(item, layerKind: layerKind, group: group) else {
+            return lowerAnimationAfresh(item, layerKind: layerKind, scope: scope, group: group)
+        }
+        return lowerTemplateAnimation(item, key: key, layerKind: layerKind, scope: scope, group: group)
+    }
+
+    /// Lowers an animation item from its syntax, every time.
+    func lowerAnimationAfresh(_ item: Item, layerKind: LayerKind, scope: Scope, group: GroupContext?) -> Animation? {
         guard case .animation(let kind, let target, let alias, let along, let body) = item.kind else { return nil }
         if animationBlocks[item.range] == nil {
             let name = animationNameRange(item)

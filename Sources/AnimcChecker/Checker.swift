@@ -32,6 +32,15 @@ public func check(_ tree: SyntaxTree, memo: CheckMemo? = nil) -> CheckResult {
     return checker.run()
 }
 
+/// Checks with or without reusing template animations (the tests compare the two), and
+/// says how many lowerings were reused.
+func check(_ tree: SyntaxTree, memo: CheckMemo? = nil, reusingTemplates: Bool) -> (CheckResult, reused: Int) {
+    let checker = Checker(tree: tree, memo: memo)
+    checker.reusesTemplates = reusingTemplates
+    let result = checker.run()
+    return (result, checker.templateReuses)
+}
+
 /// Limits on expansion, so that no input can make the checker run away.
 ///
 /// The limits are sized so that hitting one takes about a second (release build):
@@ -69,6 +78,17 @@ final class Checker {
     /// `beginTime: go.end`.
     var loweredAnimations: [LoweredAnimation] = []
     var currentFrame = TimeFrame()
+    /// Leaf animations of templates already lowered, by where they are written and
+    /// what they read (see TemplateReuse.swift).
+    var templateCache: [TemplateKey: [TemplateEntry]] = [:]
+    var reusesTemplates = true
+    var templateReuses = 0
+    /// Calls of ``report(_:)`` so far, kept or not: a lowering that reported anything
+    /// is not reused.
+    var reportCalls = 0
+    /// Set when sequencing read the animations lowered so far (`go.end`), which no
+    /// template key covers.
+    var readLoweredAnimations = false
     static let maxDefinitionDepth = 128
 
     /// Reports the definition depth limit once per file: past the first, every later
@@ -92,14 +112,20 @@ final class Checker {
 
     /// Records what a declaration evaluated to, for hover.
     func recordFolded(_ binding: Binding, _ value: SemaValue) {
+        // Once a template's binding varies it stays so: without a recorder to feed, the
+        // text of each further instance's value would be computed only to be dropped.
+        if recorder == nil, foldedValues[binding.name.range.start] == Checker.varies { return }
         guard !value.isPoison, let text = value.sourceText else { return }
         recordFolded(at: binding.name.range.start, text)
     }
 
     func recordFolded(at key: UInt32, _ text: String) {
         recorder?.folded.append((key, text))
-        if let previous = foldedValues[key], previous != text { foldedValues[key] = "varies" } else { foldedValues[key] = text }
+        if let previous = foldedValues[key], previous != text { foldedValues[key] = Checker.varies } else { foldedValues[key] = text }
     }
+
+    /// What hover shows for a binding whose value differs between instances or iterations.
+    static let varies = "varies"
 
     /// Reuse of top-level items between checks (nil without a memo), and what the item
     /// being lowered does, to be replayed by a later check.
@@ -162,6 +188,7 @@ final class Checker {
     /// Records a diagnostic once: loops and instances evaluate the same source many
     /// times, and one mistake must still be one message.
     func report(_ d: Diagnostic) {
+        reportCalls &+= 1
         recorder?.reports.append(d)
         guard !recordingStopped else { return }
         let key = Checker.reportKey(d)

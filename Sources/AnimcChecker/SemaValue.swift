@@ -69,6 +69,7 @@ enum SemaValue {
     var plainNumbers: [Double]? {
         guard case .tuple(let items, _) = self else { return nil }
         var result: [Double] = []
+        result.reserveCapacity(items.count)
         for item in items {
             guard case .number(let v, .none) = item else { return nil }
             result.append(v)
@@ -160,18 +161,35 @@ final class Binding {
 /// level) also gets a dictionary.
 final class Scope {
     let parent: Scope?
+    // Lookups are a third of a template's check, and the dynamic exclusivity checks on
+    // these properties were a third of each lookup. Each is only ever read, or replaced
+    // whole, by the one thread that checks the file: no access can overlap another.
+
     /// Declaration order, so evaluation and diagnostics are deterministic.
-    private(set) var order: [Binding] = []
-    private var index: [String: Binding]?
+    @exclusivity(unchecked) private(set) var order: [Binding] = []
+    @exclusivity(unchecked) private var index: [String: Binding]?
     private static let indexThreshold = 12
 
     /// Set on the file's top-level scope while an item's lowering is recorded: every
     /// name looked up there, found or not, is something the item depends on.
-    var observer: DependencyLog?
+    @exclusivity(unchecked) var observer: DependencyLog?
 
-    init(parent: Scope?) { self.parent = parent }
+    /// Shared by every scope of one check: where lookups are logged while a template's
+    /// animation is lowered (see ``TemplateReads``).
+    let templateReads: TemplateReads
+
+    init(parent: Scope?) {
+        self.parent = parent
+        templateReads = parent?.templateReads ?? TemplateReads()
+    }
 
     func lookup(_ name: String) -> Binding? {
+        let found = resolve(name)
+        if let log = templateReads.active { log.append((name, found)) }
+        return found
+    }
+
+    private func resolve(_ name: String) -> Binding? {
         var scope: Scope? = self
         while let s = scope {
             if s.parent == nil, let observer = s.observer {

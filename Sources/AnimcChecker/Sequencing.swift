@@ -35,6 +35,7 @@ extension Checker {
     /// the member is evaluated as usual.
     func sequencing(_ base: Expr, _ member: Identifier, _ range: SourceRange, _ scope: Scope) -> SemaValue? {
         guard ["begin", "end", "duration"].contains(member.name), let here = currentFrame.layer else { return nil }
+        readLoweredAnimations = true
         guard let path = dottedNames(base), scope.lookup(path[0].name) == nil, Builtins.constant(path[0].name) == nil else { return nil }
         guard let target = findAnimation(path, from: here) else {
             // The suggestion reads every animation lowered so far, in other items too.

@@ -42,41 +42,6 @@ import Testing
         return nil
     }
 
-    /// One random edit of `text`.
-    static func edit(_ text: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {
-        var t = text
-        guard !t.isEmpty else { return Array("// empty\n".utf8) }
-        let lineStarts = [0] + t.indices.filter { t[$0] == 0x0A }.map { $0 + 1 }.filter { $0 < t.count }
-        switch rng.next() % 7 {
-        case 0:  // move everything
-            t.insert(contentsOf: Array("// a comment that moves the file\n".utf8), at: 0)
-        case 1, 2:  // another digit
-            let digits = t.indices.filter { (0x30...0x39).contains(t[$0]) }
-            if let i = digits.isEmpty ? nil : digits[Int(rng.next() % UInt64(digits.count))] {
-                t[i] = 0x30 + UInt8((Int(t[i]) - 0x30 + 1 + Int(rng.next() % 8)) % 10)
-            }
-        case 3:  // delete a line
-            let s = lineStarts[Int(rng.next() % UInt64(lineStarts.count))]
-            var e = s
-            while e < t.count && t[e] != 0x0A { e += 1 }
-            t.removeSubrange(s..<min(t.count, e + 1))
-        case 4:  // duplicate a line
-            let s = lineStarts[Int(rng.next() % UInt64(lineStarts.count))]
-            var e = s
-            while e < t.count && t[e] != 0x0A { e += 1 }
-            t.insert(contentsOf: Array(t[s..<min(t.count, e + 1)]), at: s)
-        case 5:  // a stray character, as while typing
-            let stray: [UInt8] = Array("x{}(=.1 ".utf8)
-            t.insert(stray[Int(rng.next() % UInt64(stray.count))], at: Int(rng.next() % UInt64(t.count + 1)))
-        default:  // rename: one letter of an identifier changes
-            let letters = t.indices.filter { (0x61...0x7A).contains(t[$0]) }
-            if let i = letters.isEmpty ? nil : letters[Int(rng.next() % UInt64(letters.count))] {
-                t[i] = t[i] == 0x7A ? 0x61 : t[i] + 1
-            }
-        }
-        return t
-    }
-
     @Test func aMemoChangesNothingAcrossEdits() {
         var totals = Totals()
         var failures: [String] = []
@@ -87,7 +52,7 @@ import Testing
             var text = original
             for step in 0..<10 {
                 // Every fourth step goes back to the original, which the memo has seen.
-                text = step % 4 == 3 ? original : Self.edit(text, &rng)
+                text = step % 4 == 3 ? original : SourceEdits.random(text, &rng)
                 if let problem = Self.compare(text, name: path, memo: memo) {
                     failures.append("\(path), edit \(step): \(problem)")
                     break

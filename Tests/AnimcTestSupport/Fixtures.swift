@@ -120,3 +120,42 @@ private final class ResultBox<T>: @unchecked Sendable {
     func set(_ v: T) { lock.withLock { value = v } }
     func get() -> T? { lock.withLock { value } }
 }
+
+/// Edits as a person makes them while typing, chosen by a seeded generator: text that
+/// moves, digits and names that change, deleted and duplicated lines, stray characters.
+public enum SourceEdits {
+    /// One random edit of `text`.
+    public static func random(_ text: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {
+        var t = text
+        guard !t.isEmpty else { return Array("// empty\n".utf8) }
+        let lineStarts = [0] + t.indices.filter { t[$0] == 0x0A }.map { $0 + 1 }.filter { $0 < t.count }
+        switch rng.next() % 7 {
+        case 0:  // move everything
+            t.insert(contentsOf: Array("// a comment that moves the file\n".utf8), at: 0)
+        case 1, 2:  // another digit
+            let digits = t.indices.filter { (0x30...0x39).contains(t[$0]) }
+            if let i = digits.isEmpty ? nil : digits[Int(rng.next() % UInt64(digits.count))] {
+                t[i] = 0x30 + UInt8((Int(t[i]) - 0x30 + 1 + Int(rng.next() % 8)) % 10)
+            }
+        case 3:  // delete a line
+            let s = lineStarts[Int(rng.next() % UInt64(lineStarts.count))]
+            var e = s
+            while e < t.count && t[e] != 0x0A { e += 1 }
+            t.removeSubrange(s..<min(t.count, e + 1))
+        case 4:  // duplicate a line
+            let s = lineStarts[Int(rng.next() % UInt64(lineStarts.count))]
+            var e = s
+            while e < t.count && t[e] != 0x0A { e += 1 }
+            t.insert(contentsOf: Array(t[s..<min(t.count, e + 1)]), at: s)
+        case 5:  // a stray character, as while typing
+            let stray: [UInt8] = Array("x{}(=.1 ".utf8)
+            t.insert(stray[Int(rng.next() % UInt64(stray.count))], at: Int(rng.next() % UInt64(t.count + 1)))
+        default:  // rename: one letter of an identifier changes
+            let letters = t.indices.filter { (0x61...0x7A).contains(t[$0]) }
+            if let i = letters.isEmpty ? nil : letters[Int(rng.next() % UInt64(letters.count))] {
+                t[i] = t[i] == 0x7A ? 0x61 : t[i] + 1
+            }
+        }
+        return t
+    }
+}

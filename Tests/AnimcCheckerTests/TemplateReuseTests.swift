@@ -1,0 +1,65 @@
+import AnimcBase
+@testable import AnimcChecker
+import AnimcDiagnostics
+import AnimcSyntax
+import AnimcTestSupport
+import Testing
+
+/// Reusing a template animation's lowering (TemplateReuse.swift) against lowering every
+/// instance afresh: on every `.anim` the repository keeps and on random edits of each,
+/// the diagnostics, IR, partial IR and hover values must be the same.
+@Suite struct TemplateReuseTests {
+    static let corpus: [String] = Repository.examples
+        + ["Tests/AnimcDriverTests/Fixtures", "Tests/AnimcCheckerTests/Fixtures", "Tests/AnimcSyntaxTests/Fixtures",
+           "Tests/AnimcBackendTests/Fixtures"]
+            .flatMap { Repository.filesRecursively(in: $0, withExtension: "anim") }
+            .filter { Repository.bytes($0).count < 16 * 1024 && !$0.hasSuffix("nested-loops-1e5-squared.anim") }
+
+    /// How checking `bytes` with reuse differs from checking it without (nil when it does
+    /// not), and how many lowerings were reused.
+    static func compare(_ bytes: [UInt8], name: String) -> (difference: String?, reused: Int) {
+        let tree = parse(SourceFile(name: name, bytes: bytes))
+        let (fresh, _) = check(tree, reusingTemplates: false)
+        let (reusing, reused) = check(tree, reusingTemplates: true)
+        if fresh.diagnostics != reusing.diagnostics {
+            let a = fresh.diagnostics.map { "\($0.code) \($0.range.start)-\($0.range.end) \($0.message)" }
+            let b = reusing.diagnostics.map { "\($0.code) \($0.range.start)-\($0.range.end) \($0.message)" }
+            return ("diagnostics differ:\n" + Golden.lineDiff(a.joined(separator: "\n"), b.joined(separator: "\n")), reused)
+        }
+        if fresh.composition != reusing.composition { return ("the IR differs", reused) }
+        if fresh.partialComposition != reusing.partialComposition { return ("the partial IR differs", reused) }
+        if fresh.foldedValues != reusing.foldedValues { return ("hover values differ", reused) }
+        return (nil, reused)
+    }
+
+    @Test func theFixtureIsTheSameWithReuse() throws {
+        let path = "Tests/AnimcCheckerTests/Fixtures/templates/reuse.anim"
+        let (difference, reused) = Self.compare(Repository.bytes(path), name: path)
+        #expect(difference == nil, "\(difference ?? "")")
+        // Of 9 tiles, all but the first reuse opacity and fade; the rotations split into
+        // 6 from +0 and 3 from -0 (5 + 2 reused); no two offsets are the same, and the
+        // sequenced animation is never kept. Of the 2 × 2 dots, the second in each row.
+        #expect(reused == 8 + 8 + 7 + 2)
+        let result = check(parse(SourceFile(name: path, bytes: Repository.bytes(path))))
+        #expect(result.composition != nil)
+        // The centre tile's flat position keyframes do not make the template warn.
+        #expect(!result.diagnostics.contains { $0.code.rawValue == "W0509" })
+    }
+
+    @Test func everyFileAndEditIsTheSameWithReuse() {
+        var rng = SplitMix64(seed: 2_611)
+        var reused = 0
+        for path in Self.corpus {
+            var text = Repository.bytes(path)
+            for step in 0..<4 {
+                let (difference, count) = Self.compare(text, name: path)
+                reused += count
+                #expect(difference == nil, "\(path), edit \(step): \(difference ?? "")")
+                if difference != nil { break }
+                text = SourceEdits.random(text, &rng)
+            }
+        }
+        // Reuse must actually happen across the corpus, or this test compares nothing.
+        #expect(reused > 100)
+    }
+}
