@@ -80,7 +80,7 @@ final class Checker {
     var currentFrame = TimeFrame()
     /// Leaf animations of templates already lowered, by where they are written and
     /// what they read (see TemplateReuse.swift).
-    var templateCache: [TemplateKey: [TemplateEntry]] = [:]
+    var templateCache: [TemplateKey: TemplateSlot] = [:]
     var reusesTemplates = true
     var templateReuses = 0
     /// Calls of ``report(_:)`` so far, kept or not: a lowering that reported anything

@@ -44,6 +44,15 @@ struct TemplateKey: Hashable {
     var expectedDimension: Dimension?
 }
 
+/// The lowerings kept for one key, and how often one was reused: a key whose every
+/// instance differs (a tile's offset from the centre) stops being logged and searched
+/// once it holds its share.
+struct TemplateSlot {
+    var entries: [TemplateEntry] = []
+    var reuses = 0
+    var isCold: Bool { reuses == 0 && entries.count >= Checker.maxTemplateEntries }
+}
+
 /// A lowered leaf animation and what its lowering read.
 struct TemplateEntry {
     /// Each name looked up, what it resolved to, and that binding's value once lowered.
@@ -81,13 +90,18 @@ extension Checker {
     /// value here; otherwise lowers afresh and keeps the result when it can be reused.
     func lowerTemplateAnimation(_ item: Item, key: TemplateKey, layerKind: LayerKind, scope: Scope,
                                 group: GroupContext?) -> Animation? {
-        for entry in templateCache[key] ?? [] where evaluationCount <= ExpansionLimits.maxEvaluations - entry.evaluations {
-            guard entry.reads.allSatisfy({ read in sameBinding(scope.lookup(read.name), read.binding, read.value) }) else { continue }
-            evaluationCount += entry.evaluations
-            templateReuses += 1
-            checkPropertyAnimationRules(entry.animation, item: item, type: entry.type)
-            registerLowered(entry.animation, nameRange: animationNameRange(item))
-            return entry.animation
+        // By index: one hash for the search and the count.
+        if let i = templateCache.index(forKey: key) {
+            if templateCache.values[i].isCold { return lowerAnimationAfresh(item, layerKind: layerKind, scope: scope, group: group) }
+            for entry in templateCache.values[i].entries where evaluationCount <= ExpansionLimits.maxEvaluations - entry.evaluations {
+                guard entry.reads.allSatisfy({ read in sameBinding(scope.lookup(read.name), read.binding, read.value) }) else { continue }
+                evaluationCount += entry.evaluations
+                templateReuses += 1
+                templateCache.values[i].reuses += 1
+                checkPropertyAnimationRules(entry.animation, item: item, type: entry.type)
+                registerLowered(entry.animation, nameRange: animationNameRange(item))
+                return entry.animation
+            }
         }
 
         let hub = scope.templateReads
@@ -103,13 +117,13 @@ extension Checker {
         readLoweredAnimations = readAnimationsBefore || readAnimations
 
         guard let animation, reportCalls == reportsBefore, !readAnimations,
-              (templateCache[key]?.count ?? 0) < Checker.maxTemplateEntries,
+              (templateCache[key]?.entries.count ?? 0) < Checker.maxTemplateEntries,
               case .animation(_, let target?, _, _, _) = item.kind, let info = PropertyTable.keyPath(target.dotted) else { return animation }
         var reads: [(name: String, binding: Binding?, value: SemaValue?)] = []
         for read in log.reads where !reads.contains(where: { $0.name == read.name && $0.binding === read.binding }) {
             reads.append((read.name, read.binding, read.binding?.value))
         }
-        templateCache[key, default: []].append(TemplateEntry(reads: reads, animation: animation, type: info.type,
+        templateCache[key, default: TemplateSlot()].entries.append(TemplateEntry(reads: reads, animation: animation, type: info.type,
                                                              evaluations: evaluationCount - evaluationsBefore))
         return animation
     }

@@ -36,10 +36,11 @@ import Testing
         let path = "Tests/AnimcCheckerTests/Fixtures/templates/reuse.anim"
         let (difference, reused) = Self.compare(Repository.bytes(path), name: path)
         #expect(difference == nil, "\(difference ?? "")")
-        // Of 9 tiles, all but the first reuse opacity and fade; the rotations split into
-        // 6 from +0 and 3 from -0 (5 + 2 reused); no two offsets are the same, and the
-        // sequenced animation is never kept. Of the 2 × 2 dots, the second in each row.
-        #expect(reused == 8 + 8 + 7 + 2)
+        // Of 9 tiles, all but the first reuse opacity, corner and fade; the rotations
+        // split into 6 from +0 and 3 from -0 (5 + 2 reused); no two offsets are the same,
+        // groups are never kept, nor are the animations sequenced on others. Of the 2 × 2
+        // dots, the second in each row.
+        #expect(reused == 8 + 8 + 8 + 7 + 2)
         let result = check(parse(SourceFile(name: path, bytes: Repository.bytes(path))))
         #expect(result.composition != nil)
         // The centre tile's flat position keyframes do not make the template warn.
