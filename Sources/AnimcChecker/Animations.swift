@@ -24,7 +24,9 @@ struct AttributeSet {
     private(set) var values: [Attribute] = []
 
     subscript(name: String) -> Attribute? {
-        for a in values where a.name == name { return a }
+        // Lengths first, as in `Scope.local`.
+        let length = name.utf8.count
+        for a in values where a.name.utf8.count == length && a.name == name { return a }
         return nil
     }
 

@@ -205,7 +205,10 @@ final class Scope {
 
     func local(_ name: String) -> Binding? {
         if let index { return index[name] }
-        for b in order where b.name.name == name { return b }
+        // Lengths first: a native string's length is stored, while comparing two unequal
+        // names costs a call into the runtime.
+        let length = name.utf8.count
+        for b in order where b.name.name.utf8.count == length && b.name.name == name { return b }
         return nil
     }
 
