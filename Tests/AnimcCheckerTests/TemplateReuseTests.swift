@@ -9,11 +9,7 @@ import Testing
 /// instance afresh: on every `.anim` the repository keeps and on random edits of each,
 /// the diagnostics, IR, partial IR and hover values must be the same.
 @Suite struct TemplateReuseTests {
-    static let corpus: [String] = Repository.examples
-        + ["Tests/AnimcDriverTests/Fixtures", "Tests/AnimcCheckerTests/Fixtures", "Tests/AnimcSyntaxTests/Fixtures",
-           "Tests/AnimcBackendTests/Fixtures"]
-            .flatMap { Repository.filesRecursively(in: $0, withExtension: "anim") }
-            .filter { Repository.bytes($0).count < 16 * 1024 && !$0.hasSuffix("nested-loops-1e5-squared.anim") }
+    static let corpus = Repository.checkCorpus
 
     /// How checking `bytes` with reuse differs from checking it without (nil when it does
     /// not), and how many lowerings were reused.
