@@ -82,6 +82,7 @@ final class Checker {
     /// what they read (see TemplateReuse.swift).
     var templateCache: [TemplateKey: TemplateSlot] = [:]
     var reusesTemplates = true
+    var templateEntryCount = 0
     var templateReuses = 0
     /// Calls of ``report(_:)`` so far, kept or not: a lowering that reported anything
     /// is not reused.

@@ -68,6 +68,10 @@ extension Checker {
     /// symmetric grid, bounded so that a template whose every instance differs costs
     /// little to search.
     static let maxTemplateEntries = 8
+    /// Lowerings kept in all. Keys are bounded by the file's text only together with the
+    /// values that distinguish them (a group's duration that grows with a loop index), and
+    /// an entry keeps its bindings alive: past this, nothing more is kept.
+    static let maxTemplateEntriesInAll = 50_000
 
     /// The key under which the animation can be reused, or nil when it is not a
     /// reusable leaf in a template.
@@ -118,11 +122,13 @@ extension Checker {
 
         guard let animation, reportCalls == reportsBefore, !readAnimations,
               (templateCache[key]?.entries.count ?? 0) < Checker.maxTemplateEntries,
+              templateEntryCount < Checker.maxTemplateEntriesInAll,
               case .animation(_, let target?, _, _, _) = item.kind, let info = PropertyTable.keyPath(target.dotted) else { return animation }
         var reads: [(name: String, binding: Binding?, value: SemaValue?)] = []
         for read in log.reads where !reads.contains(where: { $0.name == read.name && $0.binding === read.binding }) {
             reads.append((read.name, read.binding, read.binding?.value))
         }
+        templateEntryCount += 1
         templateCache[key, default: TemplateSlot()].entries.append(TemplateEntry(reads: reads, animation: animation, type: info.type,
                                                              evaluations: evaluationCount - evaluationsBefore))
         return animation
