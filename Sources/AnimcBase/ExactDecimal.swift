@@ -77,22 +77,25 @@ public enum ExactDecimal {
         /// value, since overflow in the callers depends on the representation), or nil
         /// where it cannot be sure, which the caller answers the slow way.
         ///
-        /// `description` writes such a value in positional notation with its shortest
-        /// round-trip digits: a whole number as `1200.0` (digits 12000, exponent −1), any
-        /// other as the fewest fraction digits that read back as the value. With at most
+        /// `description` writes such a value with its shortest round-trip digits: a whole
+        /// number as `1200.0` (digits 12000, exponent −1), any other as the fewest
+        /// fraction digits that read back as the value, in positional notation from 1e-4
+        /// up (`0.0006666`: 6666 × 10^−7) and in exponential notation below, which gives
+        /// the same digits and exponent (`6.666e-05`: 6666 × 10^−8). With at most
         /// 15 significant digits the decimals at that precision are more than four ulps
         /// apart, so at most one of them reads back as the value: the fewest fraction
         /// digits k and that one decimal are the shortest and the closest.
         init?(short value: Double) {
             let magnitude = abs(value)
-            // Inside the range `description` writes positionally (1e-4 up to 2^53), with margin.
-            guard magnitude >= 1e-3, magnitude < 4.503599627370496e15 else { return nil }
+            // Up to 2^52, where every whole number still has a ".0" in its text; down to
+            // where 15 digits fit in the powers of ten that are exact (10^22).
+            guard magnitude >= 1e-7, magnitude < 4.503599627370496e15 else { return nil }
             if value == value.rounded(.towardZero) {
                 self.init(digits: Int64(value) * 10, exponent: -1)
                 return
             }
             var k = 1
-            while k <= 18 {
+            while k <= 22 {
                 let scaled = value * Self.powersOfTen[k]
                 // Beyond 15 digits more than one decimal can read back as the value.
                 guard abs(scaled) < 1e15 else { return nil }
