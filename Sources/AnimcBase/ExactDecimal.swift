@@ -109,7 +109,8 @@ public enum ExactDecimal {
             return nil
         }
 
-        /// The reference: the digits of the value's shortest round-trip text.
+        /// The definition, for the values the fast path declines: the digits of the value's
+        /// shortest round-trip text.
         init?(describing value: Double) {
             guard value.isFinite else { return nil }
             if value == 0 { digits = 0; exponent = 0; return }

@@ -87,8 +87,8 @@ final class Checker {
     /// Calls of ``report(_:)`` so far, kept or not: a lowering that reported anything
     /// is not reused.
     var reportCalls = 0
-    /// Set when sequencing read the animations lowered so far (`go.end`), which no
-    /// template key covers.
+    /// Set when sequencing reads the animations lowered so far (`go.end`), which no
+    /// template key covers; cleared by template reuse before each lowering it may keep.
     var readLoweredAnimations = false
     static let maxDefinitionDepth = 128
 

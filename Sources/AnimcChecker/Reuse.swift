@@ -91,7 +91,7 @@ final class ItemRecorder {
         var merged: [UInt32: String] = [:]
         for (key, text) in folded {
             if let previous = merged[key] {
-                if previous != text { merged[key] = "varies" }
+                if previous != text { merged[key] = Checker.varies }
             } else {
                 merged[key] = text
                 foldedOrder.append(key)

@@ -37,7 +37,7 @@ struct TemplateKey: Hashable {
     var range: SourceRange
     var layerKind: LayerKind
     /// The enclosing group's duration as bits (a child without a duration takes it); nil
-    /// outside a group.
+    /// outside a group and in a group that gives none, which `inGroup` tells apart.
     var groupDuration: UInt64?
     var inGroup: Bool
     var definitionDepth: Int
@@ -111,16 +111,13 @@ extension Checker {
         let hub = scope.templateReads
         let log = TemplateReads.Log()
         let outerLog = hub.active, reportsBefore = reportCalls, evaluationsBefore = evaluationCount
-        let readAnimationsBefore = readLoweredAnimations
         hub.active = log
         readLoweredAnimations = false
         let animation = lowerAnimationAfresh(item, layerKind: layerKind, scope: scope, group: group)
         hub.active = outerLog
         outerLog?.reads += log.reads
-        let readAnimations = readLoweredAnimations
-        readLoweredAnimations = readAnimationsBefore || readAnimations
 
-        guard let animation, reportCalls == reportsBefore, !readAnimations,
+        guard let animation, reportCalls == reportsBefore, !readLoweredAnimations,
               (templateCache[key]?.entries.count ?? 0) < Checker.maxTemplateEntries,
               templateEntryCount < Checker.maxTemplateEntriesInAll,
               case .animation(_, let target?, _, _, _) = item.kind, let info = PropertyTable.keyPath(target.dotted) else { return animation }
