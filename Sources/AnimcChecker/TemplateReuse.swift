@@ -47,20 +47,31 @@ struct TemplateKey: Hashable {
 /// The lowerings kept for one key, and how often one was reused: a key whose every
 /// instance differs (a tile's offset from the centre) stops being logged and searched
 /// once it holds its share.
-struct TemplateSlot {
+///
+/// Slots and entries are classes so that searching them copies nothing: a struct entry
+/// (its reads, its animation's arrays) copied out of the cache to be tested cost more
+/// than the test.
+final class TemplateSlot {
     var entries: [TemplateEntry] = []
     var reuses = 0
     var isCold: Bool { reuses == 0 && entries.count >= Checker.maxTemplateEntries }
 }
 
-/// A lowered leaf animation and what its lowering read.
-struct TemplateEntry {
+/// A lowered leaf animation and what its lowering read. Immutable once kept.
+final class TemplateEntry {
     /// Each name looked up, what it resolved to, and that binding's value once lowered.
-    var reads: [(name: String, binding: Binding?, value: SemaValue?)]
-    var animation: Animation
-    var type: ValueType
+    let reads: [(name: String, binding: Binding?, value: SemaValue?)]
+    let animation: Animation
+    let type: ValueType
     /// Expression evaluations the lowering made, so reuse counts toward the same limit.
-    var evaluations: Int
+    let evaluations: Int
+
+    init(reads: [(name: String, binding: Binding?, value: SemaValue?)], animation: Animation, type: ValueType, evaluations: Int) {
+        self.reads = reads
+        self.animation = animation
+        self.type = type
+        self.evaluations = evaluations
+    }
 }
 
 extension Checker {
@@ -94,14 +105,14 @@ extension Checker {
     /// value here; otherwise lowers afresh and keeps the result when it can be reused.
     func lowerTemplateAnimation(_ item: Item, key: TemplateKey, layerKind: LayerKind, scope: Scope,
                                 group: GroupContext?) -> Animation? {
-        // By index: one hash for the search and the count.
-        if let i = templateCache.index(forKey: key) {
-            if templateCache.values[i].isCold { return lowerAnimationAfresh(item, layerKind: layerKind, scope: scope, group: group) }
-            for entry in templateCache.values[i].entries where evaluationCount <= ExpansionLimits.maxEvaluations - entry.evaluations {
+        let slot = templateCache[key]
+        if let slot {
+            if slot.isCold { return lowerAnimationAfresh(item, layerKind: layerKind, scope: scope, group: group) }
+            for entry in slot.entries where evaluationCount <= ExpansionLimits.maxEvaluations - entry.evaluations {
                 guard entry.reads.allSatisfy({ read in sameBinding(scope.lookup(read.name), read.binding, read.value) }) else { continue }
                 evaluationCount += entry.evaluations
                 templateReuses += 1
-                templateCache.values[i].reuses += 1
+                slot.reuses += 1
                 checkPropertyAnimationRules(entry.animation, item: item, type: entry.type)
                 registerLowered(entry.animation, nameRange: animationNameRange(item))
                 return entry.animation
@@ -118,7 +129,7 @@ extension Checker {
         outerLog?.reads += log.reads
 
         guard let animation, reportCalls == reportsBefore, !readLoweredAnimations,
-              (templateCache[key]?.entries.count ?? 0) < Checker.maxTemplateEntries,
+              (slot?.entries.count ?? 0) < Checker.maxTemplateEntries,
               templateEntryCount < Checker.maxTemplateEntriesInAll,
               case .animation(_, let target?, _, _, _) = item.kind, let info = PropertyTable.keyPath(target.dotted) else { return animation }
         var reads: [(name: String, binding: Binding?, value: SemaValue?)] = []
@@ -126,8 +137,10 @@ extension Checker {
             reads.append((read.name, read.binding, read.binding?.value))
         }
         templateEntryCount += 1
-        templateCache[key, default: TemplateSlot()].entries.append(TemplateEntry(reads: reads, animation: animation, type: info.type,
-                                                             evaluations: evaluationCount - evaluationsBefore))
+        let kept = slot ?? TemplateSlot()
+        if slot == nil { templateCache[key] = kept }
+        kept.entries.append(TemplateEntry(reads: reads, animation: animation, type: info.type,
+                                          evaluations: evaluationCount - evaluationsBefore))
         return animation
     }
 
