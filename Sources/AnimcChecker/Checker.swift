@@ -32,6 +32,14 @@ public func check(_ tree: SyntaxTree, memo: CheckMemo? = nil) -> CheckResult {
     return checker.run()
 }
 
+/// Checks with a suggestion budget of `suggestionBudget` candidates (the tests use a
+/// small one).
+func check(_ tree: SyntaxTree, memo: CheckMemo? = nil, suggestionBudget: Int) -> CheckResult {
+    let checker = Checker(tree: tree, memo: memo)
+    checker.suggestionBudget = suggestionBudget
+    return checker.run()
+}
+
 /// Checks with or without reusing template animations (the tests compare the two), and
 /// says how many lowerings were reused.
 func check(_ tree: SyntaxTree, memo: CheckMemo? = nil, reusingTemplates: Bool) -> (CheckResult, reused: Int) {
@@ -211,10 +219,29 @@ final class Checker {
 
     /// The global suggestion search, skipped once recording has stopped: an edit
     /// distance against every property name for each of two million bad lines took
-    /// most of a minute.
+    /// most of a minute. Bounded besides by ``suggestionBudget``.
     func closestMatch(to name: String, in candidates: [String]) -> String? {
-        recordingStopped ? nil : AnimcBase.closestMatch(to: name, in: candidates)
+        guard !recordingStopped else { return nil }
+        guard suggestionWork + candidates.count <= suggestionBudget else {
+            // What a later check replaying this item would spend is not known: it is
+            // lowered again instead (see `replay`).
+            recorder?.cacheable = false
+            return nil
+        }
+        suggestionWork += candidates.count
+        return AnimcBase.closestMatch(to: name, in: candidates)
     }
+
+    /// Candidates compared in all for "did you mean" suggestions in one check. Each
+    /// costs about 0.1 µs; a file of a thousand typos among tens of thousands of
+    /// declarations took seconds. Past the budget, messages come without a suggestion.
+    static let suggestionBudget = 2_000_000
+    var suggestionBudget = Checker.suggestionBudget
+    /// Candidates compared so far (replayed items count what they compared).
+    var suggestionWork = 0
+    /// Whether the top-level names are those of the memo's last check, for records that
+    /// read them all. Asked once per check at most: the list can be long.
+    lazy var everyNameUnchanged: Bool = memo.map { $0.everyName == global.order.map(\.name.name) } ?? false
 
     func text(_ range: SourceRange) -> String { tree.file.text(range) }
 
@@ -224,7 +251,7 @@ final class Checker {
 
     func run() -> CheckResult {
         let composition = lowerFile()
-        memo?.finish()
+        memo?.finish { global.order.map(\.name.name) }
         for (_, entry) in noEffect.sorted(by: { $0.key < $1.key }) where entry.count == entry.instances {
             if let d = entry.diagnostic { report(d) }
         }

@@ -37,7 +37,14 @@ public final class CheckMemo: @unchecked Sendable {
 
     public init() {}
 
-    func finish() {
+    /// The top-level names, in order, of the last check that kept a record reading them
+    /// all. One list for the memo rather than one per record: every record it keeps was
+    /// made or replayed by the last check, so each read that check's list. (A copy per
+    /// record was a gigabyte for a thousand typos among 60,000 declarations.)
+    var everyName: [String] = []
+
+    func finish(everyName names: () -> [String]) {
+        if next.values.contains(where: { $0.contains(where: \.readsEveryName) }) { everyName = names() }
         generation += 1
         records = next
         next = [:]
@@ -139,27 +146,32 @@ final class ItemRecord {
     var start: UInt32
     let length: UInt32
     var dependencies: [Dependency]
-    /// Every top-level name in order, when a suggestion read them all.
-    let everyName: [String]?
+    /// Whether a suggestion read the list of every top-level name: the record then
+    /// stands only while that list is what it was (``CheckMemo/everyName``).
+    let readsEveryName: Bool
     let roots: [LayerNode]
     let lowered: [LoweredAnimation]
     let events: ItemRecorder
     let layers: Int, iterations: Int, evaluations: Int
+    /// Candidates its suggestions compared (see ``Checker/suggestionBudget``).
+    let suggestionWork: Int
     /// The memo generation that last replayed this record: one record serves one item per check.
     var replayedIn = -1
 
-    init(start: UInt32, length: UInt32, dependencies: [Dependency], everyName: [String]?, roots: [LayerNode],
-         lowered: [LoweredAnimation], events: ItemRecorder, layers: Int, iterations: Int, evaluations: Int) {
+    init(start: UInt32, length: UInt32, dependencies: [Dependency], readsEveryName: Bool, roots: [LayerNode],
+         lowered: [LoweredAnimation], events: ItemRecorder, layers: Int, iterations: Int, evaluations: Int,
+         suggestionWork: Int) {
         self.start = start
         self.length = length
         self.dependencies = dependencies
-        self.everyName = everyName
+        self.readsEveryName = readsEveryName
         self.roots = roots
         self.lowered = lowered
         self.events = events
         self.layers = layers
         self.iterations = iterations
         self.evaluations = evaluations
+        self.suggestionWork = suggestionWork
     }
 
     /// Moves every range the record holds; false if one lies outside the moved spans
@@ -229,7 +241,7 @@ extension Checker {
         global.observer = log
         let recorder = ItemRecorder(loweredStart: loweredAnimations.count)
         self.recorder = recorder
-        let before = (layerCount, iterationCount, evaluationCount, root.children.count)
+        let before = (layerCount, iterationCount, evaluationCount, root.children.count, suggestionWork)
         lower()
         self.recorder = nil
         global.observer = nil
@@ -250,10 +262,10 @@ extension Checker {
         guard !regions.contains(where: spansSyntaxError) else { return }
         let record = ItemRecord(
             start: item.range.start, length: item.range.end - item.range.start, dependencies: dependencies,
-            everyName: everyName ? global.order.map(\.name.name) : nil,
+            readsEveryName: everyName,
             roots: Array(root.children[before.3...]), lowered: Array(loweredAnimations[recorder.loweredStart...]),
             events: recorder, layers: layerCount - before.0, iterations: iterationCount - before.1,
-            evaluations: evaluationCount - before.2)
+            evaluations: evaluationCount - before.2, suggestionWork: suggestionWork - before.4)
         recorder.compact()
         memo.next[text, default: []].append(record)
     }
@@ -293,11 +305,12 @@ extension Checker {
                 return false
             }
         }
-        if let names = record.everyName, names != global.order.map(\.name.name) { return false }
+        if record.readsEveryName && !everyNameUnchanged { return false }
         for m in moves where spansSyntaxError(SourceRange(start: m.to, end: m.to + m.length)) { return false }
         guard layerCount + record.layers <= ExpansionLimits.maxLayers,
               iterationCount + record.iterations <= ExpansionLimits.maxLoopIterations,
               evaluationCount + record.evaluations <= ExpansionLimits.maxEvaluations,
+              suggestionWork + record.suggestionWork <= suggestionBudget,
               diagnostics.count + record.events.reports.count < SyntaxDiagnostics.recordedLimit,
               !record.roots.contains(where: { root.childNames[$0.name] != nil }) else { return false }
 
@@ -330,6 +343,7 @@ extension Checker {
         layerCount += record.layers
         iterationCount += record.iterations
         evaluationCount += record.evaluations
+        suggestionWork += record.suggestionWork
         return true
     }
 }
