@@ -221,15 +221,22 @@ final class Checker {
     /// distance against every property name for each of two million bad lines took
     /// most of a minute. Bounded besides by ``suggestionBudget``.
     func closestMatch(to name: String, in candidates: [String]) -> String? {
-        guard !recordingStopped else { return nil }
-        guard suggestionWork + candidates.count <= suggestionBudget else {
+        guard affordsSuggestion(among: candidates.count) else { return nil }
+        suggestionWork += candidates.count
+        return AnimcBase.closestMatch(to: name, in: candidates)
+    }
+
+    /// Whether a suggestion among `count` candidates is still within the budget (and
+    /// recording has not stopped).
+    func affordsSuggestion(among count: Int) -> Bool {
+        guard !recordingStopped else { return false }
+        guard suggestionWork + count <= suggestionBudget else {
             // What a later check replaying this item would spend is not known: it is
             // lowered again instead (see `replay`).
             recorder?.cacheable = false
-            return nil
+            return false
         }
-        suggestionWork += candidates.count
-        return AnimcBase.closestMatch(to: name, in: candidates)
+        return true
     }
 
     /// Candidates compared in all for "did you mean" suggestions in one check. Each

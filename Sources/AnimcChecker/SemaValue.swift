@@ -223,6 +223,17 @@ final class Scope {
         }
     }
 
+    /// How many names ``visibleNames`` lists, without listing them.
+    var visibleNameCount: Int {
+        var count = 0
+        var scope: Scope? = self
+        while let s = scope {
+            count += s.order.count
+            scope = s.parent
+        }
+        return count
+    }
+
     /// Every name visible from here, for suggestions.
     var visibleNames: [String] {
         var names: [String] = []
