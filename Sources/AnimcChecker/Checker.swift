@@ -40,6 +40,13 @@ func check(_ tree: SyntaxTree, memo: CheckMemo? = nil, suggestionBudget: Int) ->
     return checker.run()
 }
 
+/// Checks, and says how many candidates its suggestions compared (the tests bound it).
+func checkCountingSuggestions(_ tree: SyntaxTree) -> (CheckResult, suggestionWork: Int) {
+    let checker = Checker(tree: tree)
+    let result = checker.run()
+    return (result, checker.suggestionWork)
+}
+
 /// Checks with or without reusing template animations (the tests compare the two), and
 /// says how many lowerings were reused.
 func check(_ tree: SyntaxTree, memo: CheckMemo? = nil, reusingTemplates: Bool) -> (CheckResult, reused: Int) {
@@ -224,6 +231,23 @@ final class Checker {
         guard affordsSuggestion(among: candidates.count) else { return nil }
         suggestionWork += candidates.count
         return AnimcBase.closestMatch(to: name, in: candidates)
+    }
+
+    /// Reports `make(suggestion)`, with a suggestion for `name` among `candidates` when
+    /// one is worth finding: not when the same message (which never names the
+    /// suggestion) was already reported, as it is for every further iteration of a loop
+    /// and instance of a component, and not past the budget. `count` bounds how many
+    /// candidates there are, so that nothing is listed when no suggestion will be made:
+    /// listing every name, layer or animation for each iteration made loops of typos
+    /// quadratic (20,000 iterations among 20,000 names ran for minutes).
+    /// Whether a report with the same key as `d` was already kept (it would be dropped).
+    func hasReported(_ d: Diagnostic) -> Bool { seen.contains(Checker.reportKey(d)) }
+
+    func reportSuggesting(_ name: String, among count: Int, _ candidates: () -> [String], _ make: (String?) -> Diagnostic) {
+        let plain = make(nil)
+        guard !hasReported(plain), affordsSuggestion(among: count) else { return report(plain) }
+        suggestionWork += count
+        report(make(AnimcBase.closestMatch(to: name, in: candidates())))
     }
 
     /// Whether a suggestion among `count` candidates is still within the budget (and

@@ -134,12 +134,8 @@ extension Checker {
                                         help: "'\(name)' is a value of \(e); it can only be written there"))
             return .poison
         }
-        // The list of every visible name is only built when the budget can pay for
-        // comparing it: tens of thousands of names, copied for each of a thousand typos,
-        // cost more than the comparisons the budget saves.
-        let suggestion = affordsSuggestion(among: scope.visibleNameCount + Builtins.constantNames.count)
-            ? closestMatch(to: name, in: scope.visibleNames + Builtins.constantNames) : nil
-        report(Messages.unknownName(range, name: name, suggestion: suggestion))
+        reportSuggesting(name, among: scope.visibleNameCount + Builtins.constantNames.count,
+                         { scope.visibleNames + Builtins.constantNames }) { Messages.unknownName(range, name: name, suggestion: $0) }
         return .poison
     }
 

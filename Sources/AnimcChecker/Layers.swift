@@ -353,8 +353,10 @@ extension Checker {
             return
         }
         guard let binding = scope.lookup(callee.name) else {
-            let components = scope.visibleNames.filter { scope.lookup($0)?.kind == .component }
-            report(Messages.unknownName(callee.range, name: callee.name, suggestion: closestMatch(to: callee.name, in: components)))
+            reportSuggesting(callee.name, among: scope.visibleNameCount,
+                             { scope.visibleNames.filter { scope.lookup($0)?.kind == .component } }) {
+                Messages.unknownName(callee.range, name: callee.name, suggestion: $0)
+            }
             return
         }
         guard case .component(let info)? = binding.value else {
@@ -453,15 +455,18 @@ extension Checker {
             guard let (name, range) = node.maskReference else { continue }
             var scopeNode: LayerNode? = node
             var found: LayerNode?
-            var candidates: [String] = []
+            var searched: [LayerNode] = []
             while let s = scopeNode, found == nil {
                 found = s.childNames[name]
-                candidates += s.children.filter(\.isMask).map(\.name)
+                searched.append(s)
                 scopeNode = s.parent
             }
             guard let target = found else {
                 failed = true
-                report(Messages.unknownLayer(range, name: name, suggestion: closestMatch(to: name, in: candidates)))
+                reportSuggesting(name, among: searched.reduce(0) { $0 + $1.children.count },
+                                 { searched.flatMap { $0.children.filter(\.isMask).map(\.name) } }) {
+                    Messages.unknownLayer(range, name: name, suggestion: $0)
+                }
                 continue
             }
             guard target.isMask else {

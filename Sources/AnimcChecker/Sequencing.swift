@@ -42,10 +42,20 @@ extension Checker {
             recorder?.cacheable = false
             let written = path.map(\.name).joined(separator: ".")
             // Named in another layer: suggest the qualified name.
-            let elsewhere = loweredAnimations.last { $0.name == written && $0.layer !== here }
-            let suggestion = elsewhere.map { $0.layer.id + "." + $0.name }
-                ?? closestMatch(to: written, in: loweredAnimations.map(\.name))
-            report(Messages.unknownAnimationReference(base.range, name: written, suggestion: suggestion))
+            // Both searches read every animation so far: only for a new message (see
+            // `reportSuggesting`).
+            let plain = Messages.unknownAnimationReference(base.range, name: written, suggestion: nil)
+            if hasReported(plain) {
+                report(plain)
+                return .poison
+            }
+            if let elsewhere = loweredAnimations.last(where: { $0.name == written && $0.layer !== here }) {
+                report(Messages.unknownAnimationReference(base.range, name: written, suggestion: elsewhere.layer.id + "." + elsewhere.name))
+                return .poison
+            }
+            reportSuggesting(written, among: loweredAnimations.count, { loweredAnimations.map(\.name) }) {
+                Messages.unknownAnimationReference(base.range, name: written, suggestion: $0)
+            }
             return .poison
         }
         if let recorder, !loweredAnimations[recorder.loweredStart...].contains(where: { $0 === target }) {

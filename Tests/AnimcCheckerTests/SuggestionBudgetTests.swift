@@ -50,6 +50,22 @@ import Testing
         #expect(Self.unknownNames(unbounded).suggested == 150)
     }
 
+    /// A misspelling inside a loop repeats one message, whose suggestion is found once:
+    /// listing and comparing every candidate again for each iteration made loops of
+    /// typos quadratic (20,000 iterations among 20,000 names ran for minutes, 20,000
+    /// masked layers for 20 s).
+    @Test(arguments: ["loop-typo-name", "loop-typo-component", "loop-typo-animation", "loop-typo-mask"])
+    func aRepeatedMessageIsSuggestedForOnce(_ name: String) {
+        let path = "Tests/AnimcCheckerTests/Fixtures/suggestions/\(name).anim"
+        let (result, work) = checkCountingSuggestions(parse(SourceFile(name: path, bytes: Repository.bytes(path))))
+        let errors = result.diagnostics.filter { $0.severity == .error }
+        #expect(errors.count == 1)
+        #expect(errors.first?.fixIts.isEmpty == false, "the one message has its suggestion")
+        // One list: at most the 200 constants and the built-in names, or the 500 layers'
+        // animations; never one list per iteration.
+        #expect(work > 0 && work <= 1_100, "\(work) candidates compared")
+    }
+
     @Test func aMemoSuggestsWhereAFreshCheckDoes() throws {
         let memo = CheckMemo()
         var items = Array(0..<150)
