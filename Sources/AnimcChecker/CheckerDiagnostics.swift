@@ -15,7 +15,9 @@ public enum CheckerDiagnostics {
         The name is not a constant, timing function, path, component, parameter or loop \
         variable in scope, nor a built-in. Names are looked up in the enclosing blocks, \
         then at the top level of the file (where order does not matter). A close match \
-        is suggested when there is one.
+        is suggested when there is one. (To keep checking fast, a file stops getting \
+        suggestions after about two million names compared, which takes thousands of \
+        misspellings among thousands of names; the messages are still reported.)
 
         ```
         let duration = 3s
