@@ -92,6 +92,10 @@ final class Checker {
     /// Animations lowered so far, and where the one being lowered sits: for
     /// `beginTime: go.end`.
     var loweredAnimations: [LoweredAnimation] = []
+    /// The same, by layer: a reference searches its layer's, not every animation so far
+    /// (a loop of sequenced layers was quadratic). Layers are alive as long as the check,
+    /// so their identities are not reused.
+    var loweredByLayer: [ObjectIdentifier: [LoweredAnimation]] = [:]
     var currentFrame = TimeFrame()
     /// Leaf animations of templates already lowered, by where they are written and
     /// what they read (see TemplateReuse.swift).

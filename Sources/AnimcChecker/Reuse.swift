@@ -333,7 +333,7 @@ extension Checker {
             root.children.append(node)
             root.childNames[node.name] = node
         }
-        loweredAnimations += record.lowered
+        for a in record.lowered { appendLowered(a) }
         let events = record.events
         for d in events.reports { report(d) }
         for (key, text) in events.folded { recordFolded(at: key, text) }

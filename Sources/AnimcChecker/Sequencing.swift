@@ -12,6 +12,9 @@ final class LoweredAnimation {
     var groups: [Animation]
     let timing: Timing
     var nameRange: SourceRange
+    /// Where it sits in the check's ``Checker/loweredAnimations`` (set when appended: a
+    /// replayed record's animations move).
+    var serial = 0
 
     init(name: String, layer: LayerNode, groups: [Animation], timing: Timing, nameRange: SourceRange) {
         self.name = name
@@ -58,7 +61,7 @@ extension Checker {
             }
             return .poison
         }
-        if let recorder, !loweredAnimations[recorder.loweredStart...].contains(where: { $0 === target }) {
+        if let recorder, target.serial < recorder.loweredStart {
             recorder.cacheable = false  // an animation of another top-level item
         }
         let span = target.timing.activeSpan
@@ -100,7 +103,7 @@ extension Checker {
     private func findAnimation(_ path: [Identifier], from here: LayerNode) -> LoweredAnimation? {
         let name = path[path.count - 1].name
         if path.count == 1 {
-            let candidates = loweredAnimations.filter { $0.layer === here && $0.name == name }
+            let candidates = loweredByLayer[ObjectIdentifier(here), default: []].filter { $0.name == name }
             let sameGroup = candidates.last { $0.groups.map(\.range) == currentFrame.groups.map(\.range) }
             return sameGroup ?? candidates.last
         }
@@ -111,7 +114,7 @@ extension Checker {
             scopeNode = s.parent
         }
         guard let found = layer else { return nil }
-        return loweredAnimations.last { $0.layer === found && $0.name == name }
+        return loweredByLayer[ObjectIdentifier(found), default: []].last { $0.name == name }
     }
 
     private func descend(_ node: LayerNode, _ names: ArraySlice<Identifier>) -> LayerNode? {
@@ -150,7 +153,13 @@ extension Checker {
     /// Records a lowered animation for later references.
     func registerLowered(_ a: Animation, nameRange: SourceRange) {
         guard let layer = currentFrame.layer else { return }
-        loweredAnimations.append(LoweredAnimation(name: a.name, layer: layer, groups: currentFrame.groups, timing: a.timing,
-                                                  nameRange: nameRange))
+        appendLowered(LoweredAnimation(name: a.name, layer: layer, groups: currentFrame.groups, timing: a.timing, nameRange: nameRange))
+    }
+
+    /// Adds to the animations lowered so far, and to its layer's.
+    func appendLowered(_ a: LoweredAnimation) {
+        a.serial = loweredAnimations.count
+        loweredAnimations.append(a)
+        loweredByLayer[ObjectIdentifier(a.layer), default: []].append(a)
     }
 }
