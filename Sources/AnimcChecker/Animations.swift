@@ -111,8 +111,13 @@ extension Checker {
                 }
                 guard known.contains(name) else {
                     let help = Checker.misplacedAttributeHelp(name, kind: kind.name)
-                    report(Messages.unknownAttribute(key.range, name: name, on: "a '\(kind.name)' animation",
-                                                     suggestion: help == nil ? closestMatch(to: name, in: known) : nil, help: help))
+                    if help == nil {
+                        reportSuggesting(name, among: known.count, { known }) {
+                            Messages.unknownAttribute(key.range, name: name, on: "a '\(kind.name)' animation", suggestion: $0)
+                        }
+                    } else {
+                        report(Messages.unknownAttribute(key.range, name: name, on: "a '\(kind.name)' animation", suggestion: nil, help: help))
+                    }
                     unrecognisedAttributeItems.insert(item.range)
                     recorder?.unrecognised.append(item.range)
                     failed = true
@@ -155,7 +160,9 @@ extension Checker {
         } else {
             guard let t = target else { return nil }
             guard let info = PropertyTable.keyPath(t.dotted) else {
-                report(Messages.unknownKeyPath(t.range, path: t.dotted, suggestion: closestMatch(to: t.dotted, in: PropertyTable.keyPaths.map(\.keyPath))))
+                reportSuggesting(t.dotted, among: PropertyTable.keyPaths.count, { PropertyTable.keyPaths.map(\.keyPath) }) {
+                    Messages.unknownKeyPath(t.range, path: t.dotted, suggestion: $0)
+                }
                 return nil
             }
             let property = PropertyTable.info(info.target.property)

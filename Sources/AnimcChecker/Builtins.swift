@@ -183,8 +183,9 @@ extension Checker {
             report(Messages.notCallable(callee.range, name: callee.name, what: "constant"))
             return .poison
         }
-        report(Messages.unknownFunction(callee.range, name: callee.name,
-                                        suggestion: closestMatch(to: callee.name, in: Builtins.functionNames)))
+        reportSuggesting(callee.name, among: Builtins.functionNames.count, { Builtins.functionNames }) {
+            Messages.unknownFunction(callee.range, name: callee.name, suggestion: $0)
+        }
         return .poison
     }
 

@@ -228,14 +228,12 @@ final class Checker {
     /// so) nothing more is recorded, and nothing is spent on messages.
     var recordingStopped: Bool { diagnostics.count > SyntaxDiagnostics.recordedLimit }
 
-    /// The global suggestion search, skipped once recording has stopped: an edit
-    /// distance against every property name for each of two million bad lines took
-    /// most of a minute. Bounded besides by ``suggestionBudget``.
-    func closestMatch(to name: String, in candidates: [String]) -> String? {
-        guard affordsSuggestion(among: candidates.count) else { return nil }
-        suggestionWork += candidates.count
-        return AnimcBase.closestMatch(to: name, in: candidates)
-    }
+    // Suggestions ("did you mean") are skipped once recording has stopped (an edit
+    // distance against every property name for each of two million bad lines took most
+    // of a minute), for a message already reported, and past ``suggestionBudget``.
+
+    /// Whether a report with the same key as `d` was already kept (it would be dropped).
+    func hasReported(_ d: Diagnostic) -> Bool { seen.contains(Checker.reportKey(d)) }
 
     /// Reports `make(suggestion)`, with a suggestion for `name` among `candidates` when
     /// one is worth finding: not when the same message (which never names the
@@ -244,9 +242,6 @@ final class Checker {
     /// candidates there are, so that nothing is listed when no suggestion will be made:
     /// listing every name, layer or animation for each iteration made loops of typos
     /// quadratic (20,000 iterations among 20,000 names ran for minutes).
-    /// Whether a report with the same key as `d` was already kept (it would be dropped).
-    func hasReported(_ d: Diagnostic) -> Bool { seen.contains(Checker.reportKey(d)) }
-
     func reportSuggesting(_ name: String, among count: Int, _ candidates: () -> [String], _ make: (String?) -> Diagnostic) {
         let plain = make(nil)
         guard !hasReported(plain), affordsSuggestion(among: count) else { return report(plain) }

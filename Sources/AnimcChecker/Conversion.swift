@@ -42,11 +42,13 @@ extension Checker {
             return nil
         }
         if cases.contains(name) { return name }
-        let suggestion = closestMatch(to: name, in: cases)
-        report(CheckerDiagnostics.typeMismatch.at(
-            expr.range, "'\(name)' is not a valid value for \(context())", label: "unknown value",
-            help: suggestion.map { "did you mean '\($0)'?" } ?? "valid values are " + cases.joined(separator: ", "),
-            fixIts: suggestion.map { [.replace(expr.range, with: $0, "replace with '\($0)'")] } ?? []))
+        let message = "'\(name)' is not a valid value for \(context())"
+        reportSuggesting(name, among: cases.count, { cases }) { suggestion in
+            CheckerDiagnostics.typeMismatch.at(
+                expr.range, message, label: "unknown value",
+                help: suggestion.map { "did you mean '\($0)'?" } ?? "valid values are " + cases.joined(separator: ", "),
+                fixIts: suggestion.map { [.replace(expr.range, with: $0, "replace with '\($0)'")] } ?? [])
+        }
         return nil
     }
 

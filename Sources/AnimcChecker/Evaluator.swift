@@ -203,8 +203,9 @@ extension Checker {
     /// `let x: Time = ...`: the annotation names a type the value must have.
     func checkDeclaredType(_ v: SemaValue, _ type: Identifier, _ range: SourceRange) -> SemaValue {
         guard let expected = TypeNames.lookup(type.name) else {
-            report(Messages.unknownName(type.range, name: type.name, suggestion: closestMatch(to: type.name, in: TypeNames.all),
-                                        help: "types are " + TypeNames.all.joined(separator: ", ")))
+            reportSuggesting(type.name, among: TypeNames.all.count, { TypeNames.all }) {
+                Messages.unknownName(type.range, name: type.name, suggestion: $0, help: "types are " + TypeNames.all.joined(separator: ", "))
+            }
             return .poison
         }
         if TypeNames.matches(v, expected) { return v }

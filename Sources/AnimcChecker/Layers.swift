@@ -166,7 +166,9 @@ extension Checker {
                 guard case .color(let c)? = lowerValue(value, scope, as: .color, context: "'backgroundColor'") else { return }
                 settings.background = c
             default:
-                report(Messages.unknownAttribute(key.range, name: attr, on: "a composition", suggestion: closestMatch(to: attr, in: known)))
+                reportSuggesting(attr, among: known.count, { known }) {
+                    Messages.unknownAttribute(key.range, name: attr, on: "a composition", suggestion: $0)
+                }
             }
         }
         if !sawSize {
@@ -277,8 +279,10 @@ extension Checker {
             return
         }
         guard let keyPath = PropertyTable.keyPath(path) else {
-            let candidates = PropertyTable.properties.map(\.id.rawValue) + ["mask"] + Array(Checker.layerTimingAttributes)
-            report(Messages.unknownProperty(key.range, name: path, kind: node.kind, suggestion: closestMatch(to: path, in: candidates)))
+            reportSuggesting(path, among: PropertyTable.properties.count + 1 + Checker.layerTimingAttributes.count,
+                             { PropertyTable.properties.map(\.id.rawValue) + ["mask"] + Array(Checker.layerTimingAttributes) }) {
+                Messages.unknownProperty(key.range, name: path, kind: node.kind, suggestion: $0)
+            }
             return
         }
         let info = PropertyTable.info(keyPath.target.property)

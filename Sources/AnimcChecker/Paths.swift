@@ -70,8 +70,9 @@ extension Checker {
         case "arc", "rect", "roundedRect", "ellipse", "circle":
             return shapeElements(name.name, a)
         default:
-            report(Messages.unknownFunction(name.range, name: name.name,
-                                            suggestion: closestMatch(to: name.name, in: Checker.pathCommands)))
+            reportSuggesting(name.name, among: Checker.pathCommands.count, { Checker.pathCommands }) {
+                Messages.unknownFunction(name.range, name: name.name, suggestion: $0)
+            }
             return nil
         }
     }

@@ -48,7 +48,7 @@ extension Checker {
             // Both searches read every animation so far: only for a new message (see
             // `reportSuggesting`).
             let plain = Messages.unknownAnimationReference(base.range, name: written, suggestion: nil)
-            if hasReported(plain) {
+            if recordingStopped || hasReported(plain) {
                 report(plain)
                 return .poison
             }

@@ -54,7 +54,7 @@ import Testing
     /// listing and comparing every candidate again for each iteration made loops of
     /// typos quadratic (20,000 iterations among 20,000 names ran for minutes, 20,000
     /// masked layers for 20 s).
-    @Test(arguments: ["loop-typo-name", "loop-typo-component", "loop-typo-animation", "loop-typo-mask"])
+    @Test(arguments: ["loop-typo-name", "loop-typo-component", "loop-typo-animation", "loop-typo-mask", "loop-typo-property"])
     func aRepeatedMessageIsSuggestedForOnce(_ name: String) {
         let path = "Tests/AnimcCheckerTests/Fixtures/suggestions/\(name).anim"
         let (result, work) = checkCountingSuggestions(parse(SourceFile(name: path, bytes: Repository.bytes(path))))
