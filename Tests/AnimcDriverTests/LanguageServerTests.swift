@@ -230,6 +230,30 @@ import Testing
         #expect(client.hover(4, 5)?.contains("= `2s`") == true)
     }
 
+    /// The word that starts an item (a layer or animation kind, `path`, `mask`) is a
+    /// keyword; the same word elsewhere is not.
+    @Test func itemWordsAreKeywords() throws {
+        let text = "composition { size: 10 x 10 }\nlayer card {\n  opacity: 1\n  basic opacity { from: 0; to: 1; duration: 1s }\n}\nmask layer m { }\n"
+        let client = Client(open: text)
+        let data = try #require(client.request("textDocument/semanticTokens/full", obj(("textDocument", obj(("uri", .string(Self.uri))))))["result"]?["data"]?.arrayValue)
+        // Decoded to (line, character, type name).
+        var tokens: [(Int, Int, String)] = []
+        var line = 0, character = 0
+        for k in stride(from: 0, to: data.count - 4, by: 5) {
+            guard let dl = data[k].numberValue, let dc = data[k + 1].numberValue, let type = data[k + 3].numberValue else { continue }
+            line += Int(dl)
+            character = dl == 0 ? character + Int(dc) : Int(dc)
+            tokens.append((line, character, SemanticTokenType.allCases[Int(type)].name))
+        }
+        func type(_ l: Int, _ c: Int) -> String? { tokens.first { $0.0 == l && $0.1 == c }?.2 }
+        #expect(type(1, 0) == "keyword")        // layer
+        #expect(type(1, 6) == "enumMember")     // card
+        #expect(type(2, 2) == "property")       // opacity:
+        #expect(type(3, 2) == "keyword")        // basic
+        #expect(type(5, 0) == "keyword")        // mask
+        #expect(type(5, 5) == nil)              // layer after mask starts nothing
+    }
+
     // MARK: Fixes and formatting
 
     @Test func codeActionsFromFixIts() throws {

@@ -364,8 +364,10 @@ extension LanguageServer {
         var kindAt: [UInt32: (NameIndex.Kind, Bool)] = [:]
         for d in a.names.declarations { kindAt[d.range.start] = (d.kind, true) }
         for r in a.names.references { kindAt[r.range.start] = (a.names.declarations[r.declaration].kind, false) }
+        // Layer and animation kinds that start an item read as keywords.
+        let itemWords = Set(LanguageFacts.layerKinds + LanguageFacts.animationKinds + ["path", "mask"])
         for (i, t) in tokens.enumerated() {
-            let type: SemanticTokenType?
+            var type: SemanticTokenType?
             var declaration = false
             switch t.kind {
             case .number: type = .number
@@ -391,16 +393,13 @@ extension LanguageServer {
                 }
             default: type = nil
             }
-            if let type { entries.append((Int(t.range.start), Int(t.range.end), type, declaration)) }
-        }
-        // Layer and animation kinds that start an item read as keywords.
-        for (i, t) in tokens.enumerated() where t.kind == .identifier && (i == 0 || t.flags.contains(.newlineBefore) || [.lBrace, .semicolon].contains(tokens[i - 1].kind)) {
-            let word = a.file.text(t.range)
-            if LanguageFacts.layerKinds.contains(word) || LanguageFacts.animationKinds.contains(word) || word == "path" || word == "mask" {
-                if let k = entries.firstIndex(where: { $0.start == Int(t.range.start) }) { entries[k].type = .keyword } else {
-                    entries.append((Int(t.range.start), Int(t.range.end), .keyword, false))
-                }
+            // Decided here, token by token: searching the entries for each item's first
+            // word made a file of thousands of layers take seconds.
+            if t.kind == .identifier, i == 0 || t.flags.contains(.newlineBefore) || [.lBrace, .semicolon].contains(tokens[i - 1].kind),
+               itemWords.contains(a.file.text(t.range)) {
+                type = .keyword
             }
+            if let type { entries.append((Int(t.range.start), Int(t.range.end), type, declaration)) }
         }
         for c in a.result.tree.comments { entries.append((Int(c.start), Int(c.end), .comment, false)) }
         entries.sort { $0.start < $1.start }
