@@ -166,14 +166,21 @@ public final class LanguageServer {
         case "textDocument/didChange":
             guard let uri = params["textDocument"]?["uri"]?.stringValue, let doc = documents[uri],
                   let changes = params["contentChanges"]?.arrayValue else { return }
+            // Incremental changes give positions in the document as the change before
+            // left it: one map, kept up to date edit by edit.
+            var map: PositionMap?
             for change in changes {
                 guard let text = change["text"]?.stringValue else { continue }
                 if let rangeJSON = change["range"] {
-                    // Incremental: positions are in the document as it is before this change.
-                    let map = PositionMap(bytes: doc.bytes, encoding: encoding)
-                    guard let range = map.range(rangeJSON) else { continue }
-                    doc.bytes.replaceSubrange(Int(range.start)..<Int(range.end), with: Array(text.utf8))
+                    var current = map.take() ?? PositionMap(bytes: doc.bytes, encoding: encoding)
+                    doc.bytes = []  // the map holds the only copy while it edits in place
+                    if let range = current.range(rangeJSON) {
+                        current.replace(Int(range.start)..<Int(range.end), with: Array(text.utf8))
+                    }
+                    doc.bytes = current.bytes
+                    map = current
                 } else {
+                    map = nil
                     doc.bytes = Array(text.utf8)
                 }
             }

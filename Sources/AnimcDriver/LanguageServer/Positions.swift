@@ -10,14 +10,46 @@ enum PositionEncoding: String, Sendable {
 /// Converts between byte offsets in a document and LSP `{line, character}` positions.
 /// Lines end at `\n`, `\r\n` or `\r`, as the protocol and ``LineIndex`` count them.
 struct PositionMap: Sendable {
-    let bytes: [UInt8]
+    private(set) var bytes: [UInt8]
     let encoding: PositionEncoding
-    let lineStarts: [Int]
+    private(set) var lineStarts: [Int]
 
     init(bytes: [UInt8], encoding: PositionEncoding) {
         self.bytes = bytes
         self.encoding = encoding
         lineStarts = LineIndex(bytes: bytes).lineStarts
+    }
+
+    /// Replaces `range` of the document with `text`, keeping the line starts as
+    /// ``LineIndex`` would find them, without scanning the whole document: a change
+    /// notification may carry thousands of edits (one per cursor), each in the
+    /// coordinates the one before left, and building the map again for each took
+    /// seconds for a large document.
+    mutating func replace(_ range: Range<Int>, with text: [UInt8]) {
+        let a = range.lowerBound, b = range.upperBound
+        bytes.replaceSubrange(a..<b, with: text)
+        // Whether byte i ends a line depends on it and the byte after it, so only bytes
+        // a - 1 ..< a + text.count can change: the starts they give, a ... a + text.count,
+        // replace the old ones in a ... b, and the starts after b move by the difference.
+        let delta = text.count - (b - a)
+        let first = firstStart(atLeast: max(a, 1)), past = firstStart(atLeast: b + 1)
+        var fresh: [Int] = []
+        for i in max(a - 1, 0)..<min(a + text.count, bytes.count) {
+            let c = bytes[i]
+            if c == 0x0A || (c == 0x0D && (i + 1 == bytes.count || bytes[i + 1] != 0x0A)) { fresh.append(i + 1) }
+        }
+        if delta != 0 { for k in past..<lineStarts.count { lineStarts[k] += delta } }
+        lineStarts.replaceSubrange(first..<past, with: fresh)
+    }
+
+    /// The index of the first line start at or after `offset`.
+    private func firstStart(atLeast offset: Int) -> Int {
+        var lo = 0, hi = lineStarts.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if lineStarts[mid] < offset { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     func line(of offset: Int) -> Int {
