@@ -99,6 +99,7 @@ public enum Suppressions {
         }
         guard !candidates.isEmpty else { return [] }
         let index = LineIndex(file)
+        var codeLines = CodeLines(index: index, commentStarts: Set(comments.map { Int($0.start) }))
         var result: [Directive] = []
         for range in candidates {
             let text = file.text(range)
@@ -135,7 +136,7 @@ public enum Suppressions {
                 let lineStart = index.lineStarts[commentLine]
                 let before = file.bytes[lineStart..<Int(range.start)]
                 if before.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
-                    line = nextCodeLine(after: commentLine, index: index, comments: comments)
+                    line = codeLines.next(after: commentLine)
                 } else {
                     line = commentLine
                 }
@@ -145,19 +146,32 @@ public enum Suppressions {
         return result
     }
 
-    /// The first line after `line` that is neither blank nor only a comment.
-    private static func nextCodeLine(after line: Int, index: LineIndex, comments: [SourceRange]) -> Int {
-        var l = line + 1
-        while l < index.lineCount {
-            let range = index.lineByteRange(l)
-            let bytes = index.bytes[range]
-            if let first = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) {
-                let isComment = comments.contains { Int($0.start) == first }
-                if !isComment { return l }
+    /// Finds the line a directive on a line of its own applies to: the first after it
+    /// that is neither blank nor only a comment. Each line is looked at once however
+    /// many directives stand above it: a file of thousands of directive lines, each
+    /// searching every comment and every directive line below it, was quadratic.
+    private struct CodeLines {
+        let index: LineIndex
+        let commentStarts: Set<Int>
+        /// For lines already walked over: the first code line at or after them.
+        var firstCodeFrom: [Int: Int] = [:]
+
+        mutating func next(after line: Int) -> Int {
+            var walked: [Int] = []
+            var l = line + 1
+            while l < index.lineCount {
+                if let known = firstCodeFrom[l] {
+                    l = known
+                    break
+                }
+                let range = index.lineByteRange(l)
+                if let first = index.bytes[range].firstIndex(where: { $0 != 0x20 && $0 != 0x09 }), !commentStarts.contains(first) { break }
+                walked.append(l)
+                l += 1
             }
-            l += 1
+            for w in walked { firstCodeFrom[w] = l }
+            return l
         }
-        return l
     }
 }
 

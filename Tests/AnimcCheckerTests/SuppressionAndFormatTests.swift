@@ -15,6 +15,21 @@ import Testing
         #expect(codes("layer box {\n  // animc-ignore W0509: placeholder\n  basic opacity { from: 1, to: 1, duration: 1s }\n}\n") == ([], 1))
     }
 
+    /// A directive reaches past blank and comment lines to the next line of code, and
+    /// each line below a run of directives is looked at once, however long the run.
+    @Test func directivesReachPastCommentLines() {
+        let text = "layer box {\n  // animc-ignore W0509: placeholder\n\n  // a note\n  basic opacity { from: 1, to: 1, duration: 1s }\n}\n"
+        #expect(codes(text) == ([], 1))
+        // A run of 2,000 directives above two unused constants: all of them reach the
+        // first, which one silences (the rest are reported unused, W0701), and none
+        // reaches the second.
+        let run = String(repeating: "// animc-ignore W0310: unused on purpose\n", count: 2_000)
+        let (left, suppressed) = codes(run + "let spare = 1\nlet other = 2\n")
+        #expect(suppressed == 1)
+        #expect(left.filter { $0 == "W0310" }.count == 1)
+        #expect(left.filter { $0 == "W0701" }.count == 1_999)
+    }
+
     @Test func aTrailingCommentSilencesItsOwnLine() {
         #expect(codes("layer box {\n  basic opacity { from: 1, to: 1, duration: 1s }  // animc-ignore W0509\n}\n") == ([], 1))
     }
