@@ -41,9 +41,9 @@ enum Builtins {
 
     static func constant(_ name: String) -> SemaValue? { constants[name] }
 
-    static var constantNames: [String] {
-        ["pi", "inf", "identity", "presentation"] + colors.keys.sorted() + timings.keys.sorted()
-    }
+    /// Listed once: a misspelt name in a loop asked for it every iteration, and sorting
+    /// the colours each time was a third of checking such a loop.
+    static let constantNames: [String] = ["pi", "inf", "identity", "presentation"] + colors.keys.sorted() + timings.keys.sorted()
 
     /// Built-in functions, grouped as `callBuiltin` handles them (each group is named
     /// after its first member).
@@ -70,9 +70,15 @@ enum Builtins {
         ("a steps position", StepPosition.allCases.map(\.rawValue)),
     ]
 
-    static func enumerationOwning(_ name: String) -> String? {
-        enumerations.first { $0.1.contains(name) }?.0
-    }
+    /// The first enumeration (in ``enumerations`` order) with a case of each name: a
+    /// misspelt name repeated by a loop asked every iteration.
+    private static let enumerationByCase: [String: String] = {
+        var table: [String: String] = [:]
+        for (enumeration, cases) in enumerations { for c in cases where table[c] == nil { table[c] = enumeration } }
+        return table
+    }()
+
+    static func enumerationOwning(_ name: String) -> String? { enumerationByCase[name] }
 }
 
 /// The evaluated arguments of a call, with helpers that bind them to parameters and

@@ -207,11 +207,14 @@ final class Checker {
 
     /// Records a diagnostic once: loops and instances evaluate the same source many
     /// times, and one mistake must still be one message.
-    func report(_ d: Diagnostic) {
+    func report(_ d: Diagnostic) { report(d, key: nil) }
+
+    /// ``report(_:)`` with the report's key when the caller already made it.
+    func report(_ d: Diagnostic, key known: String?) {
         reportCalls &+= 1
         recorder?.reports.append(d)
         guard !recordingStopped else { return }
-        let key = Checker.reportKey(d)
+        let key = known ?? Checker.reportKey(d)
         guard !seen.contains(key) else { return }
         seen.insert(key)
         if diagnostics.count < SyntaxDiagnostics.recordedLimit {
@@ -244,7 +247,8 @@ final class Checker {
     /// quadratic (20,000 iterations among 20,000 names ran for minutes).
     func reportSuggesting(_ name: String, among count: Int, _ candidates: () -> [String], _ make: (String?) -> Diagnostic) {
         let plain = make(nil)
-        guard !hasReported(plain), affordsSuggestion(among: count) else { return report(plain) }
+        let key = Checker.reportKey(plain)
+        guard !seen.contains(key), affordsSuggestion(among: count) else { return report(plain, key: key) }
         suggestionWork += count
         report(make(AnimcBase.closestMatch(to: name, in: candidates())))
     }
@@ -269,6 +273,9 @@ final class Checker {
     var suggestionBudget = Checker.suggestionBudget
     /// Candidates compared so far (replayed items count what they compared).
     var suggestionWork = 0
+    /// Unknown names already reported, by where they are written, with the message a
+    /// repeat reports (see `lookupValue`).
+    var repeatedUnknownNames: [SourceRange: (Diagnostic, String)] = [:]
     /// Whether the top-level names are those of the memo's last check, for records that
     /// read them all. Asked once per check at most: the list can be long.
     lazy var everyNameUnchanged: Bool = memo.map { $0.everyName == global.order.map(\.name.name) } ?? false

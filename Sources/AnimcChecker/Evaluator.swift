@@ -134,8 +134,16 @@ extension Checker {
                                         help: "'\(name)' is a value of \(e); it can only be written there"))
             return .poison
         }
+        // The same misspelling again (a loop's next iteration): the message without a
+        // suggestion, as `reportSuggesting` gives it, but made once.
+        if let (plain, key) = repeatedUnknownNames[range] {
+            report(plain, key: key)
+            return .poison
+        }
         reportSuggesting(name, among: scope.visibleNameCount + Builtins.constantNames.count,
                          { scope.visibleNames + Builtins.constantNames }) { Messages.unknownName(range, name: name, suggestion: $0) }
+        let plain = Messages.unknownName(range, name: name, suggestion: nil)
+        repeatedUnknownNames[range] = (plain, Checker.reportKey(plain))
         return .poison
     }
 
