@@ -32,28 +32,23 @@ public func check(_ tree: SyntaxTree, memo: CheckMemo? = nil) -> CheckResult {
     return checker.run()
 }
 
-/// Checks with a suggestion budget of `suggestionBudget` candidates (the tests use a
-/// small one).
-func check(_ tree: SyntaxTree, memo: CheckMemo? = nil, suggestionBudget: Int) -> CheckResult {
-    let checker = Checker(tree: tree, memo: memo)
-    checker.suggestionBudget = suggestionBudget
-    return checker.run()
+/// What a check counted besides its result, for the tests.
+struct CheckCounts {
+    /// Template animations whose lowering was reused (see TemplateReuse.swift).
+    var templateReuses: Int
+    /// Candidates its suggestions compared (see ``Checker/suggestionBudget``).
+    var suggestionWork: Int
 }
 
-/// Checks, and says how many candidates its suggestions compared (the tests bound it).
-func checkCountingSuggestions(_ tree: SyntaxTree) -> (CheckResult, suggestionWork: Int) {
-    let checker = Checker(tree: tree)
-    let result = checker.run()
-    return (result, checker.suggestionWork)
-}
-
-/// Checks with or without reusing template animations (the tests compare the two), and
-/// says how many lowerings were reused.
-func check(_ tree: SyntaxTree, memo: CheckMemo? = nil, reusingTemplates: Bool) -> (CheckResult, reused: Int) {
+/// Checks with the settings the tests turn (template reuse, the suggestion budget), and
+/// says what the check counted.
+func checkCounting(_ tree: SyntaxTree, memo: CheckMemo? = nil, reusingTemplates: Bool = true,
+                   suggestionBudget: Int = Checker.suggestionBudget) -> (CheckResult, CheckCounts) {
     let checker = Checker(tree: tree, memo: memo)
     checker.reusesTemplates = reusingTemplates
+    checker.suggestionBudget = suggestionBudget
     let result = checker.run()
-    return (result, checker.templateReuses)
+    return (result, CheckCounts(templateReuses: checker.templateReuses, suggestionWork: checker.suggestionWork))
 }
 
 /// Limits on expansion, so that no input can make the checker run away.
@@ -245,12 +240,19 @@ final class Checker {
     /// candidates there are, so that nothing is listed when no suggestion will be made:
     /// listing every name, layer or animation for each iteration made loops of typos
     /// quadratic (20,000 iterations among 20,000 names ran for minutes).
-    func reportSuggesting(_ name: String, among count: Int, _ candidates: () -> [String], _ make: (String?) -> Diagnostic) {
+    /// Returns the message without a suggestion and its key, which is what a repeat reports.
+    @discardableResult
+    func reportSuggesting(_ name: String, among count: Int, _ candidates: () -> [String],
+                          _ make: (String?) -> Diagnostic) -> (plain: Diagnostic, key: String) {
         let plain = make(nil)
         let key = Checker.reportKey(plain)
-        guard !seen.contains(key), affordsSuggestion(among: count) else { return report(plain, key: key) }
-        suggestionWork += count
-        report(make(AnimcBase.closestMatch(to: name, in: candidates())))
+        if !seen.contains(key), affordsSuggestion(among: count) {
+            suggestionWork += count
+            report(make(AnimcBase.closestMatch(to: name, in: candidates())), key: key)
+        } else {
+            report(plain, key: key)
+        }
+        return (plain, key)
     }
 
     /// Whether a suggestion among `count` candidates is still within the budget (and
@@ -278,7 +280,10 @@ final class Checker {
     var repeatedUnknownNames: [SourceRange: (Diagnostic, String)] = [:]
     /// Whether the top-level names are those of the memo's last check, for records that
     /// read them all. Asked once per check at most: the list can be long.
-    lazy var everyNameUnchanged: Bool = memo.map { $0.everyName == global.order.map(\.name.name) } ?? false
+    lazy var everyNameUnchanged: Bool = memo.map { $0.everyName == topLevelNames } ?? false
+
+    /// The file's top-level names, in declaration order.
+    var topLevelNames: [String] { global.order.map(\.name.name) }
 
     func text(_ range: SourceRange) -> String { tree.file.text(range) }
 
@@ -288,7 +293,7 @@ final class Checker {
 
     func run() -> CheckResult {
         let composition = lowerFile()
-        memo?.finish { global.order.map(\.name.name) }
+        memo?.finish { topLevelNames }
         for (_, entry) in noEffect.sorted(by: { $0.key < $1.key }) where entry.count == entry.instances {
             if let d = entry.diagnostic { report(d) }
         }

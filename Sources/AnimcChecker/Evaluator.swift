@@ -140,10 +140,10 @@ extension Checker {
             report(plain, key: key)
             return .poison
         }
-        reportSuggesting(name, among: scope.visibleNameCount + Builtins.constantNames.count,
-                         { scope.visibleNames + Builtins.constantNames }) { Messages.unknownName(range, name: name, suggestion: $0) }
-        let plain = Messages.unknownName(range, name: name, suggestion: nil)
-        repeatedUnknownNames[range] = (plain, Checker.reportKey(plain))
+        repeatedUnknownNames[range] = reportSuggesting(name, among: scope.visibleNameCount + Builtins.constantNames.count,
+                                                       { scope.visibleNames + Builtins.constantNames }) {
+            Messages.unknownName(range, name: name, suggestion: $0)
+        }
         return .poison
     }
 

@@ -15,8 +15,9 @@ import Testing
     /// not), and how many lowerings were reused.
     static func compare(_ bytes: [UInt8], name: String) -> (difference: String?, reused: Int) {
         let tree = parse(SourceFile(name: name, bytes: bytes))
-        let (fresh, _) = check(tree, reusingTemplates: false)
-        let (reusing, reused) = check(tree, reusingTemplates: true)
+        let (fresh, _) = checkCounting(tree, reusingTemplates: false)
+        let (reusing, counts) = checkCounting(tree, reusingTemplates: true)
+        let reused = counts.templateReuses
         if fresh.diagnostics != reusing.diagnostics {
             let a = fresh.diagnostics.map { "\($0.code) \($0.range.start)-\($0.range.end) \($0.message)" }
             let b = reusing.diagnostics.map { "\($0.code) \($0.range.start)-\($0.range.end) \($0.message)" }
