@@ -402,7 +402,10 @@ extension Checker {
             if name == "to", !checkRange(v, model, component: info.target.component, at: attr.value.range) { return nil }
             return .some(.value(v))
         }
-        guard let from = value("from"), let to = value("to"), let by = value("by") else { return nil }
+        // All three are checked before any failure returns, so one run reports a mistake
+        // in each (`from: 0` and `to: 2 * pi` for an angle), not one per run.
+        let from = value("from"), to = value("to"), by = value("by")
+        guard let from, let to, let by else { return nil }
         switch (from, to, by) {
         case (let f?, let t?, nil): return (f, t)
         case (let f?, nil, let b?):

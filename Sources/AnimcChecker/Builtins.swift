@@ -264,8 +264,9 @@ extension Checker {
             let r = p - q * (p / q).rounded(.down)
             return .number(r, dp)
         case .pow:
-            guard let s = a.bind(["base", "exponent"], required: 2, usage: "pow(base, exponent)"),
-                  let b = a.number(s[0], what: "base"), let e = a.number(s[1], what: "exponent") else { return .poison }
+            guard let s = a.bind(["base", "exponent"], required: 2, usage: "pow(base, exponent)") else { return .poison }
+            let b = a.number(s[0], what: "base"), e = a.number(s[1], what: "exponent")
+            guard let b, let e else { return .poison }
             let r = Foundationless.pow(b, e)
             guard r.isFinite else { report(Messages.nonFinite(a.range, nan: r.isNaN)); return .poison }
             return .number(r, .none)
@@ -274,8 +275,9 @@ extension Checker {
             let r = name == "sin" ? Foundationless.sin(x) : name == "cos" ? Foundationless.cos(x) : Foundationless.tan(x)
             return .number(r, .none)
         case .atan2:
-            guard let s = a.bind(["y", "x"], required: 2, usage: "atan2(y, x)"),
-                  let y = a.number(s[0], what: "y"), let x = a.number(s[1], what: "x") else { return .poison }
+            guard let s = a.bind(["y", "x"], required: 2, usage: "atan2(y, x)") else { return .poison }
+            let y = a.number(s[0], what: "y"), x = a.number(s[1], what: "x")
+            guard let y, let x else { return .poison }
             return .number(Foundationless.atan2(y, x), .angle)
         case .clamp:
             guard let s = a.bind(["x", "min", "max"], required: 3, usage: "clamp(x, min, max)"),
@@ -312,19 +314,23 @@ extension Checker {
         // Transforms
         case .translate:
             guard let s = a.bind(["x", "y", "z"], required: 1, usage: "translate(x, y, z = 0) or translate(point)") else { return .poison }
-            if s[1] == nil, let p = s[0], p.0.plainNumbers != nil, let v = a.vector(p, count: 2, what: "offset") {
+            if s[1] == nil, let p = s[0], p.0.isPlainNumbers, let v = a.vector(p, count: 2, what: "offset") {
                 return .transform([.translate(x: v[0], y: v[1], z: 0)])
             }
-            guard let x = a.number(s[0], what: "x"), let y = s[1] == nil ? 0 : a.number(s[1], what: "y"),
-                  let z = s[2] == nil ? 0 : a.number(s[2], what: "z") else { return .poison }
+            let x = a.number(s[0], what: "x"), y = s[1] == nil ? 0 : a.number(s[1], what: "y"),
+                z = s[2] == nil ? 0 : a.number(s[2], what: "z")
+            guard let x, let y, let z else { return .poison }
             return .transform([.translate(x: x, y: y, z: z)])
         case .translateX:
             guard let s = a.bind(["offset"], required: 1, usage: "\(name)(offset)"), let v = a.number(s[0], what: "offset") else { return .poison }
             return .transform([.translate(x: name == "translateX" ? v : 0, y: name == "translateY" ? v : 0, z: name == "translateZ" ? v : 0)])
         case .scale:
-            guard let s = a.bind(["x", "y", "z"], required: 1, usage: "scale(s), scale(x, y) or scale(x, y, z)"),
-                  let x = a.number(s[0], what: "x") else { return .poison }
-            guard let y = s[1] == nil ? x : a.number(s[1], what: "y"), let z = s[2] == nil ? (s[1] == nil ? x : 1) : a.number(s[2], what: "z") else { return .poison }
+            guard let s = a.bind(["x", "y", "z"], required: 1, usage: "scale(s), scale(x, y) or scale(x, y, z)") else { return .poison }
+            // Each argument is checked before any failure returns: one run, every mistake.
+            let x = a.number(s[0], what: "x")
+            let y = s[1] == nil ? x : a.number(s[1], what: "y")
+            let z = s[2] == nil ? (s[1] == nil ? x : 1) : a.number(s[2], what: "z")
+            guard let x, let y, let z else { return .poison }
             return .transform([.scale(x: x, y: y, z: s[1] == nil && s[2] == nil ? 1 : z)])
         case .scaleX:
             guard let s = a.bind(["factor"], required: 1, usage: "\(name)(factor)"), let v = a.number(s[0], what: "factor") else { return .poison }
@@ -344,8 +350,9 @@ extension Checker {
             }
             return .transform([.rotate(x: axis[0], y: axis[1], z: axis[2], angle: angle)])
         case .skew:
-            guard let s = a.bind(["x", "y"], required: 1, usage: "skew(x, y = 0deg)"), let x = a.number(s[0], .angle, what: "x"),
-                  let y = s[1] == nil ? 0 : a.number(s[1], .angle, what: "y") else { return .poison }
+            guard let s = a.bind(["x", "y"], required: 1, usage: "skew(x, y = 0deg)") else { return .poison }
+            let x = a.number(s[0], .angle, what: "x"), y = s[1] == nil ? 0 : a.number(s[1], .angle, what: "y")
+            guard let x, let y else { return .poison }
             return .transform([.skew(x: x, y: y)])
         case .skewX:
             guard let s = a.bind(["angle"], required: 1, usage: "\(name)(angle)"), let v = a.number(s[0], .angle, what: "angle") else { return .poison }

@@ -438,8 +438,8 @@ enum TypeNames {
         case (.any, _): return true
         case (.number, .number(_, .none)), (.length, .number(_, .none)): return true
         case (.time, .number(_, .time)), (.angle, .number(_, .angle)): return true
-        case (.point, .tuple(let xs, _)), (.size, .tuple(let xs, _)): return xs.count == 2 && v.plainNumbers != nil
-        case (.rect, .tuple(let xs, let isSize)): return (xs.count == 4 || (xs.count == 2 && isSize)) && v.plainNumbers != nil
+        case (.point, .tuple(let xs, _)), (.size, .tuple(let xs, _)): return xs.count == 2 && v.isPlainNumbers
+        case (.rect, .tuple(let xs, let isSize)): return (xs.count == 4 || (xs.count == 2 && isSize)) && v.isPlainNumbers
         case (.color, .color), (.transform, .transform), (.path, .path), (.bool, .bool), (.string, .string),
              (.image, .image), (.timing, .timing), (.list, .list):
             return true

@@ -93,11 +93,12 @@ extension Checker {
         switch name {
         case "arc":
             let usage = "arc(center: (x, y), radius: r, from: angle, to: angle, clockwise: true)"
-            guard let s = a.bind(["center", "radius", "from", "to", "clockwise"], required: 4, usage: usage),
-                  let c = a.vector(s[0], count: 2, what: "center"), let r = a.number(s[1], what: "radius"),
-                  let from = a.number(s[2], .angle, what: "from"), let to = a.number(s[3], .angle, what: "to") else { return nil }
-            let clockwise = s[4] == nil ? true : a.bool(s[4], what: "clockwise")
-            guard let cw = clockwise else { return nil }
+            guard let s = a.bind(["center", "radius", "from", "to", "clockwise"], required: 4, usage: usage) else { return nil }
+            // Every argument is checked before any failure returns: one run, every mistake.
+            let c = a.vector(s[0], count: 2, what: "center"), r = a.number(s[1], what: "radius"),
+                from = a.number(s[2], .angle, what: "from"), to = a.number(s[3], .angle, what: "to"),
+                clockwise = s[4] == nil ? true : a.bool(s[4], what: "clockwise")
+            guard let c, let r, let from, let to, let cw = clockwise else { return nil }
             guard r >= 0 else {
                 report(Messages.outOfRange(s[1]?.1 ?? a.range, what: "radius", value: formatNumber(r), valid: "0 or more"))
                 return nil

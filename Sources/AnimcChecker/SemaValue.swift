@@ -77,6 +77,15 @@ enum SemaValue {
         return result
     }
 
+    /// Whether ``plainNumbers`` is non-nil, without building the array.
+    var isPlainNumbers: Bool {
+        guard case .tuple(let items, _) = self else { return false }
+        for item in items {
+            guard case .number(_, .none) = item else { return false }
+        }
+        return true
+    }
+
     static func vector(_ xs: [Double], isSize: Bool = false) -> SemaValue {
         .tuple(xs.map { .number($0, .none) }, isSize: isSize)
     }
