@@ -303,12 +303,14 @@ extension Checker {
             // tile of a grid needs no special case.
             return .vector(len == 0 ? v.map { _ in 0 } : v.map { $0 / len })
         case .distance:
-            guard let s = a.bind(["a", "b"], required: 2, usage: "distance(a, b)"),
-                  let p = a.vector(s[0], count: nil, what: "a"), let q = a.vector(s[1], count: p.count, what: "b") else { return .poison }
+            guard let s = a.bind(["a", "b"], required: 2, usage: "distance(a, b)") else { return .poison }
+            let p = a.vector(s[0], count: nil, what: "a"), q = a.vector(s[1], count: p?.count, what: "b")
+            guard let p, let q, p.count == q.count else { return .poison }
             return .number(zip(p, q).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot(), .none)
         case .dot:
-            guard let s = a.bind(["a", "b"], required: 2, usage: "dot(a, b)"),
-                  let p = a.vector(s[0], count: nil, what: "a"), let q = a.vector(s[1], count: p.count, what: "b") else { return .poison }
+            guard let s = a.bind(["a", "b"], required: 2, usage: "dot(a, b)") else { return .poison }
+            let p = a.vector(s[0], count: nil, what: "a"), q = a.vector(s[1], count: p?.count, what: "b")
+            guard let p, let q, p.count == q.count else { return .poison }
             return .number(zip(p, q).reduce(0) { $0 + $1.0 * $1.1 }, .none)
 
         // Transforms
@@ -340,8 +342,9 @@ extension Checker {
             let axis: (Double, Double, Double) = name == "rotateX" ? (1, 0, 0) : name == "rotateY" ? (0, 1, 0) : (0, 0, 1)
             return .transform([.rotate(x: axis.0, y: axis.1, z: axis.2, angle: angle)])
         case .rotate3d:
-            guard let s = a.bind(["axis", "angle"], required: 2, usage: "rotate3d((x, y, z), angle)"),
-                  let axis = a.vector(s[0], count: 3, what: "axis"), let angle = a.number(s[1], .angle, what: "angle") else { return .poison }
+            guard let s = a.bind(["axis", "angle"], required: 2, usage: "rotate3d((x, y, z), angle)") else { return .poison }
+            let axis = a.vector(s[0], count: 3, what: "axis"), angle = a.number(s[1], .angle, what: "angle")
+            guard let axis, let angle else { return .poison }
             // CATransform3DMakeRotation returns the identity for a zero axis: accepted, as
             // there, with a warning.
             guard axis.contains(where: { $0 != 0 }) else {

@@ -50,12 +50,14 @@ extension Checker {
             guard let s = a.bind(["to"], required: 1, usage: "line (x, y)"), let p = point(s[0], "to"), needsCurrentPoint() else { return nil }
             return [.line(to: p)]
         case "quad":
-            guard let s = a.bind(["to", "control"], required: 2, usage: "quad (x, y) control: (cx, cy)"),
-                  let p = point(s[0], "to"), let c = point(s[1], "control"), needsCurrentPoint() else { return nil }
+            guard let s = a.bind(["to", "control"], required: 2, usage: "quad (x, y) control: (cx, cy)") else { return nil }
+            let p = point(s[0], "to"), c = point(s[1], "control")
+            guard let p, let c, needsCurrentPoint() else { return nil }
             return [.quad(control: c, to: p)]
         case "cubic":
-            guard let s = a.bind(["to", "c1", "c2"], required: 3, usage: "cubic (x, y) c1: (x1, y1) c2: (x2, y2)"),
-                  let p = point(s[0], "to"), let c1 = point(s[1], "c1"), let c2 = point(s[2], "c2"), needsCurrentPoint() else { return nil }
+            guard let s = a.bind(["to", "c1", "c2"], required: 3, usage: "cubic (x, y) c1: (x1, y1) c2: (x2, y2)") else { return nil }
+            let p = point(s[0], "to"), c1 = point(s[1], "c1"), c2 = point(s[2], "c2")
+            guard let p, let c1, let c2, needsCurrentPoint() else { return nil }
             return [.cubic(control1: c1, control2: c2, to: p)]
         case "close":
             guard a.bind([], required: 0, usage: "close") != nil, needsCurrentPoint() else { return nil }
@@ -105,8 +107,9 @@ extension Checker {
             }
             return [.arc(center: Point(c[0], c[1]), radius: r, startAngle: from, endAngle: to, clockwise: cw)]
         case "circle":
-            guard let s = a.bind(["center", "radius"], required: 2, usage: "circle(center: (x, y), radius: r)"),
-                  let c = a.vector(s[0], count: 2, what: "center"), let r = a.number(s[1], what: "radius") else { return nil }
+            guard let s = a.bind(["center", "radius"], required: 2, usage: "circle(center: (x, y), radius: r)") else { return nil }
+            let c = a.vector(s[0], count: 2, what: "center"), r = a.number(s[1], what: "radius")
+            guard let c, let r else { return nil }
             return [.arc(center: Point(c[0], c[1]), radius: r, startAngle: 0, endAngle: 2 * .pi, clockwise: true), .close]
         case "rect":
             let usage = "rect(x, y, width, height) or rect((x, y, w, h))"
@@ -125,8 +128,9 @@ extension Checker {
             guard let s = a.bind(["in"], required: 1, usage: "ellipse((x, y, w, h))"), let r = rect(s[0]) else { return nil }
             return ellipseElements(r)
         case "roundedRect":
-            guard let s = a.bind(["rect", "radius"], required: 2, usage: "roundedRect((x, y, w, h), radius: r)"),
-                  let r = rect(s[0]), let radius = a.number(s[1], what: "radius") else { return nil }
+            guard let s = a.bind(["rect", "radius"], required: 2, usage: "roundedRect((x, y, w, h), radius: r)") else { return nil }
+            let r = rect(s[0]), radius = a.number(s[1], what: "radius")
+            guard let r, let radius else { return nil }
             return roundedRectElements(r, radius)
         default:
             return nil
