@@ -48,6 +48,14 @@ final class LayerNode {
 extension Checker {
     static let layerTimingAttributes: Set<String> = ["beginTime", "speed", "timeOffset"]
 
+    /// ``layerTimingAttributes`` without hashing: every property of every layer asks.
+    static func isLayerTimingAttribute(_ path: String) -> Bool {
+        switch path {
+        case "beginTime", "speed", "timeOffset": return true
+        default: return false
+        }
+    }
+
     func lowerFile() -> Composition? {
         let root = LayerNode(name: "", nameRange: .empty(at: 0), kind: .layer, isMask: false, range: tree.root.range)
         var composition: (name: Identifier?, body: Block, range: SourceRange)?
@@ -263,7 +271,7 @@ extension Checker {
             node.maskReference = (name, value.range)
             return
         }
-        if Checker.layerTimingAttributes.contains(path) {
+        if Checker.isLayerTimingAttribute(path) {
             if let previous = node.timingRanges[path] {
                 report(Messages.duplicateProperty(range, name: path, previous: previous))
                 return

@@ -44,6 +44,24 @@ enum SwiftSpellings {
         return table
     }()
 
+    /// The meaning of a pasted name, if it is one. Every spelling in ``names`` has a
+    /// capital letter and every `.anim` word has one only inside it, so the words most
+    /// names are (`backwards`, `rgb`) are told apart without hashing them: this runs for
+    /// every enumeration value and unknown name a check meets.
+    static func meaning(of name: String) -> Meaning? {
+        guard hasCapital(name) else { return nil }
+        return names[name]
+    }
+
+    /// Whether a call of `name` is a pasted Swift or Core Animation function.
+    static func isFunction(_ name: String) -> Bool {
+        hasCapital(name) && functions.contains(name)
+    }
+
+    static func hasCapital(_ name: String) -> Bool {
+        name.utf8.contains { $0 >= 0x41 && $0 <= 0x5A }
+    }
+
     /// Swift's implicit members and the members of Swift types, by member name.
     static func member(_ name: String) -> Meaning? {
         switch name {
@@ -120,7 +138,7 @@ extension Checker {
     func swiftWord(_ expr: Expr) -> String? {
         switch expr.kind {
         case .identifier(let name):
-            if case .word(let w)? = SwiftSpellings.names[name] { return w }
+            if case .word(let w)? = SwiftSpellings.meaning(of: name) { return w }
         case .implicitMember(let name):
             if case .word(let w)? = SwiftSpellings.member(name.name) { return w }
         case .member(let base, let name):
@@ -134,7 +152,7 @@ extension Checker {
     /// `M_PI`, `kCAFillModeForwards`, ...: reports E0323 and returns the value the
     /// `.anim` form has, so checking goes on as if it had been written.
     func swiftName(_ name: String, _ range: SourceRange, _ scope: Scope) -> SemaValue? {
-        guard let meaning = SwiftSpellings.names[name] else { return nil }
+        guard let meaning = SwiftSpellings.meaning(of: name) else { return nil }
         return swiftMeaning(meaning, written: name, range, scope)
     }
 
@@ -179,7 +197,7 @@ extension Checker {
     /// `CATransform3DMakeRotation(.pi / 4, 0, 0, 1)`, `CGPoint(x: 1, y: 2)`, ...: one
     /// report for the whole call, its fix-it with everything inside rewritten too.
     func swiftCall(_ expr: Expr, _ callee: Identifier, _ scope: Scope) -> SemaValue? {
-        guard SwiftSpellings.functions.contains(callee.name), scope.lookup(callee.name) == nil,
+        guard SwiftSpellings.isFunction(callee.name), scope.lookup(callee.name) == nil,
               let replacement = portedText(expr), replacement != text(expr.range) else { return nil }
         reportSpelling(expr, written: callee.name + "(...)", replacement: replacement)
         return .poison
