@@ -87,6 +87,10 @@ extension Checker {
             return nil
         case .point, .size:
             guard let xs = v.plainNumbers, xs.count == 2 else {
+                // Two components with units: the shape was right, the units are not.
+                if case .tuple(let items, _) = v, items.count == 2 {
+                    return mismatch("the \(type == .point ? "coordinates of a point" : "width and height of a size") are plain numbers (points), without units")
+                }
                 return mismatch(type == .point ? "a point is written (x, y)" : "a size is written width x height")
             }
             return type == .point ? .point(Point(xs[0], xs[1])) : .size(Size(xs[0], xs[1]))

@@ -49,6 +49,10 @@ enum SemaValue {
         case .string: return "a string"
         case .color: return "a colour"
         case .tuple(let items, let isSize):
+            // `(1s, 2deg)` where a point is expected is not "a point": say what is in it.
+            if items.count <= 4, !isPlainNumbers {
+                return (isSize ? "" : "(") + items.map(\.typeName).joined(separator: isSize ? " x " : ", ") + (isSize ? "" : ")")
+            }
             if isSize { return "a size" }
             if items.count == 2 { return "a point" }
             if items.count == 4 { return "a rect" }
