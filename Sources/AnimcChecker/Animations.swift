@@ -187,7 +187,11 @@ extension Checker {
             // Children sequence against each other in the group's time.
             currentFrame.groups.append(Animation(name: name, timing: timing, kind: .group([]), range: item.range))
             defer { currentFrame.groups.removeLast() }
-            for (child, childScope) in zip(children, childScopes) {
+            // A group recorded as a template numbers the holes its children's lowerings meet.
+            let log = scope.templateReads.active, outerChild = log?.child
+            defer { log?.child = outerChild }
+            for (j, (child, childScope)) in zip(children, childScopes).enumerated() {
+                log?.child = j
                 guard let a = lowerAnimation(child, layerKind: layerKind, scope: childScope,
                                              group: GroupContext(duration: explicitDuration)) else { failed = true; continue }
                 if let previous = keys[a.name] {
@@ -328,10 +332,16 @@ extension Checker {
         var ok = true
         func time(_ name: String) -> Double? {
             guard let attr = a[name] else { return nil }
-            guard case .number(let x)? = lowerValue(attr.value, attr.scope, as: .time, context: "'\(name)'") else { ok = false; return nil }
+            guard let x = lowerTimeAttribute(name, attr.value, attr.scope) else { ok = false; return nil }
             return x
         }
-        if let x = time("beginTime") { t.beginTime = x }
+        if let attr = a["beginTime"] {
+            if let x = atHole(.beginTime, attr.value, attr.scope, type: .time, { lowerTimeAttribute("beginTime", attr.value, attr.scope) }) {
+                t.beginTime = x
+            } else {
+                ok = false
+            }
+        }
         if let attr = a["duration"], let x = time("duration") {
             if x <= 0 { report(Messages.badDuration(attr.value.range, value: x, what: "the duration")); ok = false } else { t.duration = x }
         } else if a["duration"] == nil, let inherited = group?.duration, kind != "group" {
@@ -371,6 +381,12 @@ extension Checker {
         return ok ? t : nil
     }
 
+    /// A timing attribute's time in seconds; nil after reporting.
+    func lowerTimeAttribute(_ name: String, _ expr: Expr, _ scope: Scope) -> Double? {
+        guard case .number(let x)? = lowerValue(expr, scope, as: .time, context: "'\(name)'") else { return nil }
+        return x
+    }
+
     func lowerBool(_ attr: Attribute) -> Bool? {
         guard case .bool(let b)? = lowerValue(attr.value, attr.scope, as: .bool, context: "'\(attr.name)'") else { return nil }
         return b
@@ -391,16 +407,16 @@ extension Checker {
     /// `from`/`to`/`by` resolved to from → to as CABasicAnimation does, with an absent
     /// end taken from the model value (semantics.md §6).
     private func lowerFromTo(_ a: AttributeSet, _ info: KeyPathInfo, _ item: Item, model: PropertyInfo) -> (AnimatedValue, AnimatedValue)? {
+        // Without `by`, each end is its value alone: a hole a template can take per instance.
+        let plain = a["by"] == nil
         func value(_ name: String) -> AnimatedValue?? {
             guard let attr = a[name] else { return .some(nil) }
-            if name == "from" {
-                guard let v = lowerAnimatedValue(attr.value, attr.scope, as: info.type, context: "'from'") else { return nil }
-                if case .value(let x) = v, !checkRange(x, model, component: info.target.component, at: attr.value.range) { return nil }
-                return .some(v)
+            if plain, name == "from" || name == "to" {
+                return atHole(name == "from" ? .from : .to, attr.value, attr.scope, type: info.type) {
+                    lowerEndpoint(name, attr.value, attr.scope, info, model: model)
+                }.map { .some($0) } ?? nil
             }
-            guard let v = lowerValue(attr.value, attr.scope, as: info.type, context: "'\(name)'") else { return nil }
-            if name == "to", !checkRange(v, model, component: info.target.component, at: attr.value.range) { return nil }
-            return .some(.value(v))
+            return lowerEndpoint(name, attr.value, attr.scope, info, model: model).map { .some($0) } ?? nil
         }
         // All three are checked before any failure returns, so one run reports a mistake
         // in each (`from: 0` and `to: 2 * pi` for an angle), not one per run.
@@ -437,6 +453,19 @@ extension Checker {
             reportMissing(in: item.range, Messages.missingAttribute(animationNameRange(item), what: "this animation", needs: "'from', 'to' or 'by'"))
             return nil
         }
+    }
+
+    /// `from`, `to` or `by` of a basic or spring animation, range-checked as the
+    /// property's model value is (`by` is an offset, so it is not); nil after reporting.
+    func lowerEndpoint(_ name: String, _ expr: Expr, _ scope: Scope, _ info: KeyPathInfo, model: PropertyInfo) -> AnimatedValue? {
+        if name == "from" {
+            guard let v = lowerAnimatedValue(expr, scope, as: info.type, context: "'from'") else { return nil }
+            if case .value(let x) = v, !checkRange(x, model, component: info.target.component, at: expr.range) { return nil }
+            return v
+        }
+        guard let v = lowerValue(expr, scope, as: info.type, context: "'\(name)'") else { return nil }
+        if name == "to", !checkRange(v, model, component: info.target.component, at: expr.range) { return nil }
+        return .value(v)
     }
 
     private func lowerSpring(_ a: AttributeSet) -> SpringParameters? {

@@ -41,12 +41,10 @@ extension Checker {
             times.reserveCapacity(rows.count)
             timeRanges.reserveCapacity(rows.count)
             timings.reserveCapacity(rows.count)
-            for row in rows {
-                if let v = lowerValue(row.value, row.scope, as: info.type, context: "'\(info.keyPath)'") {
-                    if checkRange(v, property, component: info.target.component, at: row.value.range) {
-                        values.append(v)
-                        valueRanges.append(row.value.range)
-                    } else { ok = false }
+            for (i, row) in rows.enumerated() {
+                if let v = atHole(.row(i), row.value, row.scope, type: info.type, { lowerRowValue(row.value, row.scope, info, property) }) {
+                    values.append(v)
+                    valueRanges.append(row.value.range)
                 } else { ok = false }
                 if let t = keyTime(row.time, row.scope) { times.append(t); timeRanges.append(row.time.range) } else { ok = false }
                 if let e = row.timing {
@@ -138,6 +136,14 @@ extension Checker {
         }
         return Keyframes(values: values, keyTimes: keyTimes, timingFunctions: timingFunctions, calculationMode: mode,
                          tension: tcb[0], continuity: tcb[1], bias: tcb[2])
+    }
+
+    /// A keyframe row's value, range-checked as the property's model value is; nil after
+    /// reporting.
+    func lowerRowValue(_ expr: Expr, _ scope: Scope, _ info: KeyPathInfo, _ property: PropertyInfo) -> Value? {
+        guard let v = lowerValue(expr, scope, as: info.type, context: "'\(info.keyPath)'"),
+              checkRange(v, property, component: info.target.component, at: expr.range) else { return nil }
+        return v
     }
 
     /// A key time: a fraction (`0.5` or `50%`).

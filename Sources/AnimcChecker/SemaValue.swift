@@ -216,6 +216,17 @@ final class Scope {
         return nil
     }
 
+    /// The binding `name` resolves to when one below the top level declares it (a
+    /// parameter, a loop variable, a local `let`), without logging the lookup anywhere.
+    func bindingBelowTopLevel(_ name: String) -> Binding? {
+        var scope: Scope? = self
+        while let s = scope, s.parent != nil {
+            if let b = s.local(name) { return b }
+            scope = s.parent
+        }
+        return nil
+    }
+
     func local(_ name: String) -> Binding? {
         if let index { return index[name] }
         // Lengths first: a native string's length is stored, while comparing two unequal

@@ -18,12 +18,32 @@ import AnimcSyntax
 // (`go.end`) and declared nothing of its own (its body is attributes and keyframe rows
 // only). The lookups are logged by `Scope.lookup` itself, so no path through the
 // evaluator can read a name unseen.
+//
+// Instances by substitution. A tile's position keyframes read its offset, and its
+// group its delay: every instance differs there, and only there. Where a value is
+// written as a bare name bound inside the template (`0.7 = offset ~ T`, `beginTime:
+// delay`, `from: turn`), lowering records the site (a hole) instead of the read. A later
+// instance whose other reads match takes the kept lowering and evaluates only the holes,
+// through the same functions lowering uses at those sites, then runs again the rules
+// that read values (the template's "no visible effect", a transform's turn, the group
+// rules) and the registration sequencing reads. A hole whose evaluation reports anything
+// or fails sends the instance back to lowering afresh. Holes are taken only where the
+// value is nothing but that value: one keyframe, one end of a `from`/`to` pair without
+// `by`, a `beginTime`; and only for values whose shape no rule compares (not paths or
+// lists), of bindings already evaluated (so each costs exactly one evaluation).
+//
+// A group is a template too when its children are such leaves and it gives its own
+// duration (a group without one takes the end of its last child, which holes move).
 
 /// The lookup log of the template animation being lowered, shared by the scopes of one
 /// check.
 final class TemplateReads {
     final class Log {
         var reads: [(name: String, binding: Binding?)] = []
+        /// Sites whose value was read as a hole, in the order lowering met them.
+        var holes: [TemplateHole] = []
+        /// The child of a group being lowered, for the holes its lowering meets.
+        var child: Int?
         func append(_ read: (String, Binding?)) { reads.append(read) }
     }
 
@@ -44,6 +64,21 @@ struct TemplateKey: Hashable {
     var expectedDimension: Dimension?
 }
 
+/// Where in a lowered animation a hole's value goes.
+enum HoleSite: Equatable {
+    /// The value of the keyframe row with this index (rows counted in the body).
+    case row(Int)
+    case from, to
+    case beginTime
+}
+
+/// A value a kept lowering takes from each instance: the site, in the group's child with
+/// this index (nil for the animation itself).
+struct TemplateHole: Equatable {
+    var child: Int?
+    var site: HoleSite
+}
+
 /// The lowerings kept for one key, and how often one was reused: a key whose every
 /// instance differs (a tile's offset from the centre) stops being logged and searched
 /// once it holds its share.
@@ -62,15 +97,20 @@ final class TemplateEntry {
     /// Each name looked up, what it resolved to, and that binding's value once lowered.
     let reads: [(name: String, binding: Binding?, value: SemaValue?)]
     let animation: Animation
-    let type: ValueType
-    /// Expression evaluations the lowering made, so reuse counts toward the same limit.
+    /// The animated property's type; for a group, each child's.
+    let types: [ValueType]
+    /// Expression evaluations the lowering made, holes included, so reuse counts toward
+    /// the same limit.
     let evaluations: Int
+    let holes: [TemplateHole]
 
-    init(reads: [(name: String, binding: Binding?, value: SemaValue?)], animation: Animation, type: ValueType, evaluations: Int) {
+    init(reads: [(name: String, binding: Binding?, value: SemaValue?)], animation: Animation, types: [ValueType],
+         evaluations: Int, holes: [TemplateHole]) {
         self.reads = reads
         self.animation = animation
-        self.type = type
+        self.types = types
         self.evaluations = evaluations
+        self.holes = holes
     }
 }
 
@@ -88,17 +128,68 @@ extension Checker {
     /// reusable leaf in a template.
     func templateKey(_ item: Item, layerKind: LayerKind, group: GroupContext?) -> TemplateKey? {
         guard reusesTemplates, definitionDepth > 0 || !activeLoops.isEmpty,
-              case .animation(let kind, let target, _, let along, let body) = item.kind,
-              target != nil, along == nil, kind.name == "basic" || kind.name == "keyframes",
+              Checker.isReusableLeaf(item) || Checker.isReusableGroup(item),
               !spansSyntaxError(item.range) else { return nil }
+        return TemplateKey(range: item.range, layerKind: layerKind, groupDuration: group?.duration.map(\.bitPattern),
+                           inGroup: group != nil, definitionDepth: definitionDepth, expectedDimension: expectedDimension)
+    }
+
+    /// A `basic` or `keyframes` animation of a property whose body is attributes and
+    /// keyframe rows only: nothing in it declares a name or reads another animation's
+    /// lowering except through a name.
+    static func isReusableLeaf(_ item: Item) -> Bool {
+        guard case .animation(let kind, let target, _, let along, let body) = item.kind,
+              target != nil, along == nil, kind.name == "basic" || kind.name == "keyframes" else { return false }
         for child in body.items {
             switch child.kind {
             case .property, .keyframe: continue
-            default: return nil
+            default: return false
             }
         }
-        return TemplateKey(range: item.range, layerKind: layerKind, groupDuration: group?.duration.map(\.bitPattern),
-                           inGroup: group != nil, definitionDepth: definitionDepth, expectedDimension: expectedDimension)
+        return true
+    }
+
+    /// A group of reusable leaves that gives its own duration.
+    static func isReusableGroup(_ item: Item) -> Bool {
+        guard case .animation(let kind, nil, _, nil, let body) = item.kind, kind.name == "group" else { return false }
+        var duration = false
+        for child in body.items {
+            switch child.kind {
+            case .property(let key, _): if key.dotted == "duration" { duration = true }
+            case .animation: if !isReusableLeaf(child) { return false }
+            default: return false
+            }
+        }
+        return duration
+    }
+
+    /// A group's child animations, in the order lowering numbers them.
+    static func groupChildren(_ item: Item) -> [Item] {
+        guard case .animation(_, _, _, _, let body) = item.kind else { return [] }
+        return body.items.filter { if case .animation = $0.kind { return true } else { return false } }
+    }
+
+    /// Lowers the value at a hole site. While a template is recorded and the value is a
+    /// bare name bound inside it to a value already evaluated, the read is not logged:
+    /// the site is, so a later instance can take this lowering with its own value there.
+    /// Anywhere else this is `lower()`.
+    func atHole<T>(_ site: HoleSite, _ expr: Expr, _ scope: Scope, type: ValueType, _ lower: () -> T) -> T {
+        let hub = scope.templateReads
+        guard let log = hub.active, case .identifier(let name) = expr.kind, Checker.holeTypeAllowed(type),
+              let binding = scope.bindingBelowTopLevel(name), binding.value != nil else { return lower() }
+        hub.active = nil
+        let result = lower()
+        hub.active = log
+        log.holes.append(TemplateHole(child: log.child, site: site))
+        return result
+    }
+
+    /// Values whose shape no rule compares between keyframes (paths and lists are).
+    static func holeTypeAllowed(_ type: ValueType) -> Bool {
+        switch type {
+        case .path, .numbers, .colors: return false
+        default: return true
+        }
     }
 
     /// Reuses an earlier instance's lowering when every name it read resolves to the same
@@ -110,12 +201,14 @@ extension Checker {
             if slot.isCold { return lowerAnimationAfresh(item, layerKind: layerKind, scope: scope, group: group) }
             for entry in slot.entries where evaluationCount <= ExpansionLimits.maxEvaluations - entry.evaluations {
                 guard entry.reads.allSatisfy({ read in sameBinding(scope.lookup(read.name), read.binding, read.value) }) else { continue }
-                evaluationCount += entry.evaluations
+                // Holes are evaluated first, so that one that fails falls back before any
+                // effect is replayed.
+                guard let (animation, holeEvaluations) = instantiate(entry, item, scope: scope) else { break }
+                evaluationCount = evaluationCount - holeEvaluations + entry.evaluations
                 templateReuses += 1
                 slot.reuses += 1
-                checkPropertyAnimationRules(entry.animation, item: item, type: entry.type)
-                registerLowered(entry.animation, nameRange: animationNameRange(item))
-                return entry.animation
+                replayEffects(of: animation, item: item, types: entry.types)
+                return animation
             }
         }
 
@@ -126,12 +219,17 @@ extension Checker {
         readLoweredAnimations = false
         let animation = lowerAnimationAfresh(item, layerKind: layerKind, scope: scope, group: group)
         hub.active = outerLog
-        outerLog?.reads += log.reads
+        if let outerLog {
+            outerLog.reads += log.reads
+            // A leaf's holes are holes of the group being recorded around it, in the
+            // child the group is lowering.
+            outerLog.holes += log.holes.map { TemplateHole(child: outerLog.child, site: $0.site) }
+        }
 
         guard let animation, reportCalls == reportsBefore, !readLoweredAnimations,
               (slot?.entries.count ?? 0) < Checker.maxTemplateEntries,
               templateEntryCount < Checker.maxTemplateEntriesInAll,
-              case .animation(_, let target?, _, _, _) = item.kind, let info = PropertyTable.keyPath(target.dotted) else { return animation }
+              let types = Checker.animatedTypes(item) else { return animation }
         var reads: [(name: String, binding: Binding?, value: SemaValue?)] = []
         for read in log.reads where !reads.contains(where: { $0.name == read.name && $0.binding === read.binding }) {
             reads.append((read.name, read.binding, read.binding?.value))
@@ -139,9 +237,156 @@ extension Checker {
         templateEntryCount += 1
         let kept = slot ?? TemplateSlot()
         if slot == nil { templateCache[key] = kept }
-        kept.entries.append(TemplateEntry(reads: reads, animation: animation, type: info.type,
-                                          evaluations: evaluationCount - evaluationsBefore))
+        kept.entries.append(TemplateEntry(reads: reads, animation: animation, types: types,
+                                          evaluations: evaluationCount - evaluationsBefore, holes: log.holes))
         return animation
+    }
+
+    /// The animated property's type of a leaf, or of each child of a group.
+    static func animatedTypes(_ item: Item) -> [ValueType]? {
+        let leaves = isReusableGroup(item) ? groupChildren(item) : [item]
+        var types: [ValueType] = []
+        for leaf in leaves {
+            guard case .animation(_, let target?, _, _, _) = leaf.kind, let info = PropertyTable.keyPath(target.dotted) else { return nil }
+            types.append(info.type)
+        }
+        return types
+    }
+
+    /// The kept lowering with this instance's values in its holes, or nil when a hole's
+    /// value cannot be taken (its binding is not evaluated yet, or lowering it failed or
+    /// reported anything): the instance is then lowered afresh, which reports the same.
+    /// Also returns the evaluations the holes made.
+    private func instantiate(_ entry: TemplateEntry, _ item: Item, scope: Scope) -> (Animation, Int)? {
+        guard !entry.holes.isEmpty else { return (entry.animation, 0) }
+        let children = entry.holes.contains { $0.child != nil } ? Checker.groupChildren(item) : []
+        // Nothing is evaluated unless every hole can be: a binding evaluated on first use
+        // here would cost more than the one evaluation the entry counted.
+        for hole in entry.holes {
+            let leaf = hole.child.map { children[$0] } ?? item
+            guard let expr = holeExpression(hole.site, in: leaf), case .identifier(let name) = expr.kind,
+                  let binding = scope.bindingBelowTopLevel(name), binding.value != nil else { return nil }
+        }
+        let log = scope.templateReads.active
+        let holesBefore = log?.holes.count ?? 0, reportsBefore = reportCalls, evaluationsBefore = evaluationCount
+        var animation = entry.animation
+        var failed = false
+        for hole in entry.holes {
+            let leaf = hole.child.map { children[$0] } ?? item
+            guard let type = hole.child.map({ entry.types[$0] }) ?? entry.types.first,
+                  let value = lowerHole(hole.site, in: leaf, scope: scope, type: type) else { failed = true; break }
+            if let j = hole.child {
+                guard case .group(var members) = animation.kind else { failed = true; break }
+                members[j] = Checker.filling(hole.site, with: value, in: members[j])
+                animation.kind = .group(members)
+            } else {
+                animation = Checker.filling(hole.site, with: value, in: animation)
+            }
+        }
+        if failed || reportCalls != reportsBefore {
+            // Lowering afresh evaluates these again and counts them, and what was logged
+            // for a group recorded around this instance goes with it.
+            evaluationCount = evaluationsBefore
+            if let log, log.holes.count > holesBefore { log.holes.removeSubrange(holesBefore...) }
+            return nil
+        }
+        return (animation, evaluationCount - evaluationsBefore)
+    }
+
+    /// What a hole's value is once lowered: a model value, an end of a basic animation,
+    /// or a time.
+    enum HoleValue {
+        case value(Value)
+        case endpoint(AnimatedValue)
+        case time(Double)
+    }
+
+    /// The expression at a hole site of a leaf animation item.
+    private func holeExpression(_ site: HoleSite, in leaf: Item) -> Expr? {
+        guard case .animation(_, _, _, _, let body) = leaf.kind else { return nil }
+        switch site {
+        case .row(let i):
+            var n = 0
+            for child in body.items {
+                guard case .keyframe(_, let value, _) = child.kind else { continue }
+                if n == i { return value }
+                n += 1
+            }
+            return nil
+        case .from, .to, .beginTime:
+            let name = site == .from ? "from" : site == .to ? "to" : "beginTime"
+            for child in body.items {
+                if case .property(let key, let value) = child.kind, key.dotted == name { return value }
+            }
+            return nil
+        }
+    }
+
+    /// Lowers the value at a hole site as lowering does there (``atHole`` included, so
+    /// a group recorded around this instance logs the hole, not the read).
+    private func lowerHole(_ site: HoleSite, in leaf: Item, scope: Scope, type: ValueType) -> HoleValue? {
+        guard let expr = holeExpression(site, in: leaf), case .animation(_, let target, _, _, _) = leaf.kind else { return nil }
+        switch site {
+        case .beginTime:
+            return atHole(site, expr, scope, type: .time) { lowerTimeAttribute("beginTime", expr, scope) }.map { .time($0) }
+        case .row, .from, .to:
+            guard let target, let info = PropertyTable.keyPath(target.dotted) else { return nil }
+            let property = PropertyTable.info(info.target.property)
+            if case .row = site {
+                return atHole(site, expr, scope, type: info.type) { lowerRowValue(expr, scope, info, property) }.map { .value($0) }
+            }
+            return atHole(site, expr, scope, type: info.type) {
+                lowerEndpoint(site == .from ? "from" : "to", expr, scope, info, model: property)
+            }.map { .endpoint($0) }
+        }
+    }
+
+    /// The animation with a hole's value in place.
+    private static func filling(_ site: HoleSite, with value: HoleValue, in animation: Animation) -> Animation {
+        var a = animation
+        switch (site, value) {
+        case (.beginTime, .time(let x)):
+            a.timing.beginTime = x
+        case (.row(let i), .value(let v)):
+            if case .property(var p) = a.kind, case .keyframes(var k) = p.content, i < k.values.count {
+                k.values[i] = v
+                p.content = .keyframes(k)
+                a.kind = .property(p)
+            }
+        case (.from, .endpoint(let v)):
+            if case .property(var p) = a.kind, case .basic(_, let to) = p.content {
+                p.content = .basic(from: v, to: to)
+                a.kind = .property(p)
+            }
+        case (.to, .endpoint(let v)):
+            if case .property(var p) = a.kind, case .basic(let from, _) = p.content {
+                p.content = .basic(from: from, to: v)
+                a.kind = .property(p)
+            }
+        default:
+            break
+        }
+        return a
+    }
+
+    /// What lowering the animation afresh does besides returning it, in the same order:
+    /// the rules that read values, and the registration sequencing reads (a group's
+    /// children register inside the group's time frame).
+    private func replayEffects(of animation: Animation, item: Item, types: [ValueType]) {
+        guard case .group(let members) = animation.kind else {
+            if let type = types.first { checkPropertyAnimationRules(animation, item: item, type: type) }
+            registerLowered(animation, nameRange: animationNameRange(item))
+            return
+        }
+        let children = Checker.groupChildren(item)
+        currentFrame.groups.append(Animation(name: animation.name, timing: animation.timing, kind: .group([]), range: item.range))
+        for (j, member) in members.enumerated() where j < children.count && j < types.count {
+            checkPropertyAnimationRules(member, item: children[j], type: types[j])
+            registerLowered(member, nameRange: animationNameRange(children[j]))
+        }
+        checkGroupRules(animation, item: item)
+        currentFrame.groups.removeLast()
+        registerLowered(animation, nameRange: animationNameRange(item))
     }
 
     /// Whether a name that resolved to `recorded` (with `value` then) gives the same value

@@ -33,15 +33,38 @@ import Testing
         let path = "Tests/AnimcCheckerTests/Fixtures/templates/reuse.anim"
         let (difference, reused) = Self.compare(Repository.bytes(path), name: path)
         #expect(difference == nil, "\(difference ?? "")")
-        // Of 9 tiles, all but the first reuse opacity, corner and fade; the rotations
-        // split into 6 from +0 and 3 from -0 (5 + 2 reused); no two offsets are the same,
-        // groups are never kept, nor are the animations sequenced on others. Of the 2 × 2
-        // dots, the second in each row.
-        #expect(reused == 8 + 8 + 8 + 7 + 2)
+        // Of 9 tiles, all but the first take the first's ripple and blink groups with
+        // their own delay, offset and turn in the holes, and its fade; the animations
+        // sequenced on others are never kept. Of the 2 × 2 dots, the second in each row.
+        #expect(reused == 8 + 8 + 8 + 2)
         let result = check(parse(SourceFile(name: path, bytes: Repository.bytes(path))))
         #expect(result.composition != nil)
         // The centre tile's flat position keyframes do not make the template warn.
         #expect(!result.diagnostics.contains { $0.code.rawValue == "W0509" })
+    }
+
+    @Test func holesAreTakenPerInstance() throws {
+        let path = "Tests/AnimcCheckerTests/Fixtures/templates/holes.anim"
+        let (difference, reused) = Self.compare(Repository.bytes(path), name: path)
+        #expect(difference == nil, "\(difference ?? "")")
+        // Dots: the second, fourth and fifth take the first's group; the third's level
+        // fails as a hole, and lowering it afresh still reuses its position, spin and
+        // corner.
+        // Bars: the borderWidth of all but the first.
+        #expect(reused == 3 + 3 + 3)
+        let result = check(parse(SourceFile(name: path, bytes: Repository.bytes(path))))
+        let codes = result.diagnostics.map(\.code.rawValue)
+        // The third dot's level is out of range (its group then fails, so the edge
+        // sequenced on it finds nothing); the others' are not.
+        #expect(codes.filter { $0 == "E0313" }.count == 1)
+        #expect(codes.filter { $0 == "E0301" }.count == 1)
+        // One bar per non-zero start pops from its first value.
+        #expect(codes.filter { $0 == "W0504" }.count == 3)
+        #expect(codes.contains("W0505"))
+        // The fourth dot's corner begins after its group ends; the late bars' too.
+        #expect(codes.filter { $0 == "W0507" }.count == 2)
+        // The second dot's lift is zero, the others' not: no "no visible effect".
+        #expect(!codes.contains("W0509"))
     }
 
     @Test func everyFileAndEditIsTheSameWithReuse() {
