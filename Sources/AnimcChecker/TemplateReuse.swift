@@ -92,25 +92,85 @@ final class TemplateSlot {
     var isCold: Bool { reuses == 0 && entries.count >= Checker.maxTemplateEntries }
 }
 
-/// A lowered leaf animation and what its lowering read. Immutable once kept.
+/// A lowered leaf animation or group and what its lowering read. Immutable once kept.
 final class TemplateEntry {
     /// Each name looked up, what it resolved to, and that binding's value once lowered.
     let reads: [(name: String, binding: Binding?, value: SemaValue?)]
     let animation: Animation
-    /// The animated property's type; for a group, each child's.
-    let types: [ValueType]
     /// Expression evaluations the lowering made, holes included, so reuse counts toward
     /// the same limit.
     let evaluations: Int
-    let holes: [TemplateHole]
+    let shape: TemplateShape
 
-    init(reads: [(name: String, binding: Binding?, value: SemaValue?)], animation: Animation, types: [ValueType],
-         evaluations: Int, holes: [TemplateHole]) {
+    init(reads: [(name: String, binding: Binding?, value: SemaValue?)], animation: Animation, evaluations: Int,
+         shape: TemplateShape) {
         self.reads = reads
         self.animation = animation
-        self.types = types
         self.evaluations = evaluations
-        self.holes = holes
+        self.shape = shape
+    }
+}
+
+/// What reusing a kept lowering needs of the template's syntax, found once when it is
+/// kept rather than on every instance.
+final class TemplateShape {
+    struct Leaf {
+        let item: Item
+        let info: KeyPathInfo
+        let property: PropertyInfo
+    }
+
+    struct Hole {
+        let hole: TemplateHole
+        /// The bare name written at the site, and the leaf it is in.
+        let expr: Expr
+        let name: String
+        let leaf: Int
+    }
+
+    /// The animation itself, or a group's children in order.
+    let leaves: [Leaf]
+    let holes: [Hole]
+
+    /// Nil when the item's syntax does not have what the holes say (it always does: the
+    /// holes were recorded lowering it).
+    init?(_ item: Item, holes: [TemplateHole]) {
+        let items = Checker.isReusableGroup(item) ? Checker.groupChildren(item) : [item]
+        var leaves: [Leaf] = []
+        for leaf in items {
+            guard case .animation(_, let target?, _, _, _) = leaf.kind, let info = PropertyTable.keyPath(target.dotted) else { return nil }
+            leaves.append(Leaf(item: leaf, info: info, property: PropertyTable.info(info.target.property)))
+        }
+        var found: [Hole] = []
+        for hole in holes {
+            let index = hole.child ?? 0
+            guard index < leaves.count, let expr = TemplateShape.expression(hole.site, in: hole.child == nil ? item : leaves[index].item),
+                  case .identifier(let name) = expr.kind else { return nil }
+            found.append(Hole(hole: hole, expr: expr, name: name, leaf: index))
+        }
+        self.leaves = leaves
+        self.holes = found
+    }
+
+    /// The expression at a hole site of an animation item.
+    static func expression(_ site: HoleSite, in item: Item) -> Expr? {
+        guard case .animation(_, _, _, _, let body) = item.kind else { return nil }
+        switch site {
+        case .row(let i):
+            var n = 0
+            for child in body.items {
+                guard case .keyframe(_, let value, _) = child.kind else { continue }
+                if n == i { return value }
+                n += 1
+            }
+            return nil
+        case .from, .to, .beginTime:
+            let name = site == .from ? "from" : site == .to ? "to" : "beginTime"
+            for child in body.items {
+                if case .property(let key, let value) = child.kind, key.dotted == name { return value }
+            }
+            return nil
+        }
     }
 }
 
@@ -203,11 +263,11 @@ extension Checker {
                 guard entry.reads.allSatisfy({ read in sameBinding(scope.lookup(read.name), read.binding, read.value) }) else { continue }
                 // Holes are evaluated first, so that one that fails falls back before any
                 // effect is replayed.
-                guard let (animation, holeEvaluations) = instantiate(entry, item, scope: scope) else { break }
+                guard let (animation, holeEvaluations) = instantiate(entry, scope: scope) else { break }
                 evaluationCount = evaluationCount - holeEvaluations + entry.evaluations
                 templateReuses += 1
                 slot.reuses += 1
-                replayEffects(of: animation, item: item, types: entry.types)
+                replayEffects(of: animation, item: item, shape: entry.shape)
                 return animation
             }
         }
@@ -229,7 +289,7 @@ extension Checker {
         guard let animation, reportCalls == reportsBefore, !readLoweredAnimations,
               (slot?.entries.count ?? 0) < Checker.maxTemplateEntries,
               templateEntryCount < Checker.maxTemplateEntriesInAll,
-              let types = Checker.animatedTypes(item) else { return animation }
+              let shape = TemplateShape(item, holes: log.holes) else { return animation }
         var reads: [(name: String, binding: Binding?, value: SemaValue?)] = []
         for read in log.reads where !reads.contains(where: { $0.name == read.name && $0.binding === read.binding }) {
             reads.append((read.name, read.binding, read.binding?.value))
@@ -237,50 +297,35 @@ extension Checker {
         templateEntryCount += 1
         let kept = slot ?? TemplateSlot()
         if slot == nil { templateCache[key] = kept }
-        kept.entries.append(TemplateEntry(reads: reads, animation: animation, types: types,
-                                          evaluations: evaluationCount - evaluationsBefore, holes: log.holes))
+        kept.entries.append(TemplateEntry(reads: reads, animation: animation, evaluations: evaluationCount - evaluationsBefore,
+                                          shape: shape))
         return animation
-    }
-
-    /// The animated property's type of a leaf, or of each child of a group.
-    static func animatedTypes(_ item: Item) -> [ValueType]? {
-        let leaves = isReusableGroup(item) ? groupChildren(item) : [item]
-        var types: [ValueType] = []
-        for leaf in leaves {
-            guard case .animation(_, let target?, _, _, _) = leaf.kind, let info = PropertyTable.keyPath(target.dotted) else { return nil }
-            types.append(info.type)
-        }
-        return types
     }
 
     /// The kept lowering with this instance's values in its holes, or nil when a hole's
     /// value cannot be taken (its binding is not evaluated yet, or lowering it failed or
     /// reported anything): the instance is then lowered afresh, which reports the same.
     /// Also returns the evaluations the holes made.
-    private func instantiate(_ entry: TemplateEntry, _ item: Item, scope: Scope) -> (Animation, Int)? {
-        guard !entry.holes.isEmpty else { return (entry.animation, 0) }
-        let children = entry.holes.contains { $0.child != nil } ? Checker.groupChildren(item) : []
+    private func instantiate(_ entry: TemplateEntry, scope: Scope) -> (Animation, Int)? {
+        let holes = entry.shape.holes
+        guard !holes.isEmpty else { return (entry.animation, 0) }
         // Nothing is evaluated unless every hole can be: a binding evaluated on first use
         // here would cost more than the one evaluation the entry counted.
-        for hole in entry.holes {
-            let leaf = hole.child.map { children[$0] } ?? item
-            guard let expr = holeExpression(hole.site, in: leaf), case .identifier(let name) = expr.kind,
-                  let binding = scope.bindingBelowTopLevel(name), binding.value != nil else { return nil }
+        for hole in holes {
+            guard let binding = scope.bindingBelowTopLevel(hole.name), binding.value != nil else { return nil }
         }
         let log = scope.templateReads.active
         let holesBefore = log?.holes.count ?? 0, reportsBefore = reportCalls, evaluationsBefore = evaluationCount
         var animation = entry.animation
         var failed = false
-        for hole in entry.holes {
-            let leaf = hole.child.map { children[$0] } ?? item
-            guard let type = hole.child.map({ entry.types[$0] }) ?? entry.types.first,
-                  let value = lowerHole(hole.site, in: leaf, scope: scope, type: type) else { failed = true; break }
-            if let j = hole.child {
+        for hole in holes {
+            guard let value = lowerHole(hole, entry.shape.leaves[hole.leaf], scope: scope) else { failed = true; break }
+            if let j = hole.hole.child {
                 guard case .group(var members) = animation.kind else { failed = true; break }
-                members[j] = Checker.filling(hole.site, with: value, in: members[j])
+                members[j] = Checker.filling(hole.hole.site, with: value, in: members[j])
                 animation.kind = .group(members)
             } else {
-                animation = Checker.filling(hole.site, with: value, in: animation)
+                animation = Checker.filling(hole.hole.site, with: value, in: animation)
             }
         }
         if failed || reportCalls != reportsBefore {
@@ -301,42 +346,18 @@ extension Checker {
         case time(Double)
     }
 
-    /// The expression at a hole site of a leaf animation item.
-    private func holeExpression(_ site: HoleSite, in leaf: Item) -> Expr? {
-        guard case .animation(_, _, _, _, let body) = leaf.kind else { return nil }
-        switch site {
-        case .row(let i):
-            var n = 0
-            for child in body.items {
-                guard case .keyframe(_, let value, _) = child.kind else { continue }
-                if n == i { return value }
-                n += 1
-            }
-            return nil
-        case .from, .to, .beginTime:
-            let name = site == .from ? "from" : site == .to ? "to" : "beginTime"
-            for child in body.items {
-                if case .property(let key, let value) = child.kind, key.dotted == name { return value }
-            }
-            return nil
-        }
-    }
-
     /// Lowers the value at a hole site as lowering does there (``atHole`` included, so
     /// a group recorded around this instance logs the hole, not the read).
-    private func lowerHole(_ site: HoleSite, in leaf: Item, scope: Scope, type: ValueType) -> HoleValue? {
-        guard let expr = holeExpression(site, in: leaf), case .animation(_, let target, _, _, _) = leaf.kind else { return nil }
+    private func lowerHole(_ hole: TemplateShape.Hole, _ leaf: TemplateShape.Leaf, scope: Scope) -> HoleValue? {
+        let site = hole.hole.site, expr = hole.expr
         switch site {
         case .beginTime:
             return atHole(site, expr, scope, type: .time) { lowerTimeAttribute("beginTime", expr, scope) }.map { .time($0) }
-        case .row, .from, .to:
-            guard let target, let info = PropertyTable.keyPath(target.dotted) else { return nil }
-            let property = PropertyTable.info(info.target.property)
-            if case .row = site {
-                return atHole(site, expr, scope, type: info.type) { lowerRowValue(expr, scope, info, property) }.map { .value($0) }
-            }
-            return atHole(site, expr, scope, type: info.type) {
-                lowerEndpoint(site == .from ? "from" : "to", expr, scope, info, model: property)
+        case .row:
+            return atHole(site, expr, scope, type: leaf.info.type) { lowerRowValue(expr, scope, leaf.info, leaf.property) }.map { .value($0) }
+        case .from, .to:
+            return atHole(site, expr, scope, type: leaf.info.type) {
+                lowerEndpoint(site == .from ? "from" : "to", expr, scope, leaf.info, model: leaf.property)
             }.map { .endpoint($0) }
         }
     }
@@ -372,17 +393,16 @@ extension Checker {
     /// What lowering the animation afresh does besides returning it, in the same order:
     /// the rules that read values, and the registration sequencing reads (a group's
     /// children register inside the group's time frame).
-    private func replayEffects(of animation: Animation, item: Item, types: [ValueType]) {
+    private func replayEffects(of animation: Animation, item: Item, shape: TemplateShape) {
         guard case .group(let members) = animation.kind else {
-            if let type = types.first { checkPropertyAnimationRules(animation, item: item, type: type) }
+            if let leaf = shape.leaves.first { checkPropertyAnimationRules(animation, item: item, type: leaf.info.type) }
             registerLowered(animation, nameRange: animationNameRange(item))
             return
         }
-        let children = Checker.groupChildren(item)
         currentFrame.groups.append(Animation(name: animation.name, timing: animation.timing, kind: .group([]), range: item.range))
-        for (j, member) in members.enumerated() where j < children.count && j < types.count {
-            checkPropertyAnimationRules(member, item: children[j], type: types[j])
-            registerLowered(member, nameRange: animationNameRange(children[j]))
+        for (member, leaf) in zip(members, shape.leaves) {
+            checkPropertyAnimationRules(member, item: leaf.item, type: leaf.info.type)
+            registerLowered(member, nameRange: animationNameRange(leaf.item))
         }
         checkGroupRules(animation, item: item)
         currentFrame.groups.removeLast()
