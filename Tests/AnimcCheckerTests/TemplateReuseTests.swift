@@ -67,6 +67,69 @@ import Testing
         #expect(!codes.contains("W0509"))
     }
 
+    /// Generated components whose animations take values from their parameters in holes
+    /// and around them, instantiated with values chosen to collide and to break rules
+    /// (equal, -0 and 0, out of range, a half turn, past the group's end).
+    @Test func generatedTemplatesAreTheSameWithReuse() {
+        var rng = SplitMix64(seed: 14)
+        var reused = 0
+        for round in 0..<60 {
+            let text = Self.generatedTemplate(&rng)
+            let (difference, count) = Self.compare(Array(text.utf8), name: "generated-\(round).anim")
+            reused += count
+            #expect(difference == nil, "round \(round): \(difference ?? "")\n\(text)")
+            if difference != nil { break }
+        }
+        #expect(reused > 200)
+    }
+
+    static func generatedTemplate(_ rng: inout SplitMix64) -> String {
+        func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
+        let levels = ["0", "0.5", "1", "1.5", "-0", "0.25"]
+        let times = ["0s", "0.5s", "1s", "2.5s", "-0.5s", "3s"]
+        let angles = ["0deg", "-0deg", "90deg", "180deg", "270deg"]
+        let points = ["(0, 0)", "(0, 4)", "(-0, 0)", "(3, 3)", "(1e300, 0)"]
+        // Sites: a hole (bare parameter), an expression of it, or a literal.
+        func level() -> String { pick(["l", "l", "l * 1", "0.5", "clamp(l, 0, 1)"]) }
+        func time() -> String { pick(["d", "d", "d + 0s", "0.2s"]) }
+        func point() -> String { pick(["p", "p", "p * 2", "(1, 1)"]) }
+        func angle() -> String { pick(["a", "a", "a + 0deg", "45deg"]) }
+        var leaves: [String] = []
+        for k in 0..<Int(1 + rng.next() % 4) {
+            switch rng.next() % 5 {
+            case 0:
+                leaves.append("keyframes opacity as o\(k) {\n  0 = \(level())\n  0.5 = \(level()) ~ T\n  1 = \(level())\n}")
+            case 1:
+                leaves.append("keyframes position as p\(k) {\n  additive: true\n  0 = (0, 0)\n  0.5 = \(point())\n  1 = (0, 0)\n}")
+            case 2:
+                leaves.append("basic transform.rotation.z as r\(k) {\n  beginTime: \(time())\n  duration: 0.5s\n  from: \(angle())\n  to: \(angle())\n}")
+            case 3:
+                leaves.append("basic transform as t\(k) {\n  from: identity\n  to: rotate(\(angle()))\n}")
+            default:
+                leaves.append("basic cornerRadius as c\(k) {\n  beginTime: \(time())\n  duration: 1s\n  from: \(level())\n  to: 2\n}")
+            }
+        }
+        let body: String
+        if rng.next() % 3 == 0 {
+            body = leaves.map { $0.replacingOccurrences(of: "\n}", with: "\n  duration: 1s\n}") }.joined(separator: "\n")
+        } else {
+            let attributes = pick(["duration: 2s", "duration: 2s\nbeginTime: d", "duration: 1s\nbeginTime: d\nrepeatCount: 2",
+                                   "beginTime: d"])
+            body = "group g {\n\(attributes)\n\(leaves.joined(separator: "\n"))\n}"
+        }
+        var text = "composition { size: 200 x 200\n window: 0s ..< 4s }\ntiming T = cubic(0.25, 0, 0.2, 1)\n"
+        text += "component C(l: Number, d: Time, p: Point, a: Angle) {\n  layer {\n    bounds: 4 x 4\n\(body)\n  }\n}\n"
+        text += "layer row {\n"
+        for i in 0..<Int(2 + rng.next() % 6) {
+            text += "  c[\(i)] = C(l: \(pick(levels)), d: \(pick(times)), p: \(pick(points)), a: \(pick(angles)))\n"
+        }
+        text += "}\n"
+        if rng.next() % 2 == 0 {
+            text += "for i in 0 ..< 4 {\n  layer bar[i] {\n    keyframes opacity {\n      duration: 1s\n      0 = 0\n      0.5 = i * 0.5\n      1 = i\n    }\n  }\n}\n"
+        }
+        return text
+    }
+
     @Test func everyFileAndEditIsTheSameWithReuse() {
         var rng = SplitMix64(seed: 2_611)
         var reused = 0
