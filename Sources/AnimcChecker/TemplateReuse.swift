@@ -321,11 +321,11 @@ extension Checker {
         for hole in holes {
             guard let value = lowerHole(hole, entry.shape.leaves[hole.leaf], scope: scope) else { failed = true; break }
             if let j = hole.hole.child {
-                guard case .group(var members) = animation.kind else { failed = true; break }
-                members[j] = Checker.filling(hole.hole.site, with: value, in: members[j])
+                guard case .group(var members) = animation.kind, j < members.count else { failed = true; break }
+                Checker.fill(hole.hole.site, with: value, in: &members[j])
                 animation.kind = .group(members)
             } else {
-                animation = Checker.filling(hole.hole.site, with: value, in: animation)
+                Checker.fill(hole.hole.site, with: value, in: &animation)
             }
         }
         if failed || reportCalls != reportsBefore {
@@ -363,8 +363,7 @@ extension Checker {
     }
 
     /// The animation with a hole's value in place.
-    private static func filling(_ site: HoleSite, with value: HoleValue, in animation: Animation) -> Animation {
-        var a = animation
+    private static func fill(_ site: HoleSite, with value: HoleValue, in a: inout Animation) {
         switch (site, value) {
         case (.beginTime, .time(let x)):
             a.timing.beginTime = x
@@ -387,7 +386,6 @@ extension Checker {
         default:
             break
         }
-        return a
     }
 
     /// What lowering the animation afresh does besides returning it, in the same order:
@@ -400,9 +398,10 @@ extension Checker {
             return
         }
         currentFrame.groups.append(Animation(name: animation.name, timing: animation.timing, kind: .group([]), range: item.range))
-        for (member, leaf) in zip(members, shape.leaves) {
-            checkPropertyAnimationRules(member, item: leaf.item, type: leaf.info.type)
-            registerLowered(member, nameRange: animationNameRange(leaf.item))
+        for j in members.indices where j < shape.leaves.count {
+            let leaf = shape.leaves[j]
+            checkPropertyAnimationRules(members[j], item: leaf.item, type: leaf.info.type)
+            registerLowered(members[j], nameRange: animationNameRange(leaf.item))
         }
         checkGroupRules(animation, item: item)
         currentFrame.groups.removeLast()
