@@ -95,6 +95,9 @@ final class Checker {
     /// Leaf animations of templates already lowered, by where they are written and
     /// what they read (see TemplateReuse.swift).
     var templateCache: [TemplateKey: TemplateSlot] = [:]
+    /// Whether the animation written at a range is a reusable leaf or group: a question of
+    /// its syntax alone, asked again by every instance.
+    var reusableTemplates: [SourceRange: Bool] = [:]
     var reusesTemplates = true
     var templateEntryCount = 0
     var templateReuses = 0

@@ -187,9 +187,15 @@ extension Checker {
     /// The key under which the animation can be reused, or nil when it is not a
     /// reusable leaf in a template.
     func templateKey(_ item: Item, layerKind: LayerKind, group: GroupContext?) -> TemplateKey? {
-        guard reusesTemplates, definitionDepth > 0 || !activeLoops.isEmpty,
-              Checker.isReusableLeaf(item) || Checker.isReusableGroup(item),
-              !spansSyntaxError(item.range) else { return nil }
+        guard reusesTemplates, definitionDepth > 0 || !activeLoops.isEmpty else { return nil }
+        let reusable: Bool
+        if let known = reusableTemplates[item.range] {
+            reusable = known
+        } else {
+            reusable = (Checker.isReusableLeaf(item) || Checker.isReusableGroup(item)) && !spansSyntaxError(item.range)
+            reusableTemplates[item.range] = reusable
+        }
+        guard reusable else { return nil }
         return TemplateKey(range: item.range, layerKind: layerKind, groupDuration: group?.duration.map(\.bitPattern),
                            inGroup: group != nil, definitionDepth: definitionDepth, expectedDimension: expectedDimension)
     }
