@@ -409,14 +409,14 @@ extension Checker {
     private func lowerFromTo(_ a: AttributeSet, _ info: KeyPathInfo, _ item: Item, model: PropertyInfo) -> (AnimatedValue, AnimatedValue)? {
         // Without `by`, each end is its value alone: a hole a template can take per instance.
         let plain = a["by"] == nil
+        /// `.some(nil)` when the attribute is absent, nil when it failed.
         func value(_ name: String) -> AnimatedValue?? {
             guard let attr = a[name] else { return .some(nil) }
-            if plain, name == "from" || name == "to" {
-                return atHole(name == "from" ? .from : .to, attr.value, attr.scope, type: info.type) {
-                    lowerEndpoint(name, attr.value, attr.scope, info, model: model)
-                }.map { .some($0) } ?? nil
-            }
-            return lowerEndpoint(name, attr.value, attr.scope, info, model: model).map { .some($0) } ?? nil
+            let lower = { self.lowerEndpoint(name, attr.value, attr.scope, info, model: model) }
+            let lowered = plain && (name == "from" || name == "to")
+                ? atHole(name == "from" ? .from : .to, attr.value, attr.scope, type: info.type, lower) : lower()
+            guard let lowered else { return nil }
+            return .some(lowered)
         }
         // All three are checked before any failure returns, so one run reports a mistake
         // in each (`from: 0` and `to: 2 * pi` for an angle), not one per run.
