@@ -39,7 +39,7 @@ public func editDistance(_ a: String, _ b: String, limit: Int = .max) -> Int {
     return prev[y.count]
 }
 
-private func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+private func isASCII<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
     bytes.allSatisfy { $0 < 0x80 }
 }
 
@@ -93,11 +93,11 @@ private func asciiDistance(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPoi
 public func closestMatch<S: Sequence>(to name: String, in candidates: S) -> String? where S.Element == String {
     let threshold = max(1, name.unicodeScalars.count / 3)
     let lowercasedName = name.lowercased()
-    let nameIsASCII = name.utf8.allSatisfy { $0 < 0x80 }
+    let nameIsASCII = isASCII(name.utf8)
     let nameLength = name.utf8.count
     var best: (distance: Int, name: String)?
     for candidate in candidates where candidate != name {
-        if nameIsASCII && candidate.utf8.allSatisfy({ $0 < 0x80 }) {
+        if nameIsASCII && isASCII(candidate.utf8) {
             // Lowercasing ASCII keeps the length, so a candidate longer or shorter by more
             // than the threshold is neither a case variant nor close enough.
             guard abs(candidate.utf8.count - nameLength) <= threshold else { continue }

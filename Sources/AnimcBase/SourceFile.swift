@@ -90,20 +90,17 @@ public struct LineIndex: Sendable {
 
     public init(bytes: [UInt8]) {
         var starts = [0]
-        var i = 0
-        let n = bytes.count
-        while i < n {
-            let b = bytes[i]
-            if b == 0x0A {
-                starts.append(i + 1)
-            } else if b == 0x0D {
-                if i + 1 < n, bytes[i + 1] == 0x0A { i += 1 }
-                starts.append(i + 1)
-            }
-            i += 1
-        }
+        for i in bytes.indices where LineIndex.endsLine(bytes, at: i) { starts.append(i + 1) }
         self.lineStarts = starts
         self.bytes = bytes
+    }
+
+    /// Whether the byte at `i` ends a line: `\n`, or `\r` not followed by `\n` (so
+    /// `\r\n` ends once, at its `\n`). The next line starts at `i + 1`.
+    @inlinable
+    public static func endsLine(_ bytes: [UInt8], at i: Int) -> Bool {
+        let b = bytes[i]
+        return b == 0x0A || (b == 0x0D && (i + 1 == bytes.count || bytes[i + 1] != 0x0A))
     }
 
     public var lineCount: Int { lineStarts.count }

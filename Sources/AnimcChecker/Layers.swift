@@ -46,15 +46,9 @@ final class LayerNode {
 }
 
 extension Checker {
-    static let layerTimingAttributes: Set<String> = ["beginTime", "speed", "timeOffset"]
-
-    /// ``layerTimingAttributes`` without hashing: every property of every layer asks.
-    static func isLayerTimingAttribute(_ path: String) -> Bool {
-        switch path {
-        case "beginTime", "speed", "timeOffset": return true
-        default: return false
-        }
-    }
+    /// A list, not a set: every property of every layer asks, and comparing three short
+    /// names costs less than hashing one.
+    static let layerTimingAttributes = ["beginTime", "speed", "timeOffset"]
 
     func lowerFile() -> Composition? {
         let root = LayerNode(name: "", nameRange: .empty(at: 0), kind: .layer, isMask: false, range: tree.root.range)
@@ -271,7 +265,7 @@ extension Checker {
             node.maskReference = (name, value.range)
             return
         }
-        if Checker.isLayerTimingAttribute(path) {
+        if Checker.layerTimingAttributes.contains(path) {
             if let previous = node.timingRanges[path] {
                 report(Messages.duplicateProperty(range, name: path, previous: previous))
                 return
@@ -288,7 +282,7 @@ extension Checker {
         }
         guard let keyPath = PropertyTable.keyPath(path) else {
             reportSuggesting(path, among: PropertyTable.properties.count + 1 + Checker.layerTimingAttributes.count,
-                             { PropertyTable.properties.map(\.id.rawValue) + ["mask"] + Array(Checker.layerTimingAttributes) }) {
+                             { PropertyTable.properties.map(\.id.rawValue) + ["mask"] + Checker.layerTimingAttributes }) {
                 Messages.unknownProperty(key.range, name: path, kind: node.kind, suggestion: $0)
             }
             return

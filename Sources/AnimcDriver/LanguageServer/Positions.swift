@@ -34,10 +34,7 @@ struct PositionMap: Sendable {
         let delta = text.count - (b - a)
         let first = firstStart(atLeast: max(a, 1)), past = firstStart(atLeast: b + 1)
         var fresh: [Int] = []
-        for i in max(a - 1, 0)..<min(a + text.count, bytes.count) {
-            let c = bytes[i]
-            if c == 0x0A || (c == 0x0D && (i + 1 == bytes.count || bytes[i + 1] != 0x0A)) { fresh.append(i + 1) }
-        }
+        for i in max(a - 1, 0)..<min(a + text.count, bytes.count) where LineIndex.endsLine(bytes, at: i) { fresh.append(i + 1) }
         if delta != 0 { for k in past..<lineStarts.count { lineStarts[k] += delta } }
         lineStarts.replaceSubrange(first..<past, with: fresh)
     }
