@@ -68,39 +68,58 @@ extension Checker {
 
     func checkPropertyAnimationRules(_ a: Animation, item: Item, type: ValueType) {
         guard case .property(let p) = a.kind else { return }
-        var values: [Value] = []
+        let values = animatedValues(p)
+        noteEffect(animationNameRange(item), noVisibleEffect(p, values, item: item))
+        checkWrittenTurn(p, values, item: item)
+    }
+
+    /// The literal values an animation moves between, in order (none for an end taken
+    /// from the presentation, a path or a decay).
+    private func animatedValues(_ p: PropertyAnimation) -> [Value] {
         switch p.content {
-        case .basic(.value(let f), .value(let t)), .spring(.value(let f), .value(let t), _): values = [f, t]
-        case .keyframes(let k): values = k.values
-        default: break
+        case .basic(.value(let f), .value(let t)), .spring(.value(let f), .value(let t), _): return [f, t]
+        case .keyframes(let k): return k.values
+        default: return []
         }
+    }
+
+    /// W0509, the warning the animation gets when it changes nothing (nil when it
+    /// changes something). A function of its values alone: template reuse keeps
+    /// it for an instance whose values are the kept lowering's.
+    func noVisibleEffect(_ a: Animation, item: Item) -> Diagnostic? {
+        guard case .property(let p) = a.kind else { return nil }
+        return noVisibleEffect(p, animatedValues(p), item: item)
+    }
+
+    private func noVisibleEffect(_ p: PropertyAnimation, _ values: [Value], item: Item) -> Diagnostic? {
         // A template (in a loop or component) is expanded many times; warn only when
         // every expansion has no effect, not when one instance happens to (the centre
         // tile of a grid ripples by zero).
         let key = animationNameRange(item)
-        if values.count >= 2 || (values.count == 1 && isKeyframes(p)),
-           let first = values.first, values.allSatisfy({ approximatelyEqual($0, first) }), !p.cumulative {
-            noteEffect(key, CheckerDiagnostics.noVisibleEffect.at(
-                key, values.count == 1 ? "a single keyframe changes nothing over time" : "every value of this animation is the same",
-                help: values.count == 1 ? "add a second keyframe, or set the property's model value instead" : "change a value, or remove the animation"))
-        } else {
-            noteEffect(key, nil)
-        }
-        if (p.target.property == .transform || p.target.property == .sublayerTransform) && p.target.component == nil {
-            for (x, y) in zip(values, values.dropFirst()) {
-                guard case .transform(let t1) = x, case .transform(let t2) = y,
-                      !(p.transformInterpolation == .functions && t1.interpolatesComponentwise(with: t2)),
-                      let turn = t1.writtenTurn(to: t2), abs(turn) >= .pi - 1e-9 else { continue }
-                let degrees = formatNumber((abs(turn) * 180 / .pi * 1e6).rounded() / 1e6)
-                // The fix-it helps only when the two lists would interpolate function by function.
-                let block = t1.interpolatesComponentwise(with: t2) ? animationBlocks[item.range] : nil
-                report(CheckerDiagnostics.matrixTurn.at(
-                    animationNameRange(item), "this transform interpolates as matrices, so the written \(degrees)° turn takes the short way",
-                    notes: [Note("Core Animation sees only CATransform3D matrices, and a matrix does not remember how far it turned")],
-                    help: "animate 'transform.rotation.z' (or .x, .y) for the written turn, split it into steps under 180°, or add 'interpolation: functions'",
-                    fixIts: block.flatMap { attributeInsertion($0, "interpolation: functions", message: "interpolate function by function") }.map { [$0] } ?? []))
-                break
-            }
+        guard values.count >= 2 || (values.count == 1 && isKeyframes(p)),
+              let first = values.first, values.allSatisfy({ approximatelyEqual($0, first) }), !p.cumulative else { return nil }
+        return CheckerDiagnostics.noVisibleEffect.at(
+            key, values.count == 1 ? "a single keyframe changes nothing over time" : "every value of this animation is the same",
+            help: values.count == 1 ? "add a second keyframe, or set the property's model value instead" : "change a value, or remove the animation")
+    }
+
+    /// W0505: a transform animated as matrices between lists written to turn half a
+    /// turn or more, which the matrices take the short way.
+    private func checkWrittenTurn(_ p: PropertyAnimation, _ values: [Value], item: Item) {
+        guard (p.target.property == .transform || p.target.property == .sublayerTransform) && p.target.component == nil else { return }
+        for (x, y) in zip(values, values.dropFirst()) {
+            guard case .transform(let t1) = x, case .transform(let t2) = y,
+                  !(p.transformInterpolation == .functions && t1.interpolatesComponentwise(with: t2)),
+                  let turn = t1.writtenTurn(to: t2), abs(turn) >= .pi - 1e-9 else { continue }
+            let degrees = formatNumber((abs(turn) * 180 / .pi * 1e6).rounded() / 1e6)
+            // The fix-it helps only when the two lists would interpolate function by function.
+            let block = t1.interpolatesComponentwise(with: t2) ? animationBlocks[item.range] : nil
+            report(CheckerDiagnostics.matrixTurn.at(
+                animationNameRange(item), "this transform interpolates as matrices, so the written \(degrees)° turn takes the short way",
+                notes: [Note("Core Animation sees only CATransform3D matrices, and a matrix does not remember how far it turned")],
+                help: "animate 'transform.rotation.z' (or .x, .y) for the written turn, split it into steps under 180°, or add 'interpolation: functions'",
+                fixIts: block.flatMap { attributeInsertion($0, "interpolation: functions", message: "interpolate function by function") }.map { [$0] } ?? []))
+            break
         }
     }
 

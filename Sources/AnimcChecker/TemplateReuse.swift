@@ -1,4 +1,5 @@
 import AnimcBase
+import AnimcDiagnostics
 import AnimcIR
 import AnimcSyntax
 
@@ -101,14 +102,37 @@ final class TemplateEntry {
     /// the same limit.
     let evaluations: Int
     let shape: TemplateShape
+    let rules: TemplateRules
 
     init(reads: [(name: String, binding: Binding?, value: SemaValue?)], animation: Animation, evaluations: Int,
-         shape: TemplateShape) {
+         shape: TemplateShape, rules: TemplateRules) {
         self.reads = reads
         self.animation = animation
         self.evaluations = evaluations
         self.shape = shape
+        self.rules = rules
     }
+}
+
+/// Which of the rules lowering ran an instance must run again. A kept lowering reported
+/// nothing, so a rule that reads none of the holes' values would report nothing again:
+/// only its bookkeeping is replayed.
+struct TemplateRules {
+    enum Leaf {
+        /// A hole is one of the leaf's values: its rules run again.
+        case rerun
+        /// Its values are the kept lowering's, and so is its W0509 outcome.
+        case kept(noEffect: Diagnostic?)
+    }
+
+    /// Per leaf, in ``TemplateShape/leaves`` order.
+    let leaves: [Leaf]
+    /// Whether the group rules run again: they read the children's timing, so a hole at a
+    /// child's `beginTime` moves them. They read no value but whether an end is taken
+    /// from the presentation, which a hole never is (its name is bound, and a binding
+    /// holding the presentation fails E0420 where it is read). The group's own
+    /// `beginTime` is outside its children's time frame.
+    let group: Bool
 }
 
 /// What reusing a kept lowering needs of the template's syntax, found once when it is
@@ -273,7 +297,7 @@ extension Checker {
                 evaluationCount = evaluationCount - holeEvaluations + entry.evaluations
                 templateReuses += 1
                 slot.reuses += 1
-                replayEffects(of: animation, item: item, shape: entry.shape)
+                replayEffects(of: animation, item: item, entry: entry)
                 return animation
             }
         }
@@ -304,7 +328,7 @@ extension Checker {
         let kept = slot ?? TemplateSlot()
         if slot == nil { templateCache[key] = kept }
         kept.entries.append(TemplateEntry(reads: reads, animation: animation, evaluations: evaluationCount - evaluationsBefore,
-                                          shape: shape))
+                                          shape: shape, rules: templateRules(animation, shape: shape)))
         return animation
     }
 
@@ -394,24 +418,45 @@ extension Checker {
         }
     }
 
+    /// Which rules an instance of a kept lowering runs again (see ``TemplateRules``).
+    private func templateRules(_ animation: Animation, shape: TemplateShape) -> TemplateRules {
+        var members = [animation]
+        if case .group(let children) = animation.kind { members = children }
+        var leaves: [TemplateRules.Leaf] = []
+        for (j, leaf) in shape.leaves.enumerated() {
+            let valueHole = shape.holes.contains { $0.hole.child ?? 0 == j && $0.hole.site != .beginTime }
+            leaves.append(valueHole || j >= members.count ? .rerun : .kept(noEffect: noVisibleEffect(members[j], item: leaf.item)))
+        }
+        let group = shape.holes.contains { $0.hole.child != nil && $0.hole.site == .beginTime }
+        return TemplateRules(leaves: leaves, group: group)
+    }
+
     /// What lowering the animation afresh does besides returning it, in the same order:
     /// the rules that read values, and the registration sequencing reads (a group's
     /// children register inside the group's time frame).
-    private func replayEffects(of animation: Animation, item: Item, shape: TemplateShape) {
+    private func replayEffects(of animation: Animation, item: Item, entry: TemplateEntry) {
+        let shape = entry.shape, rules = entry.rules
         guard case .group(let members) = animation.kind else {
-            if let leaf = shape.leaves.first { checkPropertyAnimationRules(animation, item: item, type: leaf.info.type) }
+            if let leaf = shape.leaves.first, let leafRules = rules.leaves.first { replayRules(animation, leaf, leafRules) }
             registerLowered(animation, nameRange: animationNameRange(item))
             return
         }
         currentFrame.groups.append(Animation(name: animation.name, timing: animation.timing, kind: .group([]), range: item.range))
-        for j in members.indices where j < shape.leaves.count {
+        for j in members.indices where j < shape.leaves.count && j < rules.leaves.count {
             let leaf = shape.leaves[j]
-            checkPropertyAnimationRules(members[j], item: leaf.item, type: leaf.info.type)
+            replayRules(members[j], leaf, rules.leaves[j])
             registerLowered(members[j], nameRange: animationNameRange(leaf.item))
         }
-        checkGroupRules(animation, item: item)
+        if rules.group { checkGroupRules(animation, item: item) }
         currentFrame.groups.removeLast()
         registerLowered(animation, nameRange: animationNameRange(item))
+    }
+
+    private func replayRules(_ animation: Animation, _ leaf: TemplateShape.Leaf, _ rules: TemplateRules.Leaf) {
+        switch rules {
+        case .rerun: checkPropertyAnimationRules(animation, item: leaf.item, type: leaf.info.type)
+        case .kept(let none): noteEffect(animationNameRange(leaf.item), none)
+        }
     }
 
     /// Whether a name that resolved to `recorded` (with `value` then) gives the same value
