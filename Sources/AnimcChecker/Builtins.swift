@@ -29,11 +29,11 @@ enum Builtins {
     /// Every built-in constant in one table: one lookup per name. `SemaValue` is not
     /// `Sendable` (components hold mutable scopes), but this table never holds a
     /// component and is never mutated after initialisation, so sharing it is safe.
-    nonisolated(unsafe) private static let constants: [String: SemaValue] = {
-        var table: [String: SemaValue] = [
-            "pi": .number(.pi, .none), "inf": .number(.infinity, .none), "infinity": .number(.infinity, .none),
-            "identity": .transform([]), "presentation": .presentation,
-        ]
+    nonisolated(unsafe) private static let constants: NameTable<SemaValue> = {
+        var table = NameTable<SemaValue>([
+            ("pi", .number(.pi, .none)), ("inf", .number(.infinity, .none)), ("infinity", .number(.infinity, .none)),
+            ("identity", .transform([])), ("presentation", .presentation),
+        ])
         for (name, c) in colors { table[name] = .color(c) }
         for (name, t) in timings { table[name] = .timing(t) }
         return table
@@ -52,11 +52,20 @@ enum Builtins {
     }
 
     /// One lookup per call; a `switch` over the names compared them one by one.
-    static let functions: [String: Function] = [
-        "rgb": .rgb, "rgba": .rgb, "sqrt": .sqrt, "abs": .sqrt, "floor": .sqrt, "ceil": .sqrt, "round": .sqrt, "min": .min, "max": .min, "mod": .mod, "pow": .pow, "sin": .sin, "cos": .sin, "tan": .sin, "atan2": .atan2, "clamp": .clamp, "lerp": .lerp, "length": .length, "normalize": .normalize, "distance": .distance, "dot": .dot, "translate": .translate, "translateX": .translateX, "translateY": .translateX, "translateZ": .translateX, "scale": .scale, "scaleX": .scaleX, "scaleY": .scaleX, "scaleZ": .scaleX, "rotate": .rotate, "rotateZ": .rotate, "rotateX": .rotate, "rotateY": .rotate, "rotate3d": .rotate3d, "skew": .skew, "skewX": .skewX, "skewY": .skewX, "perspective": .perspective, "matrix": .matrix, "concat": .concat, "cubic": .cubic, "steps": .steps, "spring": .spring, "image": .image, "arc": .arc, "rect": .arc, "roundedRect": .arc, "ellipse": .arc, "circle": .arc,
-    ]
+    static let functions = NameTable<Function>([
+        ("rgb", .rgb), ("rgba", .rgb), ("sqrt", .sqrt), ("abs", .sqrt), ("floor", .sqrt), ("ceil", .sqrt),
+        ("round", .sqrt), ("min", .min), ("max", .min), ("mod", .mod), ("pow", .pow), ("sin", .sin), ("cos", .sin),
+        ("tan", .sin), ("atan2", .atan2), ("clamp", .clamp), ("lerp", .lerp), ("length", .length),
+        ("normalize", .normalize), ("distance", .distance), ("dot", .dot), ("translate", .translate),
+        ("translateX", .translateX), ("translateY", .translateX), ("translateZ", .translateX), ("scale", .scale),
+        ("scaleX", .scaleX), ("scaleY", .scaleX), ("scaleZ", .scaleX), ("rotate", .rotate), ("rotateZ", .rotate),
+        ("rotateX", .rotate), ("rotateY", .rotate), ("rotate3d", .rotate3d), ("skew", .skew), ("skewX", .skewX),
+        ("skewY", .skewX), ("perspective", .perspective), ("matrix", .matrix), ("concat", .concat), ("cubic", .cubic),
+        ("steps", .steps), ("spring", .spring), ("image", .image), ("arc", .arc), ("rect", .arc), ("roundedRect", .arc),
+        ("ellipse", .arc), ("circle", .arc),
+    ])
 
-    static let functionNames: [String] = functions.keys.sorted()
+    static let functionNames: [String] = functions.entries.map(\.key).sorted()
 
     /// Enumerations whose case names are written bare where that enumeration is
     /// expected (`fillMode: backwards`).

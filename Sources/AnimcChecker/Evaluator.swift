@@ -403,12 +403,12 @@ extension Checker {
 enum TypeNames {
     enum Kind: Hashable { case number, time, angle, length, point, size, rect, color, transform, path, bool, string, image, timing, list, any }
 
-    static let table: [String: Kind] = [
-        "Number": .number, "Time": .time, "Angle": .angle, "Length": .length, "Point": .point, "Size": .size,
-        "Rect": .rect, "Color": .color, "Colour": .color, "Transform": .transform, "Path": .path, "Bool": .bool,
-        "String": .string, "Image": .image, "Timing": .timing, "List": .list, "Any": .any,
-    ]
-    static var all: [String] { table.keys.sorted() }
+    static let table = NameTable<Kind>([
+        ("Number", .number), ("Time", .time), ("Angle", .angle), ("Length", .length), ("Point", .point), ("Size", .size),
+        ("Rect", .rect), ("Color", .color), ("Colour", .color), ("Transform", .transform), ("Path", .path), ("Bool", .bool),
+        ("String", .string), ("Image", .image), ("Timing", .timing), ("List", .list), ("Any", .any),
+    ])
+    static var all: [String] { table.entries.map(\.key).sorted() }
 
     static func lookup(_ name: String) -> Kind? { table[name] }
 

@@ -14,12 +14,12 @@ final class LayerNode {
     weak var parent: LayerNode?
     var children: [LayerNode] = []
     /// Children by name, so duplicate checks stay linear for layers with many sublayers.
-    var childNames: [String: LayerNode] = [:]
+    var childNames = NameTable<LayerNode>()
     var properties: [PropertyID: (value: Value, range: SourceRange)] = [:]
     var animations: [Animation] = []
-    var animationKeys: [String: SourceRange] = [:]
+    var animationKeys = NameTable<SourceRange>()
     var timing = LayerTiming()
-    var timingRanges: [String: SourceRange] = [:]
+    var timingRanges = NameTable<SourceRange>()
     var maskReference: (name: String, range: SourceRange)?
     var mask: LayerNode?
     var maskedBy: (LayerNode, SourceRange)?

@@ -412,14 +412,12 @@ extension LayerNode {
             properties.values[i].range = moved
         }
         for i in animations.indices where !animations[i].move(shift) { return false }
-        for i in animationKeys.values.indices {
-            guard let moved = shift(animationKeys.values[i]) else { return false }
-            animationKeys.values[i] = moved
+        func moveRange(_ r: inout SourceRange) -> Bool {
+            guard let moved = shift(r) else { return false }
+            r = moved
+            return true
         }
-        for i in timingRanges.values.indices {
-            guard let moved = shift(timingRanges.values[i]) else { return false }
-            timingRanges.values[i] = moved
-        }
+        guard animationKeys.updateValues(moveRange), timingRanges.updateValues(moveRange) else { return false }
         if let (name, r) = maskReference {
             guard let moved = shift(r) else { return false }
             maskReference = (name, moved)

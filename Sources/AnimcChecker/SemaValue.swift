@@ -180,7 +180,7 @@ final class Scope {
 
     /// Declaration order, so evaluation and diagnostics are deterministic.
     @exclusivity(unchecked) private(set) var order: [Binding] = []
-    @exclusivity(unchecked) private var index: [String: Binding]?
+    @exclusivity(unchecked) private var index: NameTable<Binding>?
     private static let indexThreshold = 12
 
     /// Set on the file's top-level scope while an item's lowering is recorded: every
@@ -241,7 +241,7 @@ final class Scope {
         if index != nil {
             index?[binding.name.name] = binding
         } else if order.count > Scope.indexThreshold {
-            var built: [String: Binding] = [:]
+            var built = NameTable<Binding>()
             for b in order { built[b.name.name] = b }
             index = built
         }

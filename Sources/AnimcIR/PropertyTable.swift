@@ -1,3 +1,5 @@
+import AnimcBase
+
 /// The kinds of layer, after Core Animation's classes.
 public enum LayerKind: String, Hashable, Sendable, CaseIterable {
     /// `CALayer`.
@@ -337,8 +339,8 @@ public enum PropertyTable {
         return paths
     }()
 
-    private static let byKeyPath: [String: KeyPathInfo] = {
-        var map: [String: KeyPathInfo] = [:]
+    private static let byKeyPath: NameTable<KeyPathInfo> = {
+        var map = NameTable<KeyPathInfo>()
         for k in keyPaths where map[k.keyPath] == nil { map[k.keyPath] = k }
         return map
     }()

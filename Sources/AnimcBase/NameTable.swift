@@ -1,0 +1,122 @@
+/// A map from names to values for the lookups a check makes for every name it meets:
+/// scopes, the built-in tables, a layer's sublayers by name.
+///
+/// `Dictionary<String, _>` hashes each key with SipHash, seeded per process, which is
+/// built to resist chosen collisions; for names a few bytes long its set-up and
+/// finalisation are most of a lookup's cost. This table hashes with FNV-1a over the
+/// UTF-8 bytes and keeps each slot's hash in a plain array, so a probe compares strings
+/// only when the hashes agree. Open addressing, linear probing, at most half full. It
+/// holds what a source file names, and a file whose names collide costs probes, never
+/// wrong answers.
+///
+/// Insertion only (nothing a check builds removes a name), and entries are listed in
+/// insertion order.
+public struct NameTable<Value> {
+    /// Per slot: the hash of the name there (never 0), or 0 for an empty slot.
+    @usableFromInline var hashes: [UInt64] = []
+    /// Per slot: where the name's entry is in `keys` and `values`.
+    @usableFromInline var positions: [Int32] = []
+    @usableFromInline var keys: [String] = []
+    @usableFromInline var values: [Value] = []
+
+    @inlinable public init() {}
+
+    @inlinable public init<S: Sequence>(_ pairs: S) where S.Element == (String, Value) {
+        for (key, value) in pairs { self[key] = value }
+    }
+
+    /// How many names the table holds.
+    @inlinable public var count: Int { keys.count }
+
+    /// The value for `name`, or nil. Setting a value adds the name or replaces its
+    /// value; setting nil is not supported and is ignored.
+    @inlinable public subscript(name: String) -> Value? {
+        get {
+            guard let p = position(name) else { return nil }
+            return values[p]
+        }
+        set {
+            guard let newValue else { return }
+            if let p = position(name) {
+                values[p] = newValue
+                return
+            }
+            keys.append(name)
+            values.append(newValue)
+            if keys.count > NameTable.linearLimit { index(keys.count - 1) }
+        }
+    }
+
+    /// Up to this many names, a lookup compares them in order and nothing is hashed:
+    /// most tables (a layer's sublayers and animations, a block's names) hold a few.
+    @inlinable static var linearLimit: Int { 8 }
+
+    /// Every name and its value, in the order they were added.
+    @inlinable public var entries: [(key: String, value: Value)] {
+        Array(zip(keys, values))
+    }
+
+    /// Changes every value in place, stopping at the first for which `body` returns
+    /// false; returns whether none did.
+    @inlinable public mutating func updateValues(_ body: (inout Value) -> Bool) -> Bool {
+        for i in values.indices where !body(&values[i]) { return false }
+        return true
+    }
+
+    @inlinable func position(_ name: String) -> Int? {
+        guard !hashes.isEmpty else {
+            let length = name.utf8.count
+            for (p, key) in keys.enumerated() where key.utf8.count == length && key == name { return p }
+            return nil
+        }
+        let h = NameTable.hash(name)
+        let mask = hashes.count - 1
+        var i = Int(truncatingIfNeeded: h) & mask
+        while true {
+            let stored = hashes[i]
+            if stored == 0 { return nil }
+            if stored == h {
+                let p = Int(positions[i])
+                if keys[p] == name { return p }
+            }
+            i = (i + 1) & mask
+        }
+    }
+
+    /// Adds the entry at `p` to the hash index, building or growing the index first
+    /// when it would be more than half full.
+    @usableFromInline mutating func index(_ p: Int) {
+        if keys.count * 2 > hashes.count {
+            let size = Swift.max(32, hashes.count * 2)
+            hashes = [UInt64](repeating: 0, count: size)
+            positions = [Int32](repeating: 0, count: size)
+            for q in keys.indices { place(q) }
+        } else {
+            place(p)
+        }
+    }
+
+    @usableFromInline mutating func place(_ p: Int) {
+        let h = NameTable.hash(keys[p]), mask = hashes.count - 1
+        var i = Int(truncatingIfNeeded: h) & mask
+        while hashes[i] != 0 { i = (i + 1) & mask }
+        hashes[i] = h
+        positions[i] = Int32(truncatingIfNeeded: p)
+    }
+
+    /// FNV-1a over the name's UTF-8 bytes, with the high bits folded into the low ones
+    /// that pick a slot; never 0, which marks an empty slot.
+    @inlinable @inline(__always)
+    static func hash(_ name: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        let direct: Void? = name.utf8.withContiguousStorageIfAvailable { bytes in
+            for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+        }
+        if direct == nil {
+            for b in name.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+        }
+        return (h ^ (h >> 29) ^ (h >> 47)) | 1
+    }
+}
+
+extension NameTable: Sendable where Value: Sendable {}
