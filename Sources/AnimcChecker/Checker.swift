@@ -36,6 +36,8 @@ public func check(_ tree: SyntaxTree, memo: CheckMemo? = nil) -> CheckResult {
 struct CheckCounts {
     /// Template animations whose lowering was reused (see TemplateReuse.swift).
     var templateReuses: Int
+    /// Template layer property values reused.
+    var propertyReuses: Int
     /// Candidates its suggestions compared (see ``Checker/suggestionBudget``).
     var suggestionWork: Int
 }
@@ -43,12 +45,15 @@ struct CheckCounts {
 /// Checks with the settings the tests turn (template reuse, the suggestion budget), and
 /// says what the check counted.
 func checkCounting(_ tree: SyntaxTree, memo: CheckMemo? = nil, reusingTemplates: Bool = true,
-                   suggestionBudget: Int = Checker.suggestionBudget) -> (CheckResult, CheckCounts) {
+                   suggestionBudget: Int = Checker.suggestionBudget,
+                   evaluationLimit: Int = ExpansionLimits.maxEvaluations) -> (CheckResult, CheckCounts) {
     let checker = Checker(tree: tree, memo: memo)
     checker.reusesTemplates = reusingTemplates
     checker.suggestionBudget = suggestionBudget
+    checker.evaluationLimit = evaluationLimit
     let result = checker.run()
-    return (result, CheckCounts(templateReuses: checker.templateReuses, suggestionWork: checker.suggestionWork))
+    return (result, CheckCounts(templateReuses: checker.templateReuses, propertyReuses: checker.propertyReuses,
+                               suggestionWork: checker.suggestionWork))
 }
 
 /// Limits on expansion, so that no input can make the checker run away.
@@ -72,6 +77,14 @@ final class Checker {
     var layerCount = 0
     var iterationCount = 0
     var evaluationCount = 0
+    /// ``ExpansionLimits/maxEvaluations``, lowered by tests that check every way of
+    /// reaching it gives the same result.
+    var evaluationLimit = ExpansionLimits.maxEvaluations
+    /// Evaluations made evaluating bindings on their first use, nested ones counted once:
+    /// a template's next instance finds them evaluated, so a reused lowering does not
+    /// count them again.
+    var bindingEvaluations = 0
+    var bindingsEvaluating = 0
     var expansionReported = false
     /// Components being instantiated, to catch a component that contains itself.
     var instantiating: [ObjectIdentifier] = []
@@ -94,13 +107,16 @@ final class Checker {
     var currentFrame = TimeFrame()
     /// Leaf animations of templates already lowered, by where they are written and
     /// what they read (see TemplateReuse.swift).
-    var templateCache: [TemplateKey: TemplateSlot] = [:]
+    var templateCache: [TemplateKey: TemplateSlot<TemplateEntry>] = [:]
+    /// Layer property values of templates already lowered, the same way.
+    var propertyTemplates: [PropertyTemplateKey: TemplateSlot<PropertyTemplateEntry>] = [:]
     /// Whether the animation written at a range is a reusable leaf or group: a question of
     /// its syntax alone, asked again by every instance.
     var reusableTemplates: [SourceRange: Bool] = [:]
     var reusesTemplates = true
     var templateEntryCount = 0
     var templateReuses = 0
+    var propertyReuses = 0
     /// Calls of ``report(_:)`` so far, kept or not: a lowering that reported anything
     /// is not reused.
     var reportCalls = 0
@@ -369,7 +385,7 @@ final class Checker {
         layerCount += layers
         iterationCount += iterations
         if layerCount > ExpansionLimits.maxLayers || iterationCount > ExpansionLimits.maxLoopIterations
-            || evaluationCount > ExpansionLimits.maxEvaluations {
+            || evaluationCount > evaluationLimit {
             recorder?.cacheable = false
             if !expansionReported {
                 expansionReported = true

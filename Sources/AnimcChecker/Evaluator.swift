@@ -13,7 +13,7 @@ extension Checker {
     /// Evaluates `expr` in `scope`. Errors are reported and yield `.poison`.
     func eval(_ expr: Expr, _ scope: Scope) -> SemaValue {
         evaluationCount &+= 1
-        if evaluationCount > ExpansionLimits.maxEvaluations {
+        if evaluationCount > evaluationLimit {
             _ = allowExpansion(at: expr.range)
             return .poison
         }
@@ -161,6 +161,8 @@ extension Checker {
         }
         definitionDepth += 1
         binding.evaluating = true
+        let evaluationsBefore = evaluationCount
+        bindingsEvaluating += 1
         let scope = binding.scope
         // A top-level declaration has one value wherever it is first used: what the use
         // expects does not leak into it. The names it reads are kept with it, for the
@@ -175,6 +177,8 @@ extension Checker {
         defer {
             binding.evaluating = false
             definitionDepth -= 1
+            bindingsEvaluating -= 1
+            if bindingsEvaluating == 0 { bindingEvaluations += evaluationCount - evaluationsBefore }
             if topLevel {
                 expectedDimension = savedExpectation
                 currentFrame = savedFrame

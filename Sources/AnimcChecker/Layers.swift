@@ -301,8 +301,7 @@ extension Checker {
             report(Messages.duplicateProperty(range, name: path, previous: previous.range))
             return
         }
-        guard let v = lowerValue(value, scope, as: info.type, context: "'\(path)'"),
-              checkRange(v, info, component: nil, at: value.range) else { return }
+        guard let v = lowerPropertyValue(value, scope, info, path: path) else { return }
         node.properties[info.id] = (v, range)
     }
 

@@ -309,7 +309,7 @@ extension Checker {
         for m in moves where spansSyntaxError(SourceRange(start: m.to, end: m.to + m.length)) { return false }
         guard layerCount + record.layers <= ExpansionLimits.maxLayers,
               iterationCount + record.iterations <= ExpansionLimits.maxLoopIterations,
-              evaluationCount + record.evaluations <= ExpansionLimits.maxEvaluations,
+              evaluationCount + record.evaluations <= evaluationLimit,
               suggestionWork + record.suggestionWork <= suggestionBudget,
               diagnostics.count + record.events.reports.count < SyntaxDiagnostics.recordedLimit,
               !record.roots.contains(where: { root.childNames[$0.name] != nil }) else { return false }

@@ -87,8 +87,8 @@ struct TemplateHole: Equatable {
 /// Slots and entries are classes so that searching them copies nothing: a struct entry
 /// (its reads, its animation's arrays) copied out of the cache to be tested cost more
 /// than the test.
-final class TemplateSlot {
-    var entries: [TemplateEntry] = []
+final class TemplateSlot<Entry> {
+    var entries: [Entry] = []
     var reuses = 0
     var isCold: Bool { reuses == 0 && entries.count >= Checker.maxTemplateEntries }
 }
@@ -289,8 +289,8 @@ extension Checker {
         let slot = templateCache[key]
         if let slot {
             if slot.isCold { return lowerAnimationAfresh(item, layerKind: layerKind, scope: scope, group: group) }
-            for entry in slot.entries where evaluationCount <= ExpansionLimits.maxEvaluations - entry.evaluations {
-                guard entry.reads.allSatisfy({ read in sameBinding(scope.lookup(read.name), read.binding, read.value) }) else { continue }
+            for entry in slot.entries where evaluationCount <= evaluationLimit - entry.evaluations {
+                guard readsMatch(entry.reads, scope) else { continue }
                 // Holes are evaluated first, so that one that fails falls back before any
                 // effect is replayed.
                 guard let (animation, holeEvaluations) = instantiate(entry, scope: scope) else { break }
@@ -304,7 +304,8 @@ extension Checker {
 
         let hub = scope.templateReads
         let log = TemplateReads.Log()
-        let outerLog = hub.active, reportsBefore = reportCalls, evaluationsBefore = evaluationCount
+        let outerLog = hub.active, reportsBefore = reportCalls, evaluationsBefore = evaluationCount,
+            firstUsesBefore = bindingEvaluations
         hub.active = log
         readLoweredAnimations = false
         let animation = lowerAnimationAfresh(item, layerKind: layerKind, scope: scope, group: group)
@@ -320,14 +321,13 @@ extension Checker {
               (slot?.entries.count ?? 0) < Checker.maxTemplateEntries,
               templateEntryCount < Checker.maxTemplateEntriesInAll,
               let shape = TemplateShape(item, holes: log.holes) else { return animation }
-        var reads: [(name: String, binding: Binding?, value: SemaValue?)] = []
-        for read in log.reads where !reads.contains(where: { $0.name == read.name && $0.binding === read.binding }) {
-            reads.append((read.name, read.binding, read.binding?.value))
-        }
+        let reads = Checker.keptReads(log)
         templateEntryCount += 1
-        let kept = slot ?? TemplateSlot()
+        let kept = slot ?? TemplateSlot<TemplateEntry>()
         if slot == nil { templateCache[key] = kept }
-        kept.entries.append(TemplateEntry(reads: reads, animation: animation, evaluations: evaluationCount - evaluationsBefore,
+        // What lowering it again would evaluate: not the bindings it evaluated first.
+        let evaluations = evaluationCount - evaluationsBefore - (bindingEvaluations - firstUsesBefore)
+        kept.entries.append(TemplateEntry(reads: reads, animation: animation, evaluations: evaluations,
                                           shape: shape, rules: templateRules(animation, shape: shape)))
         return animation
     }
@@ -459,6 +459,21 @@ extension Checker {
         }
     }
 
+    /// Each name a lowering looked up once, with what it resolved to and that binding's
+    /// value then.
+    private static func keptReads(_ log: TemplateReads.Log) -> [(name: String, binding: Binding?, value: SemaValue?)] {
+        var reads: [(name: String, binding: Binding?, value: SemaValue?)] = []
+        for read in log.reads where !reads.contains(where: { $0.name == read.name && $0.binding === read.binding }) {
+            reads.append((read.name, read.binding, read.binding?.value))
+        }
+        return reads
+    }
+
+    /// Whether every name a kept lowering read resolves to the same value here.
+    private func readsMatch(_ reads: [(name: String, binding: Binding?, value: SemaValue?)], _ scope: Scope) -> Bool {
+        reads.allSatisfy { read in sameBinding(scope.lookup(read.name), read.binding, read.value) }
+    }
+
     /// Whether a name that resolved to `recorded` (with `value` then) gives the same value
     /// now that it resolves to `current`.
     private func sameBinding(_ current: Binding?, _ recorded: Binding?, _ value: SemaValue?) -> Bool {
@@ -466,6 +481,79 @@ extension Checker {
         if current === recorded { return true }
         guard current.kind == recorded.kind, let now = current.value, let then = value else { return false }
         return now.isSame(as: then)
+    }
+}
+
+// Layer properties in templates. A tile's `bounds: 18 x 18` or `backgroundColor:
+// rgb(12, 78, 101)` evaluates to the same value in every instance: its value is kept with
+// the names it read, as a leaf animation's lowering is, and a later instance whose names
+// resolve to the same values takes it. Lowering a property value has no effect besides
+// its value, its reports (a value that reported is not kept) and the evaluations it
+// counts. A bare name or literal is not kept: looking it up costs what keeping would.
+
+/// Where a layer property's value is written, and the definition depth (the depth limit
+/// is met inside evaluation).
+struct PropertyTemplateKey: Hashable {
+    var range: SourceRange
+    var definitionDepth: Int
+}
+
+/// A layer property's value lowered in a template, and what its lowering read.
+final class PropertyTemplateEntry {
+    let reads: [(name: String, binding: Binding?, value: SemaValue?)]
+    let value: Value
+    let evaluations: Int
+
+    init(reads: [(name: String, binding: Binding?, value: SemaValue?)], value: Value, evaluations: Int) {
+        self.reads = reads
+        self.value = value
+        self.evaluations = evaluations
+    }
+}
+
+extension Checker {
+    /// The value of a layer property written at `expr`: ``lowerValue(_:_:as:context:)``
+    /// and the property's range check, taken from an earlier instance of the template
+    /// when every name it read resolves to the same value here.
+    func lowerPropertyValue(_ expr: Expr, _ scope: Scope, _ info: PropertyInfo, path: String) -> Value? {
+        func lower() -> Value? {
+            guard let v = lowerValue(expr, scope, as: info.type, context: "'\(path)'"),
+                  checkRange(v, info, component: nil, at: expr.range) else { return nil }
+            return v
+        }
+        let hub = scope.templateReads
+        switch expr.kind {
+        case .identifier, .number, .string, .bool, .color: return lower()
+        default: break
+        }
+        guard reusesTemplates, definitionDepth > 0 || !activeLoops.isEmpty, hub.active == nil else { return lower() }
+        let key = PropertyTemplateKey(range: expr.range, definitionDepth: definitionDepth)
+        let slot = propertyTemplates[key]
+        if let slot {
+            if slot.isCold { return lower() }
+            for entry in slot.entries where evaluationCount <= evaluationLimit - entry.evaluations {
+                guard readsMatch(entry.reads, scope) else { continue }
+                evaluationCount += entry.evaluations
+                propertyReuses += 1
+                slot.reuses += 1
+                return entry.value
+            }
+        }
+        let log = TemplateReads.Log()
+        let reportsBefore = reportCalls, evaluationsBefore = evaluationCount, firstUsesBefore = bindingEvaluations
+        hub.active = log
+        readLoweredAnimations = false
+        let value = lower()
+        hub.active = nil
+        guard let value, reportCalls == reportsBefore, !readLoweredAnimations,
+              (slot?.entries.count ?? 0) < Checker.maxTemplateEntries,
+              templateEntryCount < Checker.maxTemplateEntriesInAll else { return value }
+        templateEntryCount += 1
+        let kept = slot ?? TemplateSlot<PropertyTemplateEntry>()
+        if slot == nil { propertyTemplates[key] = kept }
+        kept.entries.append(PropertyTemplateEntry(reads: Checker.keptReads(log), value: value,
+                                                  evaluations: evaluationCount - evaluationsBefore - (bindingEvaluations - firstUsesBefore)))
+        return value
     }
 }
 

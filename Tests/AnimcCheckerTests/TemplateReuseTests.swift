@@ -67,6 +67,41 @@ import Testing
         #expect(!codes.contains("W0509"))
     }
 
+    @Test func propertyValuesAreTakenWhenTheirNamesMatch() throws {
+        let path = "Tests/AnimcCheckerTests/Fixtures/templates/properties.anim"
+        let bytes = Repository.bytes(path)
+        let (difference, _) = Self.compare(bytes, name: path)
+        #expect(difference == nil, "\(difference ?? "")")
+        let (result, counts) = checkCounting(parse(SourceFile(name: path, bytes: bytes)))
+        // Chips: bounds and colour by the four after the first; the opacity of the second
+        // (the fourth's reports, the fifth's -0 is not 0.5); the border of the third and
+        // fourth. Bars: the zPosition of the second and fourth, whose `half` is evaluated
+        // by then and equal to the bar before's; their bounds read it first.
+        #expect(counts.propertyReuses == 4 + 4 + 1 + 2 + 2)
+        #expect(result.diagnostics.map(\.code.rawValue) == ["E0313"])
+    }
+
+    /// A reused lowering counts the evaluations its lowering made, so the expansion limit
+    /// is met at the same expression with reuse as without: checked at every limit from
+    /// 1 to past what each template fixture needs.
+    @Test func theEvaluationLimitIsMetAtTheSamePlace() {
+        for name in ["reuse", "holes", "properties"] {
+            let path = "Tests/AnimcCheckerTests/Fixtures/templates/\(name).anim"
+            let tree = parse(SourceFile(name: path, bytes: Repository.bytes(path)))
+            var limit = 1
+            var reachedEnd = false
+            while !reachedEnd {
+                let (fresh, _) = checkCounting(tree, reusingTemplates: false, evaluationLimit: limit)
+                let (reusing, _) = checkCounting(tree, reusingTemplates: true, evaluationLimit: limit)
+                #expect(fresh.diagnostics == reusing.diagnostics, "\(name) at limit \(limit): \(fresh.diagnostics.map { "\($0.code) \($0.range.start) \($0.message)" }) vs \(reusing.diagnostics.map { "\($0.code) \($0.range.start) \($0.message)" })")
+                #expect(fresh.composition == reusing.composition, "\(name) at limit \(limit)")
+                if fresh.diagnostics != reusing.diagnostics || fresh.composition != reusing.composition { break }
+                reachedEnd = !fresh.diagnostics.contains { $0.code.rawValue == "E0311" }
+                limit += 1
+            }
+        }
+    }
+
     /// Generated components whose animations take values from their parameters in holes
     /// and around them, instantiated with values chosen to collide and to break rules
     /// (equal, -0 and 0, out of range, a half turn, past the group's end).
@@ -118,7 +153,9 @@ import Testing
             body = "group g {\n\(attributes)\n\(leaves.joined(separator: "\n"))\n}"
         }
         var text = "composition { size: 200 x 200\n window: 0s ..< 4s }\ntiming T = cubic(0.25, 0, 0.2, 1)\n"
-        text += "component C(l: Number, d: Time, p: Point, a: Angle) {\n  layer {\n    bounds: 4 x 4\n\(body)\n  }\n}\n"
+        // Layer properties: values of the parameters in expressions, kept per value.
+        let properties = "    bounds: 4 x 4\n    opacity: \(level())\n    position: \(point())\n"
+        text += "component C(l: Number, d: Time, p: Point, a: Angle) {\n  layer {\n\(properties)\(body)\n  }\n}\n"
         text += "layer row {\n"
         for i in 0..<Int(2 + rng.next() % 6) {
             text += "  c[\(i)] = C(l: \(pick(levels)), d: \(pick(times)), p: \(pick(points)), a: \(pick(angles)))\n"
