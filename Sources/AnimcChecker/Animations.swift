@@ -67,7 +67,9 @@ extension Checker {
     }
 
     /// The range naming an animation in messages: its key path or group name.
-    func animationNameRange(_ item: Item) -> SourceRange {
+    func animationNameRange(_ item: Item) -> SourceRange { Checker.animationNameRange(item) }
+
+    static func animationNameRange(_ item: Item) -> SourceRange {
         guard case .animation(let kind, let target, let alias, _, _) = item.kind else { return item.range }
         return alias?.range ?? target?.range ?? kind.range
     }

@@ -152,8 +152,12 @@ extension Checker {
 
     /// Records a lowered animation for later references.
     func registerLowered(_ a: Animation, nameRange: SourceRange) {
+        registerLowered(name: a.name, timing: a.timing, nameRange: nameRange)
+    }
+
+    func registerLowered(name: String, timing: Timing, nameRange: SourceRange) {
         guard let layer = currentFrame.layer else { return }
-        appendLowered(LoweredAnimation(name: a.name, layer: layer, groups: currentFrame.groups, timing: a.timing, nameRange: nameRange))
+        appendLowered(LoweredAnimation(name: name, layer: layer, groups: currentFrame.groups, timing: timing, nameRange: nameRange))
     }
 
     /// Adds to the animations lowered so far, and to its layer's.

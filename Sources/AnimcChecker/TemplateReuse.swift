@@ -142,6 +142,8 @@ final class TemplateShape {
         let item: Item
         let info: KeyPathInfo
         let property: PropertyInfo
+        /// The range that names it in messages and sequencing.
+        let nameRange: SourceRange
     }
 
     struct Hole {
@@ -155,6 +157,8 @@ final class TemplateShape {
     /// The animation itself, or a group's children in order.
     let leaves: [Leaf]
     let holes: [Hole]
+    /// The range that names the animation (or group) in messages and sequencing.
+    let nameRange: SourceRange
 
     /// Nil when the item's syntax does not have what the holes say (it always does: the
     /// holes were recorded lowering it).
@@ -163,7 +167,8 @@ final class TemplateShape {
         var leaves: [Leaf] = []
         for leaf in items {
             guard case .animation(_, let target?, _, _, _) = leaf.kind, let info = PropertyTable.keyPath(target.dotted) else { return nil }
-            leaves.append(Leaf(item: leaf, info: info, property: PropertyTable.info(info.target.property)))
+            leaves.append(Leaf(item: leaf, info: info, property: PropertyTable.info(info.target.property),
+                               nameRange: Checker.animationNameRange(leaf)))
         }
         var found: [Hole] = []
         for hole in holes {
@@ -174,6 +179,7 @@ final class TemplateShape {
         }
         self.leaves = leaves
         self.holes = found
+        nameRange = Checker.animationNameRange(item)
     }
 
     /// The expression at a hole site of an animation item.
@@ -437,25 +443,25 @@ extension Checker {
     private func replayEffects(of animation: Animation, item: Item, entry: TemplateEntry) {
         let shape = entry.shape, rules = entry.rules
         guard case .group(let members) = animation.kind else {
-            if let leaf = shape.leaves.first, let leafRules = rules.leaves.first { replayRules(animation, leaf, leafRules) }
-            registerLowered(animation, nameRange: animationNameRange(item))
+            if !shape.leaves.isEmpty, !rules.leaves.isEmpty { replayRules(animation, shape, 0, rules.leaves[0]) }
+            registerLowered(name: animation.name, timing: animation.timing, nameRange: shape.nameRange)
             return
         }
         currentFrame.groups.append(Animation(name: animation.name, timing: animation.timing, kind: .group([]), range: item.range))
+        // By index, not by copying each member and leaf: an `Animation` is many fields.
         for j in members.indices where j < shape.leaves.count && j < rules.leaves.count {
-            let leaf = shape.leaves[j]
-            replayRules(members[j], leaf, rules.leaves[j])
-            registerLowered(members[j], nameRange: animationNameRange(leaf.item))
+            replayRules(members[j], shape, j, rules.leaves[j])
+            registerLowered(name: members[j].name, timing: members[j].timing, nameRange: shape.leaves[j].nameRange)
         }
         if rules.group { checkGroupRules(animation, item: item) }
-        currentFrame.groups.removeLast()
-        registerLowered(animation, nameRange: animationNameRange(item))
+        currentFrame.groups.removeLast(1)
+        registerLowered(name: animation.name, timing: animation.timing, nameRange: shape.nameRange)
     }
 
-    private func replayRules(_ animation: Animation, _ leaf: TemplateShape.Leaf, _ rules: TemplateRules.Leaf) {
+    private func replayRules(_ animation: Animation, _ shape: TemplateShape, _ j: Int, _ rules: TemplateRules.Leaf) {
         switch rules {
-        case .rerun: checkPropertyAnimationRules(animation, item: leaf.item, type: leaf.info.type)
-        case .kept(let none): noteEffect(animationNameRange(leaf.item), none)
+        case .rerun: checkPropertyAnimationRules(animation, item: shape.leaves[j].item, type: shape.leaves[j].info.type)
+        case .kept(let none): noteEffect(shape.leaves[j].nameRange, none)
         }
     }
 
