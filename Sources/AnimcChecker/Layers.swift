@@ -336,16 +336,20 @@ extension Checker {
     /// reporting an index that is not a whole number.
     func indexedName(_ name: String, _ indices: [Expr], _ scope: Scope, what: String) -> String? {
         guard !indices.isEmpty else { return name }
-        var texts: [String] = []
-        for index in indices {
+        // Built in place: every instance in a loop names itself here.
+        var indexed = name
+        indexed.reserveCapacity(name.utf8.count + 4 * indices.count + 2)
+        for (i, index) in indices.enumerated() {
             let v = eval(index, scope)
             guard case .number(let x, .none) = v, x == x.rounded(), x.magnitude < 1e15 else {
                 if !v.isPoison { report(Messages.typeMismatch(index.range, expected: "a whole number", found: v.typeName, context: what)) }
                 return nil
             }
-            texts.append(formatNumber(x))
+            indexed += i == 0 ? "[" : ","
+            indexed += formatNumber(x)
         }
-        return "\(name)[\(texts.joined(separator: ","))]"
+        indexed += "]"
+        return indexed
     }
 
     // MARK: Instances
