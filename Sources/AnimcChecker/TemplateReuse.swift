@@ -26,8 +26,10 @@ import AnimcSyntax
 // delay`, `from: turn`), lowering records the site (a hole) instead of the read. A later
 // instance whose other reads match takes the kept lowering and evaluates only the holes,
 // through the same functions lowering uses at those sites, then runs again the rules
-// that read values (the template's "no visible effect", a transform's turn, the group
-// rules) and the registration sequencing reads. A hole whose evaluation reports anything
+// that read a hole's value (the template's "no visible effect" and a transform's turn for
+// a leaf with a value in a hole, the group rules for a child whose begin is one; the
+// others keep the kept lowering's outcome, see ``TemplateRules``) and the registration
+// sequencing reads. A hole whose evaluation reports anything
 // or fails sends the instance back to lowering afresh. Holes are taken only where the
 // value is nothing but that value: one keyframe, one end of a `from`/`to` pair without
 // `by`, a `beginTime`; and only for values whose shape no rule compares (not paths or
@@ -98,8 +100,9 @@ final class TemplateEntry {
     /// Each name looked up, what it resolved to, and that binding's value once lowered.
     let reads: [(name: String, binding: Binding?, value: SemaValue?)]
     let animation: Animation
-    /// Expression evaluations the lowering made, holes included, so reuse counts toward
-    /// the same limit.
+    /// Expression evaluations lowering it again would make, holes included (not those
+    /// it spent evaluating bindings on their first use, which the next instance finds
+    /// evaluated), so reuse counts toward the limit as lowering does.
     let evaluations: Int
     let shape: TemplateShape
     let rules: TemplateRules
