@@ -181,3 +181,61 @@ public enum ExactDecimal {
         ]
     }
 }
+
+extension ExactDecimal {
+    /// Results of exact decimal operations, by their operands' bits, for one check.
+    ///
+    /// The instances of a template compute the same products again and again: a grid's
+    /// tiles at equal distances from its centre scale the same irrational lengths, in
+    /// every component. An operand that is not a short decimal is read by formatting it
+    /// as text, and a result with more than 15 digits by parsing text back, several
+    /// thousand instructions each. The operations are pure functions of their operands,
+    /// so remembering them changes no result. A direct-mapped table: an entry that
+    /// collides replaces the one before. Whole operands, the common case, skip it.
+    public struct Memo {
+        @usableFromInline struct Entry {
+            var a: UInt64
+            var b: UInt64
+            var op: UInt8
+            var result: Double
+        }
+
+        /// Empty until an operation misses the whole-number path.
+        @usableFromInline var entries: [Entry] = []
+        @usableFromInline static let size = 1_024
+
+        public init() {}
+
+        public mutating func add(_ a: Double, _ b: Double) -> Double {
+            if let r = ExactDecimal.integral(a, b, { $0.addingReportingOverflow($1) }) { return r }
+            return remembered(0, a, b) { ExactDecimal.add($0, $1) }
+        }
+
+        public mutating func subtract(_ a: Double, _ b: Double) -> Double { add(a, -b) }
+
+        public mutating func multiply(_ a: Double, _ b: Double) -> Double {
+            if let r = ExactDecimal.integral(a, b, { $0.multipliedReportingOverflow(by: $1) }) { return r }
+            return remembered(1, a, b) { ExactDecimal.multiply($0, $1) }
+        }
+
+        public mutating func divide(_ a: Double, _ b: Double) -> Double {
+            remembered(2, a, b) { ExactDecimal.divide($0, $1) }
+        }
+
+        @inline(__always)
+        mutating func remembered(_ op: UInt8, _ a: Double, _ b: Double, _ compute: (Double, Double) -> Double) -> Double {
+            let x = a.bitPattern, y = b.bitPattern
+            if entries.isEmpty {
+                entries = [Entry](repeating: Entry(a: 0, b: 0, op: .max, result: 0), count: Memo.size)
+            }
+            var h = (x &* 0x9E37_79B9_7F4A_7C15) ^ (y &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(op)
+            h ^= h >> 31
+            let i = Int(truncatingIfNeeded: h) & (Memo.size - 1)
+            let entry = entries[i]
+            if entry.op == op && entry.a == x && entry.b == y { return entry.result }
+            let result = compute(a, b)
+            entries[i] = Entry(a: x, b: y, op: op, result: result)
+            return result
+        }
+    }
+}

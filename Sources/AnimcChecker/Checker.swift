@@ -85,6 +85,9 @@ final class Checker {
     /// count them again.
     var bindingEvaluations = 0
     var bindingsEvaluating = 0
+    /// Exact decimal results of the check's arithmetic, by operands (see
+    /// ``ExactDecimal/Memo``). Only this check's thread touches it.
+    @exclusivity(unchecked) var decimals = ExactDecimal.Memo()
     var expansionReported = false
     /// Components being instantiated, to catch a component that contains itself.
     var instantiating: [ObjectIdentifier] = []

@@ -277,14 +277,14 @@ extension Checker {
                 return .poison
             }
             // Exact for decimal inputs: `1s + 0.3s` is the instant written `1.3s`.
-            return finite(.number(op == .add ? ExactDecimal.add(a, b) : ExactDecimal.subtract(a, b), da), range, a, b)
+            return finite(.number(op == .add ? decimals.add(a, b) : decimals.subtract(a, b), da), range, a, b)
 
         case (.multiply, .number(let a, let da), .number(let b, let db)):
             guard da == .none || db == .none else {
                 report(Messages.operandDimensions(range, op: "*", left: da, right: db))
                 return .poison
             }
-            return finite(.number(ExactDecimal.multiply(a, b), da == .none ? db : da), range, a, b)
+            return finite(.number(decimals.multiply(a, b), da == .none ? db : da), range, a, b)
 
         case (.divide, .number(let a, let da), .number(let b, let db)):
             let dim: Dimension
@@ -296,7 +296,7 @@ extension Checker {
                 report(Messages.divisionByZero(rRange))
                 return .poison
             }
-            return finite(.number(ExactDecimal.divide(a, b), dim), range, a, b)
+            return finite(.number(decimals.divide(a, b), dim), range, a, b)
 
         case (.less, .number(let a, let da), .number(let b, let db)), (.lessEqual, .number(let a, let da), .number(let b, let db)),
              (.greater, .number(let a, let da), .number(let b, let db)), (.greaterEqual, .number(let a, let da), .number(let b, let db)),

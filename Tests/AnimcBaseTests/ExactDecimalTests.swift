@@ -47,6 +47,28 @@ import Testing
         return xs
     }()
 
+    /// The memo gives the operations' results bit for bit: operands drawn from a small
+    /// pool (so pairs repeat, as a grid's do) and from all the inputs (so entries
+    /// collide and are replaced), each operation in a random order.
+    @Test func theMemoGivesTheOperationsResults() {
+        var rng = SplitMix64(seed: 77)
+        var memo = ExactDecimal.Memo()
+        let pool = Array(Self.inputs.prefix(60)) + [28.284271247461902, 0.7071067811865476, -0.4472135954999579, 0.5]
+        for step in 0..<60_000 {
+            let source = step % 3 == 0 ? Self.inputs : pool
+            let a = source[Int(rng.next() % UInt64(source.count))], b = source[Int(rng.next() % UInt64(source.count))]
+            let (got, expected): (Double, Double)
+            switch rng.next() % 4 {
+            case 0: (got, expected) = (memo.add(a, b), ExactDecimal.add(a, b))
+            case 1: (got, expected) = (memo.subtract(a, b), ExactDecimal.subtract(a, b))
+            case 2: (got, expected) = (memo.multiply(a, b), ExactDecimal.multiply(a, b))
+            default: (got, expected) = (memo.divide(a, b), ExactDecimal.divide(a, b))
+            }
+            #expect(got.bitPattern == expected.bitPattern || (got.isNaN && expected.isNaN), "\(a), \(b)")
+            if !(got.bitPattern == expected.bitPattern || (got.isNaN && expected.isNaN)) { break }
+        }
+    }
+
     @Test func fastPartsAreTheDescribedParts() {
         var fast = 0
         for x in Self.inputs {
