@@ -67,6 +67,13 @@ enum Builtins {
 
     static let functionNames: [String] = functions.entries.map(\.key).sorted()
 
+    /// Parameter names of the calls every layer and instance makes, made once rather than
+    /// as an array per call.
+    static let rgbNames = ["red", "green", "blue"]
+    static let rgbaNames = ["red", "green", "blue", "alpha"]
+    static let cubicNames = ["x1", "y1", "x2", "y2"]
+    static let vectorNames = ["v"]
+
     /// Enumerations whose case names are written bare where that enumeration is
     /// expected (`fillMode: backwards`).
     static let enumerations: [(String, [String])] = [
@@ -210,10 +217,11 @@ extension Checker {
         switch function {
         // Colours
         case .rgb:
-            let names = name == "rgb" ? ["red", "green", "blue"] : ["red", "green", "blue", "alpha"]
+            let names = name == "rgb" ? Builtins.rgbNames : Builtins.rgbaNames
             let usage = name == "rgb" ? "rgb(red, green, blue) with components 0...255" : "rgba(red, green, blue, alpha) with alpha 0...1"
             guard let s = a.bind(names, required: names.count, usage: usage) else { return .poison }
             var c: [Double] = []
+            c.reserveCapacity(4)
             for (i, slot) in s.enumerated() {
                 guard let x = a.number(slot, what: names[i]) else { return .poison }
                 let maximum = i == 3 ? 1.0 : 255.0
@@ -303,10 +311,10 @@ extension Checker {
             let scaled = binary(.multiply, diff, .number(t, .none), a.range, a.range, a.range)
             return binary(.add, from.0, scaled, a.range, from.1, a.range)
         case .length:
-            guard let s = a.bind(["v"], required: 1, usage: "length(v)"), let v = a.vector(s[0], count: nil, what: "v") else { return .poison }
+            guard let s = a.bind(Builtins.vectorNames, required: 1, usage: "length(v)"), let v = a.vector(s[0], count: nil, what: "v") else { return .poison }
             return .number(v.reduce(0) { $0 + $1 * $1 }.squareRoot(), .none)
         case .normalize:
-            guard let s = a.bind(["v"], required: 1, usage: "normalize(v)"), let v = a.vector(s[0], count: nil, what: "v") else { return .poison }
+            guard let s = a.bind(Builtins.vectorNames, required: 1, usage: "normalize(v)"), let v = a.vector(s[0], count: nil, what: "v") else { return .poison }
             let len = v.reduce(0) { $0 + $1 * $1 }.squareRoot()
             // The zero vector has no direction; normalising it gives zero, so the centre
             // tile of a grid needs no special case.
@@ -414,17 +422,18 @@ extension Checker {
 
         // Timing functions
         case .cubic:
-            guard let s = a.bind(["x1", "y1", "x2", "y2"], required: 4, usage: "cubic(x1, y1, x2, y2)") else { return .poison }
+            guard let s = a.bind(Builtins.cubicNames, required: 4, usage: "cubic(x1, y1, x2, y2)") else { return .poison }
             var v: [Double] = []
-            for (i, label) in ["x1", "y1", "x2", "y2"].enumerated() {
+            v.reserveCapacity(4)
+            for (i, label) in Builtins.cubicNames.enumerated() {
                 guard let x = a.number(s[i], what: label) else { return .poison }
                 v.append(x)
             }
-            for i in [0, 2] where v[i] < 0 || v[i] > 1 {
+            for i in stride(from: 0, through: 2, by: 2) where v[i] < 0 || v[i] > 1 {
                 report(Messages.cubicControl(s[i]?.1 ?? a.range, which: i == 0 ? "x1" : "x2", value: v[i]))
                 return .poison
             }
-            if v == [0, 0, 1, 1] { return .timing(.linear) }
+            if v[0] == 0 && v[1] == 0 && v[2] == 1 && v[3] == 1 { return .timing(.linear) }
             return .timing(.cubic(x1: v[0], y1: v[1], x2: v[2], y2: v[3]))
         case .steps:
             guard a.items.count >= 1, a.items.count <= 2 else {
