@@ -70,10 +70,14 @@ public enum ExpansionLimits {
 }
 
 final class Checker {
+    // The containers below are read and changed on every name, layer and animation, and
+    // the dynamic exclusivity checks on them were 5% of a check of templates. A checker
+    // belongs to the one thread that checks the file, and none of them is passed inout,
+    // so no access to one can overlap another (as for ``Scope``).
     let tree: SyntaxTree
     let global: Scope
-    var diagnostics: [Diagnostic] = []
-    private var seen: Set<String> = []
+    @exclusivity(unchecked) var diagnostics: [Diagnostic] = []
+    @exclusivity(unchecked) private var seen: Set<String> = []
     var layerCount = 0
     var iterationCount = 0
     var evaluationCount = 0
@@ -90,7 +94,7 @@ final class Checker {
     @exclusivity(unchecked) var decimals = ExactDecimal.Memo()
     var expansionReported = false
     /// Components being instantiated, to catch a component that contains itself.
-    var instantiating: [ObjectIdentifier] = []
+    @exclusivity(unchecked) var instantiating: [ObjectIdentifier] = []
     /// Definitions (constants, paths, component instances) being evaluated, one inside
     /// the other. Each level recurses through the evaluator, so the chain is bounded.
     var definitionDepth = 0
@@ -99,23 +103,23 @@ final class Checker {
     var expectedDimension: Dimension?
     /// The `for` bindings being expanded, innermost last, for messages about what a
     /// loop repeats.
-    var activeLoops: [SourceRange] = []
+    @exclusivity(unchecked) var activeLoops: [SourceRange] = []
     /// Animations lowered so far, and where the one being lowered sits: for
     /// `beginTime: go.end`.
-    var loweredAnimations: [LoweredAnimation] = []
+    @exclusivity(unchecked) var loweredAnimations: [LoweredAnimation] = []
     /// The same, by layer: a reference searches its layer's, not every animation so far
     /// (a loop of sequenced layers was quadratic). Layers are alive as long as the check,
     /// so their identities are not reused.
-    var loweredByLayer: [ObjectIdentifier: [LoweredAnimation]] = [:]
-    var currentFrame = TimeFrame()
+    @exclusivity(unchecked) var loweredByLayer: [ObjectIdentifier: [LoweredAnimation]] = [:]
+    @exclusivity(unchecked) var currentFrame = TimeFrame()
     /// Leaf animations of templates already lowered, by where they are written and
     /// what they read (see TemplateReuse.swift).
-    var templateCache: [TemplateKey: TemplateSlot<TemplateEntry>] = [:]
+    @exclusivity(unchecked) var templateCache: [TemplateKey: TemplateSlot<TemplateEntry>] = [:]
     /// Layer property values of templates already lowered, the same way.
-    var propertyTemplates: [PropertyTemplateKey: TemplateSlot<PropertyTemplateEntry>] = [:]
+    @exclusivity(unchecked) var propertyTemplates: [PropertyTemplateKey: TemplateSlot<PropertyTemplateEntry>] = [:]
     /// Whether the animation written at a range is a reusable leaf or group: a question of
     /// its syntax alone, asked again by every instance.
-    var reusableTemplates: [SourceRange: Bool] = [:]
+    @exclusivity(unchecked) var reusableTemplates: [SourceRange: Bool] = [:]
     var reusesTemplates = true
     var templateEntryCount = 0
     var templateReuses = 0
@@ -139,12 +143,12 @@ final class Checker {
     private var reportedDefinitionDepth = false
     /// By the animation's range: its body, for fix-its that add attributes, and the
     /// range naming it (its key path, `as` name or group name).
-    var animationBlocks: [SourceRange: Block] = [:]
-    var animationNames: [SourceRange: SourceRange] = [:]
+    @exclusivity(unchecked) var animationBlocks: [SourceRange: Block] = [:]
+    @exclusivity(unchecked) var animationNames: [SourceRange: SourceRange] = [:]
     /// Per animation template: how many expansions there were, how many had no visible
     /// effect, and the warning to give if all of them had none.
-    var noEffect: [SourceRange: (instances: Int, count: Int, diagnostic: Diagnostic?)] = [:]
-    var foldedValues: [UInt32: String] = [:]
+    @exclusivity(unchecked) var noEffect: [SourceRange: (instances: Int, count: Int, diagnostic: Diagnostic?)] = [:]
+    @exclusivity(unchecked) var foldedValues: [UInt32: String] = [:]
     var nameIndex: NameIndex?
 
     /// Records what a declaration evaluated to, for hover.
@@ -218,7 +222,7 @@ final class Checker {
 
     /// Constructs (by their whole range) holding an attribute the checker did not
     /// recognise: a "missing" attribute there is most likely the one written wrongly.
-    var unrecognisedAttributeItems: Set<SourceRange> = []
+    @exclusivity(unchecked) var unrecognisedAttributeItems: Set<SourceRange> = []
 
     // MARK: Reporting
 
@@ -299,7 +303,7 @@ final class Checker {
     var suggestionWork = 0
     /// Unknown names already reported, by where they are written, with the message a
     /// repeat reports (see `lookupValue`).
-    var repeatedUnknownNames: [SourceRange: (Diagnostic, String)] = [:]
+    @exclusivity(unchecked) var repeatedUnknownNames: [SourceRange: (Diagnostic, String)] = [:]
     /// Whether the top-level names are those of the memo's last check, for records that
     /// read them all. Asked once per check at most: the list can be long.
     lazy var everyNameUnchanged: Bool = memo.map { $0.everyName == topLevelNames } ?? false

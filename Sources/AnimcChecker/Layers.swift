@@ -5,6 +5,8 @@ import AnimcSyntax
 
 /// A layer while the tree is being built; flattened into ``Layer`` at the end.
 final class LayerNode {
+    // Containers changed on every property and animation; unchecked for the reason
+    // given on ``Checker``'s.
     let name: String
     /// Ranges are variables so that a check memo can move a reused subtree (see ``CheckMemo``).
     var nameRange: SourceRange
@@ -12,14 +14,14 @@ final class LayerNode {
     let isMask: Bool
     var range: SourceRange
     weak var parent: LayerNode?
-    var children: [LayerNode] = []
+    @exclusivity(unchecked) var children: [LayerNode] = []
     /// Children by name, so duplicate checks stay linear for layers with many sublayers.
-    var childNames = NameTable<LayerNode>()
-    var properties: [PropertyID: (value: Value, range: SourceRange)] = [:]
-    var animations: [Animation] = []
-    var animationKeys = NameTable<SourceRange>()
+    @exclusivity(unchecked) var childNames = NameTable<LayerNode>()
+    @exclusivity(unchecked) var properties: [PropertyID: (value: Value, range: SourceRange)] = [:]
+    @exclusivity(unchecked) var animations: [Animation] = []
+    @exclusivity(unchecked) var animationKeys = NameTable<SourceRange>()
     var timing = LayerTiming()
-    var timingRanges = NameTable<SourceRange>()
+    @exclusivity(unchecked) var timingRanges = NameTable<SourceRange>()
     var maskReference: (name: String, range: SourceRange)?
     var mask: LayerNode?
     var maskedBy: (LayerNode, SourceRange)?

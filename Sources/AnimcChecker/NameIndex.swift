@@ -77,7 +77,7 @@ public struct NameIndex: Sendable {
 /// loop variables).
 private final class StaticScope {
     let parent: StaticScope?
-    var names: [String: Int] = [:]
+    @exclusivity(unchecked) var names = NameTable<Int>()
     init(parent: StaticScope?) { self.parent = parent }
 
     func lookup(_ name: String) -> Int? {
