@@ -17,7 +17,7 @@ final class LayerNode {
     @exclusivity(unchecked) var children: [LayerNode] = []
     /// Children by name, so duplicate checks stay linear for layers with many sublayers.
     @exclusivity(unchecked) var childNames = NameTable<LayerNode>()
-    @exclusivity(unchecked) var properties: [PropertyID: (value: Value, range: SourceRange)] = [:]
+    @exclusivity(unchecked) var properties = LayerProperties()
     @exclusivity(unchecked) var animations: [Animation] = []
     @exclusivity(unchecked) var animationKeys = NameTable<SourceRange>()
     var timing = LayerTiming()
@@ -44,6 +44,39 @@ final class LayerNode {
 
     func modelValue(_ id: PropertyID) -> Value {
         properties[id]?.value ?? PropertyTable.info(id).defaultValue
+    }
+}
+
+/// A layer's model values by property, in the order they were set. A layer sets each
+/// property at most once, so there are at most as many as the property table has, and a
+/// search in order costs less than hashing: every property of every layer is looked up
+/// here while it is checked.
+struct LayerProperties {
+    private(set) var entries: [(id: PropertyID, value: Value, range: SourceRange)] = []
+
+    subscript(id: PropertyID) -> (value: Value, range: SourceRange)? {
+        get {
+            for e in entries where e.id == id { return (e.value, e.range) }
+            return nil
+        }
+        set {
+            let i = entries.firstIndex { $0.id == id }
+            switch (i, newValue) {
+            case (let i?, let v?): entries[i] = (id, v.value, v.range)
+            case (let i?, nil): entries.remove(at: i)
+            case (nil, let v?): entries.append((id, v.value, v.range))
+            case (nil, nil): break
+            }
+        }
+    }
+
+    /// Moves every range in place, stopping at the first `shift` cannot move.
+    mutating func moveRanges(_ shift: (SourceRange) -> SourceRange?) -> Bool {
+        for i in entries.indices {
+            guard let moved = shift(entries[i].range) else { return false }
+            entries[i].range = moved
+        }
+        return true
     }
 }
 
@@ -550,7 +583,7 @@ extension Checker {
             layer.parent = parent
             return layer
         }
-        let properties = node.properties.sorted { $0.key < $1.key }.map { PropertyValue($0.key, $0.value.value, range: $0.value.range) }
+        let properties = node.properties.entries.sorted { $0.id < $1.id }.map { PropertyValue($0.id, $0.value, range: $0.range) }
         let layer = Layer(id: node.id, kind: node.kind, parent: parent, isMask: node.isMask, properties: properties,
                           animations: node.animations, timing: node.timing, range: node.range)
         node.irLayer = layer

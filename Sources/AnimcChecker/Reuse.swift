@@ -407,10 +407,7 @@ extension LayerNode {
         nameRange = n
         range = r
         irLayer = nil
-        for i in properties.values.indices {
-            guard let moved = shift(properties.values[i].range) else { return false }
-            properties.values[i].range = moved
-        }
+        guard properties.moveRanges({ shift($0) }) else { return false }
         for i in animations.indices where !animations[i].move(shift) { return false }
         func moveRange(_ r: inout SourceRange) -> Bool {
             guard let moved = shift(r) else { return false }
