@@ -259,8 +259,9 @@ extension Checker {
     /// are removed, and fights between top-level animations.
     func checkLayerRules(_ node: LayerNode) {
         for (index, a) in node.animations.enumerated() {
-            let name = nameRange(a)
-            let block = animationBlocks[a.range]
+            // Looked up only for a message: every animation of every layer passes here.
+            var name: SourceRange { nameRange(a) }
+            var block: Block? { animationBlocks[a.range] }
             let t = a.timing
             // W0502
             if t.fillMode.fillsForwards && t.removedOnCompletion && t.activeDuration.isFinite && t.speed != 0 {
