@@ -89,20 +89,26 @@ struct TemplateHole: Equatable {
 /// Slots and entries are classes so that searching them copies nothing: a struct entry
 /// (its reads, its animation's arrays) copied out of the cache to be tested cost more
 /// than the test.
-final class TemplateSlot<Entry> {
+final class TemplateSlot<Entry: KeptLowering> {
     var entries: [Entry] = []
     var reuses = 0
     var isCold: Bool { reuses == 0 && entries.count >= Checker.maxTemplateEntries }
 }
 
-/// A lowered leaf animation or group and what its lowering read. Immutable once kept.
-final class TemplateEntry {
+/// What every kept lowering records for a later instance to be tested against.
+protocol KeptLowering: AnyObject {
     /// Each name looked up, what it resolved to, and that binding's value once lowered.
+    var reads: [(name: String, binding: Binding?, value: SemaValue?)] { get }
+    /// Expression evaluations lowering it again would make (see
+    /// ``Checker/recordingReads(_:_:)``), so reuse counts toward the limit as lowering does.
+    var evaluations: Int { get }
+}
+
+/// A lowered leaf animation or group and what its lowering read. Immutable once kept.
+final class TemplateEntry: KeptLowering {
     let reads: [(name: String, binding: Binding?, value: SemaValue?)]
     let animation: Animation
-    /// Expression evaluations lowering it again would make, holes included (not those
-    /// it spent evaluating bindings on their first use, which the next instance finds
-    /// evaluated), so reuse counts toward the limit as lowering does.
+    /// Holes included.
     let evaluations: Int
     let shape: TemplateShape
     let rules: TemplateRules
@@ -128,7 +134,7 @@ struct TemplateRules {
         case kept(noEffect: Diagnostic?)
     }
 
-    /// Per leaf, in ``TemplateShape/leaves`` order.
+    /// Per leaf, in ``TemplateShape/leaves`` order: one for each.
     let leaves: [Leaf]
     /// Whether the group rules run again: they read the children's timing, so a hole at a
     /// child's `beginTime` moves them. They read no value but whether an end is taken
@@ -298,11 +304,9 @@ extension Checker {
         let slot = templateCache[key]
         if let slot {
             if slot.isCold { return lowerAnimationAfresh(item, layerKind: layerKind, scope: scope, group: group) }
-            for entry in slot.entries where evaluationCount <= evaluationLimit - entry.evaluations {
-                guard readsMatch(entry.reads, scope) else { continue }
-                // Holes are evaluated first, so that one that fails falls back before any
-                // effect is replayed.
-                guard let (animation, holeEvaluations) = instantiate(entry, scope: scope) else { break }
+            // Holes are evaluated first, so that one that fails falls back before any
+            // effect is replayed.
+            if let entry = keptLowering(in: slot, scope), let (animation, holeEvaluations) = instantiate(entry, scope: scope) {
                 evaluationCount = evaluationCount - holeEvaluations + entry.evaluations
                 templateReuses += 1
                 slot.reuses += 1
@@ -311,34 +315,66 @@ extension Checker {
             }
         }
 
-        let hub = scope.templateReads
-        let log = TemplateReads.Log()
-        let outerLog = hub.active, reportsBefore = reportCalls, evaluationsBefore = evaluationCount,
-            firstUsesBefore = bindingEvaluations
-        hub.active = log
-        readLoweredAnimations = false
-        let animation = lowerAnimationAfresh(item, layerKind: layerKind, scope: scope, group: group)
-        hub.active = outerLog
-        if let outerLog {
-            outerLog.reads += log.reads
+        let (animation, recorded) = recordingReads(scope) {
+            lowerAnimationAfresh(item, layerKind: layerKind, scope: scope, group: group)
+        }
+        if let outerLog = scope.templateReads.active {
+            outerLog.reads += recorded.log.reads
             // A leaf's holes are holes of the group being recorded around it, in the
             // child the group is lowering.
-            outerLog.holes += log.holes.map { TemplateHole(child: outerLog.child, site: $0.site) }
+            outerLog.holes += recorded.log.holes.map { TemplateHole(child: outerLog.child, site: $0.site) }
         }
 
-        guard let animation, reportCalls == reportsBefore, !readLoweredAnimations,
-              (slot?.entries.count ?? 0) < Checker.maxTemplateEntries,
-              templateEntryCount < Checker.maxTemplateEntriesInAll,
-              let shape = TemplateShape(item, holes: log.holes) else { return animation }
-        let reads = Checker.keptReads(log)
+        guard let animation, recorded.keepable, hasRoom(slot),
+              let shape = TemplateShape(item, holes: recorded.log.holes) else { return animation }
         templateEntryCount += 1
         let kept = slot ?? TemplateSlot<TemplateEntry>()
         if slot == nil { templateCache[key] = kept }
-        // What lowering it again would evaluate: not the bindings it evaluated first.
-        let evaluations = evaluationCount - evaluationsBefore - (bindingEvaluations - firstUsesBefore)
-        kept.entries.append(TemplateEntry(reads: reads, animation: animation, evaluations: evaluations,
-                                          shape: shape, rules: templateRules(animation, shape: shape)))
+        kept.entries.append(TemplateEntry(reads: Checker.keptReads(recorded.log), animation: animation,
+                                          evaluations: recorded.evaluations, shape: shape,
+                                          rules: templateRules(animation, shape: shape)))
         return animation
+    }
+
+    /// The first kept lowering whose every read resolves to the same value here and whose
+    /// evaluations fit under the limit.
+    private func keptLowering<Entry>(in slot: TemplateSlot<Entry>, _ scope: Scope) -> Entry? {
+        for entry in slot.entries where evaluationCount <= evaluationLimit - entry.evaluations {
+            if readsMatch(entry.reads, scope) { return entry }
+        }
+        return nil
+    }
+
+    /// What lowering under a lookup log of its own did: the log, whether the result may
+    /// be kept (it reported nothing and read no other animation's lowering), and the
+    /// evaluations lowering the same again would make. That leaves out the evaluations
+    /// spent on bindings used for the first time, which a later instance finds evaluated:
+    /// counted again, the limit was met earlier with reuse than without.
+    struct RecordedLowering {
+        let log: TemplateReads.Log
+        let keepable: Bool
+        let evaluations: Int
+    }
+
+    /// Runs `lower` with its lookups logged (see ``RecordedLowering``), then gives the
+    /// log back to whatever was logging before.
+    private func recordingReads<T>(_ scope: Scope, _ lower: () -> T) -> (T, RecordedLowering) {
+        let hub = scope.templateReads
+        let log = TemplateReads.Log()
+        let outer = hub.active, reportsBefore = reportCalls, evaluationsBefore = evaluationCount,
+            firstUsesBefore = bindingEvaluations
+        hub.active = log
+        readLoweredAnimations = false
+        let result = lower()
+        hub.active = outer
+        let evaluations = evaluationCount - evaluationsBefore - (bindingEvaluations - firstUsesBefore)
+        return (result, RecordedLowering(log: log, keepable: reportCalls == reportsBefore && !readLoweredAnimations,
+                                         evaluations: evaluations))
+    }
+
+    /// Whether one more lowering may be kept: in the slot, and in all.
+    private func hasRoom<Entry>(_ slot: TemplateSlot<Entry>?) -> Bool {
+        (slot?.entries.count ?? 0) < Checker.maxTemplateEntries && templateEntryCount < Checker.maxTemplateEntriesInAll
     }
 
     /// The kept lowering with this instance's values in its holes, or nil when a hole's
@@ -433,7 +469,7 @@ extension Checker {
         if case .group(let children) = animation.kind { members = children }
         var leaves: [TemplateRules.Leaf] = []
         for (j, leaf) in shape.leaves.enumerated() {
-            let valueHole = shape.holes.contains { $0.hole.child ?? 0 == j && $0.hole.site != .beginTime }
+            let valueHole = shape.holes.contains { $0.leaf == j && $0.hole.site != .beginTime }
             leaves.append(valueHole || j >= members.count ? .rerun : .kept(noEffect: noVisibleEffect(members[j], item: leaf.item)))
         }
         let group = shape.holes.contains { $0.hole.child != nil && $0.hole.site == .beginTime }
@@ -446,13 +482,13 @@ extension Checker {
     private func replayEffects(of animation: Animation, item: Item, entry: TemplateEntry) {
         let shape = entry.shape, rules = entry.rules
         guard case .group(let members) = animation.kind else {
-            if !shape.leaves.isEmpty, !rules.leaves.isEmpty { replayRules(animation, shape, 0, rules.leaves[0]) }
+            if let leafRules = rules.leaves.first { replayRules(animation, shape, 0, leafRules) }
             registerLowered(name: animation.name, timing: animation.timing, nameRange: shape.nameRange)
             return
         }
         currentFrame.groups.append(Animation(name: animation.name, timing: animation.timing, kind: .group([]), range: item.range))
         // By index, not by copying each member and leaf: an `Animation` is many fields.
-        for j in members.indices where j < shape.leaves.count && j < rules.leaves.count {
+        for j in members.indices where j < rules.leaves.count {
             replayRules(members[j], shape, j, rules.leaves[j])
             registerLowered(name: members[j].name, timing: members[j].timing, nameRange: shape.leaves[j].nameRange)
         }
@@ -508,7 +544,7 @@ struct PropertyTemplateKey: Hashable {
 }
 
 /// A layer property's value lowered in a template, and what its lowering read.
-final class PropertyTemplateEntry {
+final class PropertyTemplateEntry: KeptLowering {
     let reads: [(name: String, binding: Binding?, value: SemaValue?)]
     let value: Value
     let evaluations: Int
@@ -540,28 +576,20 @@ extension Checker {
         let slot = propertyTemplates[key]
         if let slot {
             if slot.isCold { return lower() }
-            for entry in slot.entries where evaluationCount <= evaluationLimit - entry.evaluations {
-                guard readsMatch(entry.reads, scope) else { continue }
+            if let entry = keptLowering(in: slot, scope) {
                 evaluationCount += entry.evaluations
                 propertyReuses += 1
                 slot.reuses += 1
                 return entry.value
             }
         }
-        let log = TemplateReads.Log()
-        let reportsBefore = reportCalls, evaluationsBefore = evaluationCount, firstUsesBefore = bindingEvaluations
-        hub.active = log
-        readLoweredAnimations = false
-        let value = lower()
-        hub.active = nil
-        guard let value, reportCalls == reportsBefore, !readLoweredAnimations,
-              (slot?.entries.count ?? 0) < Checker.maxTemplateEntries,
-              templateEntryCount < Checker.maxTemplateEntriesInAll else { return value }
+        let (value, recorded) = recordingReads(scope, lower)
+        guard let value, recorded.keepable, hasRoom(slot) else { return value }
         templateEntryCount += 1
         let kept = slot ?? TemplateSlot<PropertyTemplateEntry>()
         if slot == nil { propertyTemplates[key] = kept }
-        kept.entries.append(PropertyTemplateEntry(reads: Checker.keptReads(log), value: value,
-                                                  evaluations: evaluationCount - evaluationsBefore - (bindingEvaluations - firstUsesBefore)))
+        kept.entries.append(PropertyTemplateEntry(reads: Checker.keptReads(recorded.log), value: value,
+                                                  evaluations: recorded.evaluations))
         return value
     }
 }
