@@ -1,4 +1,5 @@
 @testable import AnimcBase
+import AnimcTestSupport
 import Testing
 
 /// `NameTable` against `Dictionary`, the map it stands in for, on the names a source
@@ -22,7 +23,7 @@ import Testing
         var table = NameTable<Int>()
         var reference: [String: Int] = [:]
         var order: [String] = []
-        var random = SystemRandomNumberGenerator()
+        var random = SplitMix64(seed: UInt64(count) + 1)
         for i in 0..<count {
             let key = Self.name(i)
             table[key] = i
