@@ -363,6 +363,8 @@ if wants("parse") {
     let splashSeconds = best(repeats) { for _ in 0..<100 { sink += Double(parse(splash).root.items.count) } } / 100
     print("## parse")
     print("generated source \(f(mb, 2)) MB: \(f(seconds * 1000)) ms, \(f(mb / seconds)) MB/s")
+    let arena = parse(file).arena
+    print("syntax tree: \(arena.nodeCount) nodes, \(f(Double(arena.byteCount) / Double(file.bytes.count), 2)) bytes per source byte")
     print("examples/splash.anim \(splash.bytes.count) bytes: \(f(splashSeconds * 1e6)) µs, \(f(Double(splash.bytes.count) / 1e6 / splashSeconds)) MB/s\n")
 }
 

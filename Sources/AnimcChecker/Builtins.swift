@@ -180,7 +180,7 @@ struct CallArguments {
 
 extension Checker {
     /// `callee(arguments)`: a built-in function. Components are only called as instances.
-    func call(_ callee: Identifier, _ arguments: [Argument], _ range: SourceRange, _ scope: Scope) -> SemaValue {
+    func call(_ callee: Identifier, _ arguments: SyntaxList<Argument>, _ range: SourceRange, _ scope: Scope) -> SemaValue {
         if let binding = scope.lookup(callee.name) {
             if binding.kind == .component {
                 report(Messages.badInstance(range, problem: "component '\(callee.name)' can only be instantiated as a layer",

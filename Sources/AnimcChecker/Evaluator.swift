@@ -358,7 +358,7 @@ extension Checker {
         return v
     }
 
-    private func index(_ base: SemaValue, _ indices: [Expr], _ range: SourceRange, _ scope: Scope) -> SemaValue {
+    private func index(_ base: SemaValue, _ indices: SyntaxList<Expr>, _ range: SourceRange, _ scope: Scope) -> SemaValue {
         if base.isPoison { return .poison }
         guard indices.count == 1 else {
             report(Messages.typeMismatch(range, expected: "one index", found: "\(indices.count) indices"))

@@ -53,7 +53,7 @@ extension Checker {
     }
 
     /// Registers the declarations among `items` in `scope`.
-    func register(_ items: [Item], in scope: Scope) {
+    func register(_ items: SyntaxList<Item>, in scope: Scope) {
         for item in items {
             switch item.kind {
             case .letDecl(let name, let type, let value):
@@ -73,7 +73,7 @@ extension Checker {
 
     /// `for a in s1, b in s2 { body }`: the body once per combination, the first
     /// binding varying slowest, each iteration in its own scope.
-    private func expandLoop(_ bindings: [LoopBinding], _ body: Block, _ scope: Scope, _ range: SourceRange,
+    private func expandLoop(_ bindings: SyntaxList<LoopBinding>, _ body: Block, _ scope: Scope, _ range: SourceRange,
                             _ visit: (Item, Scope) -> Void) {
         var sequences: [LoopSequence] = []
         for binding in bindings {

@@ -356,7 +356,7 @@ extension Checker {
     }
 
     /// `layer dot[i] { ... }`: the layer named with its indices, as instances are.
-    func lowerIndexedLayer(mask: Bool, kind: Identifier, name: Identifier?, indices: [Expr], body: Block, range: SourceRange,
+    func lowerIndexedLayer(mask: Bool, kind: Identifier, name: Identifier?, indices: SyntaxList<Expr>, body: Block, range: SourceRange,
                            parent: LayerNode, scope: Scope) {
         guard !indices.isEmpty, let name else {
             lowerLayer(mask: mask, kind: kind, name: name, nameOverride: nil, body: body, range: range, parent: parent, scope: scope)
@@ -369,7 +369,7 @@ extension Checker {
 
     /// `name[1,2]` from a name and whole-number indices (`tile[row, col]`), or nil after
     /// reporting an index that is not a whole number.
-    func indexedName(_ name: String, _ indices: [Expr], _ scope: Scope, what: String) -> String? {
+    func indexedName(_ name: String, _ indices: SyntaxList<Expr>, _ scope: Scope, what: String) -> String? {
         guard !indices.isEmpty else { return name }
         // Built in place: every instance in a loop names itself here.
         var indexed = name
@@ -389,7 +389,7 @@ extension Checker {
 
     // MARK: Instances
 
-    func lowerInstance(_ name: Identifier, _ indices: [Expr], _ value: Expr, _ range: SourceRange, parent: LayerNode, scope: Scope) {
+    func lowerInstance(_ name: Identifier, _ indices: SyntaxList<Expr>, _ value: Expr, _ range: SourceRange, parent: LayerNode, scope: Scope) {
         guard case .call(let callee, let arguments) = value.kind else {
             if case .error = value.kind { return }
             report(Messages.badInstance(value.range, problem: "'\(name.name) = ...' must instantiate a component",

@@ -222,17 +222,16 @@ extension Checker {
     }
 
     private func swiftMeaning(_ meaning: SwiftSpellings.Meaning, written: String, _ range: SourceRange, _ scope: Scope) -> SemaValue {
-        let expr = Expr(.identifier(written), range)
         switch meaning {
         case .pi(let factor):
             let angle = expectedDimension != Dimension.none
-            reportSpelling(expr, written: written, replacement: piText(factor, angle: angle))
+            reportSpelling(at: range, written: written, replacement: piText(factor, angle: angle))
             return .number(.pi * factor, angle ? .angle : .none)
         case .infinity:
-            reportSpelling(expr, written: written, replacement: "inf")
+            reportSpelling(at: range, written: written, replacement: "inf")
             return .number(.infinity, .none)
         case .word(let word):
-            reportSpelling(expr, written: written, replacement: word)
+            reportSpelling(at: range, written: written, replacement: word)
             if let constant = Builtins.constant(word) { return constant }
             if scope.lookup(word) != nil { return lookupValue(word, range, scope) }
             // An enumeration case (`forwards`) is read where its attribute reads it.
@@ -241,9 +240,13 @@ extension Checker {
     }
 
     private func reportSpelling(_ expr: Expr, written: String, replacement: String?, note: String? = nil) {
-        let fix = replacement.map { [FixIt.replace(expr.range, with: $0, "write it the .anim way")] } ?? []
+        reportSpelling(at: expr.range, written: written, replacement: replacement, note: note)
+    }
+
+    private func reportSpelling(at range: SourceRange, written: String, replacement: String?, note: String? = nil) {
+        let fix = replacement.map { [FixIt.replace(range, with: $0, "write it the .anim way")] } ?? []
         report(CheckerDiagnostics.swiftSpelling.at(
-            expr.range, "'\(written)' is Swift or Objective-C, not .anim" + (replacement.map { ": write '\($0)'" } ?? ""),
+            range, "'\(written)' is Swift or Objective-C, not .anim" + (replacement.map { ": write '\($0)'" } ?? ""),
             label: "pasted spelling", notes: note.map { [Note($0)] } ?? [],
             help: replacement == nil ? "drop Swift's leading dot" : nil, fixIts: fix))
     }
@@ -317,7 +320,7 @@ extension Checker {
             if case .unary(.negate, _) = e.kind, angle, let folded = foldedPi(operand, nil, nil) { return replace("-" + folded) }
             return portEdits(operand, angle: angle)
         case .call(let callee, let arguments):
-            if SwiftSpellings.functions.contains(callee.name), let text = portedCall(callee.name, arguments) { return replace(text) }
+            if SwiftSpellings.functions.contains(callee.name), let text = portedCall(callee.name, Array(arguments)) { return replace(text) }
             return arguments.flatMap { portEdits($0.value, angle: angleArgument(callee.name, $0.label?.name)) }
         case .tuple(let items), .list(let items), .sequence(let items):
             return items.flatMap { portEdits($0, angle: angle) }

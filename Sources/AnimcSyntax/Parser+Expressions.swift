@@ -3,6 +3,7 @@ import AnimcDiagnostics
 
 extension Parser {
     /// Tokens that can begin an expression; `t` is the token `offset` places ahead.
+    @inline(__always)
     func canStartExpression(_ t: Token, offset: Int = 0) -> Bool {
         switch t.kind {
         case .number, .string, .color, .identifier, .kwTrue, .kwFalse, .lParen, .lBracket, .minus, .plus, .bang:
@@ -18,6 +19,7 @@ extension Parser {
 
     /// Whether `kind` continues the expression: inside brackets always; otherwise only
     /// on the same line, so a line break ends an item.
+    @inline(__always)
     func continues(_ kind: TokenKind) -> Bool {
         tok.kind == kind && (bracketDepth > 0 || !tok.flags.contains(.newlineBefore))
     }
@@ -27,23 +29,26 @@ extension Parser {
     /// `after` names what precedes the expression, for "expected a value after ..." messages.
     /// An expression that follows something on its line (`opacity:`, `=`, an operator):
     /// outside brackets it must start on that line.
-    mutating func parseExpression(after: @autoclosure () -> String?) -> Expr {
+    mutating func parseExpression(after: @autoclosure () -> String?) -> NodeRef {
         parseExpression(after: after(), requiresSameLine: true)
     }
 
     /// An expression that starts an item (a keyframe row's key time).
-    mutating func parseExpression() -> Expr {
+    mutating func parseExpression() -> NodeRef {
         parseExpression(after: nil, requiresSameLine: false)
     }
 
-    private mutating func parseExpression(after: @autoclosure () -> String?, requiresSameLine: Bool) -> Expr {
+    /// An error expression at `range`: missing or unparsable, already diagnosed.
+    mutating func errorExpr(_ range: SourceRange) -> NodeRef { b.leaf(.errorExpr, range) }
+
+    private mutating func parseExpression(after: @autoclosure () -> String?, requiresSameLine: Bool) -> NodeRef {
         if !canStartExpression(tok) || (tok.flags.contains(.newlineBefore) && bracketDepth == 0 && requiresSameLine) {
             report(SyntaxDiagnostics.expectedExpression(errorRange, found: found, after: after()))
-            return Expr(.error, .empty(at: previousEnd))
+            return errorExpr(.empty(at: previousEnd))
         }
         guard enter() else {
             skipExpression()
-            return Expr(.error, .empty(at: previousEnd))
+            return errorExpr(.empty(at: previousEnd))
         }
         defer { leave() }
         return parseConditional()
@@ -52,9 +57,9 @@ extension Parser {
     /// After the nesting limit was reached inside a chain (already reported): skips the
     /// rest of the expression and stands for all of it with an error node, so nothing
     /// later reports the truncated chain again.
-    private mutating func skipRestOfChain(from start: UInt32) -> Expr {
+    private mutating func skipRestOfChain(from start: UInt32) -> NodeRef {
         skipExpression()
-        return Expr(.error, SourceRange(start: start, end: max(start, previousEnd)))
+        return errorExpr(SourceRange(start: start, end: max(start, previousEnd)))
     }
 
     /// Skips an expression that is too deeply nested, iteratively.
@@ -71,8 +76,18 @@ extension Parser {
         }
     }
 
+    /// A node with two or three children as its fields.
+    private mutating func node(_ tag: NodeTag, _ range: SourceRange, bits: UInt8 = 0, _ a: NodeRef, _ b2: NodeRef,
+                               _ c: NodeRef? = nil) -> NodeRef {
+        let fields = b.fieldStart
+        b.push(a)
+        b.push(b2)
+        if let c { b.push(c) }
+        return b.node(tag, range, bits: bits, fields: fields)
+    }
+
     /// Conditional = Range [ "?" Expr ":" Expr ]
-    private mutating func parseConditional() -> Expr {
+    private mutating func parseConditional() -> NodeRef {
         let condition = parseRange()
         guard continues(.question) else { return condition }
         advance()
@@ -80,20 +95,21 @@ extension Parser {
         guard continues(.colon) || tok.kind == .colon else {
             report(SyntaxDiagnostics.expectedToken(errorRange, expected: "':'", context: "in a conditional expression",
                                                    found: found))
-            return Expr(.conditional(condition, then, Expr(.error, .empty(at: previousEnd))), condition.range.union(then.range))
+            let missing = errorExpr(.empty(at: previousEnd))
+            return node(.conditional, condition.range.union(then.range), condition, then, missing)
         }
         advance()
         let otherwise = parseExpression(after: "':'")
-        return Expr(.conditional(condition, then, otherwise), condition.range.union(otherwise.range))
+        return node(.conditional, condition.range.union(otherwise.range), condition, then, otherwise)
     }
 
     /// Range = Or [ ( "..<" | "..." ) Or ]
-    private mutating func parseRange() -> Expr {
+    private mutating func parseRange() -> NodeRef {
         let lower = parseBinary(0)
         guard continues(.dotDotLess) || continues(.dotDotDot) else { return lower }
         let op = advance()
         let upper = parseBinaryOperand(after: "'\(op.kind.spelling)'", level: 0)
-        return Expr(.range(lower, upper, inclusive: op.kind == .dotDotDot), lower.range.union(upper.range))
+        return node(.range, lower.range.union(upper.range), bits: op.kind == .dotDotDot ? 1 : 0, lower, upper)
     }
 
     /// Binary operators by precedence level, lowest first. Comparisons and `x` do not
@@ -111,6 +127,7 @@ extension Parser {
 
     /// The binary operator at the current token and its precedence level, if the token
     /// is one that continues the expression here.
+    @inline(__always)
     private func binaryOperator() -> (Int, BinaryOperator)? {
         let result: (Int, BinaryOperator)
         switch tok.kind {
@@ -144,10 +161,12 @@ extension Parser {
     /// (`1 + 1 + 1` is `(1 + 1) + 1`), so a chain counts against ``Parser/maxDepth``
     /// like brackets do: every later stage walks the tree recursively, and a 30,000-term
     /// sum must be a diagnostic, not a stack overflow there.
-    private mutating func parseBinary(_ minLevel: Int) -> Expr {
+    private mutating func parseBinary(_ minLevel: Int) -> NodeRef {
         guard minLevel < Parser.levelCount else { return parseUnary() }
         var lhs = parseUnary()
-        var chained: [Int: SourceRange] = [:]
+        // Where the first comparison and the first `x` of the chain are, once seen.
+        var firstComparison: SourceRange?
+        var firstSize: SourceRange?
         var entered = 0
         defer { for _ in 0..<entered { leave() } }
         while let (level, op) = nextBinaryOperator(minLevel) {
@@ -157,24 +176,30 @@ extension Parser {
             let rhs = parseBinaryOperand(after: "'\(op.rawValue)'", level: level + 1)
             if level == Parser.comparisonLevel || level == Parser.sizeLevel {
                 // Comparisons and `x` do not associate: `a < b < c` is an error.
-                if let first = chained[level], chainedAt(lhs, level) {
+                let first = level == Parser.comparisonLevel ? firstComparison : firstSize
+                if let first, chainedAt(lhs, level) {
                     if level == Parser.comparisonLevel {
                         report(SyntaxDiagnostics.chainedComparison(opToken.range, first: first))
                     } else {
                         report(SyntaxDiagnostics.unexpectedAfterValue(opToken.range, found: "a second 'x'"))
                     }
                 }
-                chained[level] = chained[level] ?? opToken.range
+                if level == Parser.comparisonLevel {
+                    firstComparison = firstComparison ?? opToken.range
+                } else {
+                    firstSize = firstSize ?? opToken.range
+                }
             }
-            lhs = Expr(.binary(op, lhs, rhs), lhs.range.union(rhs.range))
+            lhs = node(.binary, lhs.range.union(rhs.range), bits: op.code, lhs, rhs)
         }
         return lhs
     }
 
     /// Whether `lhs` is already a comparison (or size) at `level`, so another one chains.
-    private func chainedAt(_ lhs: Expr, _ level: Int) -> Bool {
-        guard case .binary(let op, _, _) = lhs.kind else { return false }
-        switch op {
+    @inline(__always)
+    private func chainedAt(_ lhs: NodeRef, _ level: Int) -> Bool {
+        guard b.tag(lhs.id) == .binary else { return false }
+        switch BinaryOperator(code: b.bits(lhs.id)) {
         case .less, .lessEqual, .greater, .greaterEqual, .equal, .notEqual: return level == Parser.comparisonLevel
         case .size: return level == Parser.sizeLevel
         default: return false
@@ -182,21 +207,22 @@ extension Parser {
     }
 
     /// The next binary operator at `minLevel` or above, with its level.
+    @inline(__always)
     private func nextBinaryOperator(_ minLevel: Int) -> (Int, BinaryOperator)? {
         guard let (level, op) = binaryOperator(), level >= minLevel else { return nil }
         return (level, op)
     }
 
-    private mutating func parseBinaryOperand(after: @autoclosure () -> String, level: Int) -> Expr {
+    private mutating func parseBinaryOperand(after: @autoclosure () -> String, level: Int) -> NodeRef {
         if !canStartExpression(tok) || (tok.flags.contains(.newlineBefore) && bracketDepth == 0) {
             report(SyntaxDiagnostics.expectedExpression(errorRange, found: found, after: after()))
-            return Expr(.error, .empty(at: previousEnd))
+            return errorExpr(.empty(at: previousEnd))
         }
         return parseBinary(level)
     }
 
     /// Unary = ( "-" | "+" | "!" ) Unary | Postfix
-    private mutating func parseUnary() -> Expr {
+    private mutating func parseUnary() -> NodeRef {
         guard tok.kind == .minus || tok.kind == .plus || tok.kind == .bang else { return parsePostfix() }
         let opToken = advance()
         let op: UnaryOperator = opToken.kind == .minus ? .negate : opToken.kind == .plus ? .plus : .not
@@ -204,22 +230,22 @@ extension Parser {
             // A long run of prefix operators: consume it without recursing.
             while tok.kind == .minus || tok.kind == .plus || tok.kind == .bang { advance() }
             _ = parsePostfix()
-            return Expr(.error, SourceRange(start: opToken.range.start, end: previousEnd))
+            return errorExpr(SourceRange(start: opToken.range.start, end: previousEnd))
         }
         defer { leave() }
         if !canStartExpression(tok) || tok.flags.contains(.newlineBefore) && bracketDepth == 0 {
             report(SyntaxDiagnostics.expectedExpression(errorRange, found: found, after: "'\(opToken.kind.spelling)'"))
-            return Expr(.error, opToken.range)
+            return errorExpr(opToken.range)
         }
         let operand = parseUnary()
-        return Expr(.unary(op, operand), opToken.range.union(operand.range))
+        return b.leaf(.unary, opToken.range.union(operand.range), bits: op.code, data: operand.id)
     }
 
     /// Postfix = Primary { "[" ExprList "]" | "." identifier } { Call | identifier }
     ///
     /// Calls and names written side by side on one line form a transform sequence when
     /// at least one is a call: `rotate(-45deg) scale(0.25)`, `P rotate3d(axis, 90deg)`.
-    private mutating func parsePostfix() -> Expr {
+    private mutating func parsePostfix() -> NodeRef {
         var expr = parsePrimary()
         // Like operator chains, `a.b.c` and `a[0][0]` nest one level per link.
         var entered = 0
@@ -233,13 +259,19 @@ extension Parser {
             }
             if tok.kind == .lBracket && tok.flags.contains(.attached) {
                 let open = advance()
-                let indices = parseExpressionList(closing: .rBracket, opened: open.range, what: "the index")
-                expr = Expr(.index(expr, indices), SourceRange(start: expr.range.start, end: previousEnd))
+                let indices = b.listMark
+                parseExpressionList(closing: .rBracket, opened: open.range, what: "the index")
+                let fields = b.fieldStart
+                b.push(expr)
+                b.pushList(since: indices)
+                expr = b.node(.index, SourceRange(start: expr.range.start, end: previousEnd), fields: fields)
             } else if tok.kind == .dot && tok.flags.contains(.attached) && peek().kind == .identifier {
                 advance()
                 let nameToken = advance()
-                expr = Expr(.member(expr, Identifier(text(nameToken), nameToken.range)),
-                            expr.range.union(nameToken.range))
+                let fields = b.fieldStart
+                b.push(expr)
+                b.push(name(nameToken))
+                expr = b.node(.member, expr.range.union(nameToken.range), fields: fields)
             } else {
                 break
             }
@@ -247,35 +279,51 @@ extension Parser {
         // A transform list: calls and named transforms side by side on one line,
         // `rotate(-45deg) scale(0.25)` or `P rotate3d(axis, 90deg)`. At least one must be
         // a call, so two names side by side (`a b`, a missing separator) are not a list.
-        switch expr.kind {
+        switch b.tag(expr.id) {
         case .call, .identifier: break
         default: return expr
         }
-        var sequence = [expr]
-        var hasCall: Bool
-        if case .call = expr.kind { hasCall = true } else { hasCall = false }
+        let sequence = b.listMark
+        b.addToList(expr)
+        var hasCall = b.tag(expr.id) == .call
         var afterLastCall = pos
+        var lastCall = hasCall ? 0 : -1
+        var last = expr
         while continuesTransformList() {
             let element = parsePrimary()
-            sequence.append(element)
-            if case .call = element.kind { hasCall = true; afterLastCall = pos }
+            b.addToList(element)
+            last = element
+            if b.tag(element.id) == .call { hasCall = true; afterLastCall = pos; lastCall = b.listCount(since: sequence) - 1 }
         }
         // Names after the last call may be the next item's words: give them back.
-        if !hasCall { pos = afterLastCall; return expr }
-        if pos != afterLastCall, let last = sequence.lastIndex(where: { if case .call = $0.kind { return true } else { return false } }) {
-            let trailingNames = sequence.count - 1 - last
-            if trailingNames > 0, !trailingNamesAreTransforms(sequence.suffix(trailingNames)) {
-                sequence.removeLast(trailingNames)
+        if !hasCall {
+            b.truncateList(since: sequence, to: 0)
+            pos = afterLastCall
+            return expr
+        }
+        var count = b.listCount(since: sequence)
+        if pos != afterLastCall, lastCall >= 0 {
+            let trailingNames = count - 1 - lastCall
+            if trailingNames > 0, !trailingNamesAreTransforms() {
+                count -= trailingNames
+                b.truncateList(since: sequence, to: count)
                 pos = afterLastCall
+                last = NodeRef(id: b.listElement(count - 1, since: sequence), range: b.range(b.listElement(count - 1, since: sequence)))
             }
         }
-        if sequence.count == 1 { return expr }
-        return Expr(.sequence(sequence), sequence[0].range.union(sequence[sequence.count - 1].range))
+        if count == 1 {
+            b.truncateList(since: sequence, to: 0)
+            return expr
+        }
+        let fields = b.fieldStart
+        b.pushList(since: sequence)
+        return b.node(.sequence, expr.range.union(last.range), fields: fields)
     }
 
     /// Whether the current token continues a transform list: on the same line, a name
     /// that is not the size operator `x`, a contextual word or a label (`c1:` in a path
     /// command), or a call.
+    @inline(__always)
     private func continuesTransformList() -> Bool {
         guard tok.kind == .identifier, !tok.flags.contains(.newlineBefore) else { return false }
         switch contextualWord(tok) {
@@ -290,82 +338,100 @@ extension Parser {
     /// Names that follow the last call of a list belong to it only when something
     /// after them could not start an item: at the end of the line or before `~`, `,` or
     /// a closing bracket.
-    private func trailingNamesAreTransforms(_ names: ArraySlice<Expr>) -> Bool {
+    private func trailingNamesAreTransforms() -> Bool {
         tok.kind == .eof || tok.flags.contains(.newlineBefore) || tok.kind == .tilde || tok.kind == .comma
             || tok.kind == .rParen || tok.kind == .rBracket || tok.kind == .rBrace || tok.kind == .semicolon
     }
 
     /// Primary = number | string | color | "true" | "false" | identifier [ "(" Arguments ")" ]
     ///         | "(" Expr { "," Expr } [ "," ] ")" | "[" [ ExprList ] "]" | "path" Block
-    private mutating func parsePrimary() -> Expr {
+    private mutating func parsePrimary() -> NodeRef {
         let t = tok
         switch t.kind {
         case .number:
             advance()
             guard !t.flags.contains(.hasError), let (value, unit) = LiteralValue.number(file.bytes[Int(t.range.start)..<Int(t.range.end)]) else {
-                return Expr(.error, t.range)
+                return errorExpr(t.range)
             }
-            return Expr(.number(value, unit), t.range)
+            return b.number(value, unit, t.range)
         case .string:
             advance()
-            return Expr(.string(LiteralValue.string(file.text(t.range)[...])), t.range)
+            return b.string(LiteralValue.string(file.text(t.range)[...]), t.range)
         case .color:
             advance()
-            guard let (r, g, b, a) = LiteralValue.color(file.text(t.range)[...]) else { return Expr(.error, t.range) }
-            return Expr(.color(red: r, green: g, blue: b, alpha: a), t.range)
+            guard let (r, g, bl, a) = LiteralValue.color(file.text(t.range)[...]) else { return errorExpr(t.range) }
+            return b.color(r, g, bl, a, t.range)
         case .kwTrue, .kwFalse:
             advance()
-            return Expr(.bool(t.kind == .kwTrue), t.range)
+            return b.leaf(.boolean, t.range, bits: t.kind == .kwTrue ? 1 : 0)
         case .identifier:
-            let name = text(t)
             if peek().kind == .lBrace && contextualWord(t) == .path {
                 advance()
                 let body = parseBlock(.path, what: "the path")
-                return Expr(.pathLiteral(body), SourceRange(start: t.range.start, end: previousEnd))
+                return b.leaf(.pathLiteral, SourceRange(start: t.range.start, end: previousEnd), data: body.id)
             }
+            let callee = name(t)
             advance()
             if tok.kind == .lParen && (!tok.flags.contains(.newlineBefore) || bracketDepth > 0) {
                 let open = advance()
-                let arguments = parseArguments(opened: open.range, callee: name)
-                return Expr(.call(callee: Identifier(name, t.range), arguments: arguments),
-                            SourceRange(start: t.range.start, end: previousEnd))
+                let arguments = b.listMark
+                parseArguments(opened: open.range, callee: spelling(callee))
+                let fields = b.fieldStart
+                b.push(callee)
+                b.pushList(since: arguments)
+                return b.node(.call, SourceRange(start: t.range.start, end: previousEnd), fields: fields)
             }
-            return Expr(.identifier(name), t.range)
+            return b.leaf(.identifier, t.range, data: callee.name)
         case .lParen:
-            let (elements, range) = parseBracketed(closing: .rParen, what: "the parenthesis")
-            guard let elements else { return Expr(.error, range) }
-            if elements.isEmpty {
+            let mark = b.listMark
+            let (parsed, range) = parseBracketed(closing: .rParen, what: "the parenthesis")
+            guard parsed else { return errorExpr(range) }
+            let count = b.listCount(since: mark)
+            if count == 0 {
                 report(SyntaxDiagnostics.expectedExpression(range, found: "'()'", after: nil))
-                return Expr(.error, range)
+                return errorExpr(range)
             }
-            if elements.count == 1 && !trailingComma { return Expr(.paren(elements[0]), range) }
-            return Expr(.tuple(elements), range)
+            if count == 1 && !trailingComma {
+                let inner = b.listElement(0, since: mark)
+                b.truncateList(since: mark, to: 0)
+                return b.leaf(.paren, range, data: inner)
+            }
+            let fields = b.fieldStart
+            b.pushList(since: mark)
+            return b.node(.tuple, range, fields: fields)
         case .lBracket:
-            let (elements, range) = parseBracketed(closing: .rBracket, what: "the list")
-            return Expr(elements.map { .list($0) } ?? .error, range)
+            let mark = b.listMark
+            let (parsed, range) = parseBracketed(closing: .rBracket, what: "the list")
+            guard parsed else { return errorExpr(range) }
+            let fields = b.fieldStart
+            b.pushList(since: mark)
+            return b.node(.list, range, fields: fields)
         case .dot where peek().kind == .identifier && peek().flags.contains(.attached):
             // `.pi`, `.forwards`: Swift's implicit member, kept for the checker's fix-it.
             advance()
-            let name = advance()
-            return Expr(.implicitMember(Identifier(text(name), name.range)), t.range.union(name.range))
+            let nameToken = advance()
+            let fields = b.fieldStart
+            b.push(name(nameToken))
+            return b.node(.implicitMember, t.range.union(nameToken.range), fields: fields)
         default:
             report(SyntaxDiagnostics.expectedExpression(errorRange, found: found, after: nil))
-            return Expr(.error, .empty(at: previousEnd))
+            return errorExpr(.empty(at: previousEnd))
         }
     }
 
-    /// Reads `( ... )` or `[ ... ]` from its opening bracket: the elements and the range
-    /// they span, or nil elements (the brackets skipped) when nesting is too deep.
-    private mutating func parseBracketed(closing: TokenKind, what: String) -> (elements: [Expr]?, range: SourceRange) {
+    /// Reads `( ... )` or `[ ... ]` from its opening bracket: its elements go on the list
+    /// stack. Returns false (the brackets skipped, nothing added) when nesting is too
+    /// deep, and the range the brackets span.
+    private mutating func parseBracketed(closing: TokenKind, what: String) -> (parsed: Bool, range: SourceRange) {
         let open = advance()
         guard enter() else {
             pos -= 1
             skipBalanced()
-            return (nil, SourceRange(start: open.range.start, end: previousEnd))
+            return (false, SourceRange(start: open.range.start, end: previousEnd))
         }
         defer { leave() }
-        let elements = parseExpressionList(closing: closing, opened: open.range, what: what)
-        return (elements, SourceRange(start: open.range.start, end: previousEnd))
+        parseExpressionList(closing: closing, opened: open.range, what: what)
+        return (true, SourceRange(start: open.range.start, end: previousEnd))
     }
 
     /// Whether the list just parsed ended with `,` before its closing bracket; `(a,)`
@@ -375,19 +441,20 @@ extension Parser {
     }
 
     /// ExprList = [ Expr { "," Expr } [ "," ] ] closing
-    mutating func parseExpressionList(closing: TokenKind, opened: SourceRange, what: String) -> [Expr] {
+    ///
+    /// The elements go on the list stack; the caller makes them a list field.
+    mutating func parseExpressionList(closing: TokenKind, opened: SourceRange, what: String) {
         bracketDepth += 1
         defer { bracketDepth -= 1 }
-        var elements: [Expr] = []
-        // Lists and argument lists are short; one allocation instead of growing 1, 2, 4.
-        if tok.kind != closing { elements.reserveCapacity(4) }
+        var count = 0
         while tok.kind != closing {
             let before = pos
             if atEOF || tok.kind == .rBrace || tok.kind == .rParen || tok.kind == .rBracket || tok.kind == .lBrace {
                 break
             }
-            let e = elements.isEmpty ? parseExpression() : parseExpression(after: "','")
-            elements.append(e)
+            let e = count == 0 ? parseExpression() : parseExpression(after: "','")
+            b.addToList(e)
+            count += 1
             if tok.kind == .comma { advance(); continue }
             if tok.kind != closing {
                 if canStartExpression(tok) && !onErrorLine {
@@ -400,28 +467,35 @@ extension Parser {
             if pos == before { advance() }
         }
         closeBracket(closing, opened: opened, what: what)
-        return elements
     }
 
     /// Arguments = [ Argument { "," Argument } [ "," ] ] ")"
     /// Argument  = [ identifier ":" ] Expr
-    mutating func parseArguments(opened: SourceRange, callee: String) -> [Argument] {
+    ///
+    /// The arguments go on the list stack; one without a label is its value's node.
+    mutating func parseArguments(opened: SourceRange, callee: String) {
         bracketDepth += 1
         defer { bracketDepth -= 1 }
-        var arguments: [Argument] = []
-        if tok.kind != .rParen { arguments.reserveCapacity(4) }
         while tok.kind != .rParen {
             let before = pos
             if atEOF || tok.kind == .rBrace || tok.kind == .rBracket || tok.kind == .lBrace { break }
-            var label: Identifier?
+            var label: NameRef?
             if tok.kind == .identifier && peek().kind == .colon {
                 let t = advance()
                 advance()
-                label = Identifier(text(t), t.range)
+                label = name(t)
             }
-            let value = label.map { l in parseExpression(after: "'\(l.name):'") } ?? parseExpression()
-            arguments.append(Argument(label: label, value: value,
-                                      range: (label?.range ?? value.range).union(value.range)))
+            if let label {
+                let labelText = spelling(label)
+                let value = parseExpression(after: "'\(labelText):'")
+                let fields = b.fieldStart
+                b.push(label)
+                b.push(value)
+                let node = b.node(.argument, label.range.union(value.range), fields: fields)
+                b.addToList(node)
+            } else {
+                b.addToList(parseExpression())
+            }
             if tok.kind == .comma { advance(); continue }
             if tok.kind != .rParen {
                 if canStartExpression(tok) && !onErrorLine {
@@ -434,7 +508,6 @@ extension Parser {
             if pos == before { advance() }
         }
         closeBracket(.rParen, opened: opened, what: "the arguments of '\(callee)'")
-        return arguments
     }
 
     private mutating func closeBracket(_ closing: TokenKind, opened: SourceRange, what: @autoclosure () -> String) {

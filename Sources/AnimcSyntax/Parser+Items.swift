@@ -5,13 +5,20 @@ extension Parser {
     /// Item = LetDecl | TimingDecl | ComponentDecl | CompositionDecl | PathDecl
     ///      | LayerDecl | Instance | Property | Animation | Keyframe | ForLoop | IfItem
     ///      | PathCommand
-    mutating func parseItem(_ context: BlockContext) -> Item {
+    mutating func parseItem(_ context: BlockContext) -> NodeRef {
         let start = tok.range.start
-        let item = parseItemKind(context)
-        return Item(kind: item.kind, range: SourceRange(start: start, end: max(start, previousEnd)))
+        var item = parseItemKind(context)
+        // An item's range runs from its first token to the last one it consumed, whatever
+        // its parts span.
+        item.range = SourceRange(start: start, end: max(start, previousEnd))
+        b.setRange(item.id, item.range)
+        return item
     }
 
-    private mutating func parseItemKind(_ context: BlockContext) -> Item {
+    /// An error item at `range`.
+    mutating func errorItem(_ range: SourceRange) -> NodeRef { b.leaf(.errorItem, range) }
+
+    private mutating func parseItemKind(_ context: BlockContext) -> NodeRef {
         let t = tok
         switch t.kind {
         case .kwLet: return parseLet()
@@ -34,7 +41,7 @@ extension Parser {
             // `0.5 = 1` outside a keyframes block: parse the row, then say where it belongs.
             if t.kind == .number || t.kind == .lParen || t.kind == .minus {
                 let item = parseKeyframe()
-                if case .keyframe = item.kind {
+                if b.tag(item.id) == .keyframe {
                     report(SyntaxDiagnostics.misplacedItem(item.range, item: "a keyframe row", block: context.name,
                                                            hint: "keyframe rows belong inside a 'keyframes' animation"))
                 }
@@ -42,13 +49,13 @@ extension Parser {
             }
             report(SyntaxDiagnostics.expectedItem(t.range, found: describe(t), context: context.expectation))
             recover()
-            return Item(kind: .error, range: t.range)
+            return errorItem(t.range)
         }
     }
 
     /// Reports `item` as misplaced (once) when `allowed` is false, but keeps it in the tree.
-    private mutating func allow(_ item: Item, _ what: String, in context: BlockContext, where allowed: Bool,
-                                hint: String? = nil) -> Item {
+    private mutating func allow(_ item: NodeRef, _ what: String, in context: BlockContext, where allowed: Bool,
+                                hint: String? = nil) -> NodeRef {
         if !allowed {
             report(SyntaxDiagnostics.misplacedItem(item.range, item: what, block: context.name, hint: hint))
         }
@@ -57,7 +64,7 @@ extension Parser {
 
     /// Dispatch on an item that starts with an identifier: a property, a layer, an
     /// animation, an instance, a keyframe row or a path declaration.
-    private mutating func parseIdentifierItem(_ context: BlockContext) -> Item {
+    private mutating func parseIdentifierItem(_ context: BlockContext) -> NodeRef {
         let t = tok
         let word = contextualWord(t)
         let next = peek()
@@ -112,7 +119,7 @@ extension Parser {
                 return parseAnimation(kindOverride: g)
             }
             recover()
-            return Item(kind: .error, range: t.range)
+            return errorItem(t.range)
         }
         if inAnimation {
             return parseKeyframe()
@@ -126,19 +133,22 @@ extension Parser {
         }
         // `opacity 0.5`: a property with its colon forgotten. Say so and parse the value.
         if !next.flags.contains(.newlineBefore) && canStartExpression(next, offset: 1) && next.kind != .lBrace {
-            let key = parseKeyPath()
+            let (key, dotted) = parseKeyPath()
             report(SyntaxDiagnostics.expectedToken(
-                .empty(at: key.range.end), expected: "':'", context: "after '\(key.dotted)'", found: found,
+                .empty(at: key.range.end), expected: "':'", context: "after '\(dotted)'", found: found,
                 fixIt: .insert(":", at: key.range.end, "insert ':'")))
             let value = parseExpression()
-            return Item(kind: .property(key: key, value: value), range: key.range.union(value.range))
+            let fields = b.fieldStart
+            b.push(key)
+            b.push(value)
+            return b.node(.property, key.range.union(value.range), fields: fields)
         }
         report(SyntaxDiagnostics.expectedItem(t.range, found: describe(t), context: context.expectation))
         recover()
-        return Item(kind: .error, range: t.range)
+        return errorItem(t.range)
     }
 
-    private mutating func checkLayerPlacement(_ item: Item, _ context: BlockContext) -> Item {
+    private mutating func checkLayerPlacement(_ item: NodeRef, _ context: BlockContext) -> NodeRef {
         switch context {
         case .file, .layer, .component: return item
         default:
@@ -169,23 +179,39 @@ extension Parser {
     }
 
     /// KeyPath = identifier { "." identifier }
-    mutating func parseKeyPath() -> KeyPathSyntax {
-        var components = [Identifier(text(tok), tok.range)]
+    ///
+    /// Returns the node and the path as one name (`transform.rotation.z`), which is
+    /// interned with the node: the checker looks key paths up by that name.
+    mutating func parseKeyPath() -> (NodeRef, String) {
+        let fields = b.fieldStart
+        b.push(0)  // the dotted name, once known
+        b.push(1)  // the component count
+        let first = name(tok)
+        b.push(first)
         advance()
+        var last = first
+        var count: UInt32 = 1
+        var dotted = spelling(first)
         while tok.kind == .dot && peek().kind == .identifier && !tok.flags.contains(.newlineBefore) {
             advance()
-            components.append(Identifier(text(tok), tok.range))
+            last = name(tok)
+            b.push(last)
+            count += 1
+            dotted += "." + spelling(last)
             advance()
         }
-        let range = components[0].range.union(components[components.count - 1].range)
-        return KeyPathSyntax(components: components, range: range)
+        let range = first.range.union(last.range)
+        let dottedName = count == 1 ? first.name : b.names.intern(dotted)
+        b.setField(fields, dottedName)
+        b.setField(fields + 1, count)
+        return (b.node(.keyPath, range, fields: fields), dotted)
     }
 
     /// Name = identifier — reports `expected a name after <after>` when missing.
-    private mutating func parseName(after: String) -> Identifier? {
+    private mutating func parseName(after: String) -> NameRef? {
         if tok.kind == .identifier {
             let t = advance()
-            return Identifier(text(t), t.range)
+            return name(t)
         }
         report(SyntaxDiagnostics.expectedName(errorRange, after: after, found: found))
         if tok.kind.isKeyword && !tok.flags.contains(.newlineBefore) { advance() }
@@ -203,47 +229,55 @@ extension Parser {
     // MARK: Declarations
 
     /// LetDecl = "let" identifier [ ":" TypeName ] "=" Expr
-    mutating func parseLet() -> Item {
+    mutating func parseLet() -> NodeRef {
         let start = advance().range.start
         guard let name = parseName(after: "'let'") else {
             recover()
-            return Item(kind: .error, range: SourceRange(start: start, end: previousEnd))
+            return errorItem(SourceRange(start: start, end: previousEnd))
         }
-        var type: Identifier?
+        var type: NameRef?
         if tok.kind == .colon {
             advance()
             type = parseName(after: "':' in a 'let'")
         }
-        guard expect(.equal, "after the name in 'let \(name.name)'") else {
+        let value: NodeRef
+        if expect(.equal, "after the name in 'let \(spelling(name))'") {
+            value = parseExpression(after: "'='")
+        } else {
             recover()
-            return Item(kind: .letDecl(name: name, type: type, value: Expr(.error, .empty(at: previousEnd))),
-                        range: SourceRange(start: start, end: previousEnd))
+            value = errorExpr(.empty(at: previousEnd))
         }
-        let value = parseExpression(after: "'='")
-        return Item(kind: .letDecl(name: name, type: type, value: value), range: SourceRange(start: start, end: previousEnd))
+        let fields = b.fieldStart
+        b.push(name)
+        b.push(type)
+        b.push(value)
+        return b.node(.letDecl, SourceRange(start: start, end: previousEnd), fields: fields)
     }
 
     /// TimingDecl = "timing" identifier "=" Expr
-    mutating func parseTimingDecl() -> Item {
+    mutating func parseTimingDecl() -> NodeRef {
         let start = advance().range.start
         guard let name = parseName(after: "'timing'") else {
             recover()
-            return Item(kind: .error, range: SourceRange(start: start, end: previousEnd))
+            return errorItem(SourceRange(start: start, end: previousEnd))
         }
-        guard expect(.equal, "after the name in 'timing \(name.name)'") else {
+        guard expect(.equal, "after the name in 'timing \(spelling(name))'") else {
             recover()
-            return Item(kind: .error, range: SourceRange(start: start, end: previousEnd))
+            return errorItem(SourceRange(start: start, end: previousEnd))
         }
         let value = parseExpression(after: "'='")
-        return Item(kind: .timingDecl(name: name, value: value), range: SourceRange(start: start, end: previousEnd))
+        let fields = b.fieldStart
+        b.push(name)
+        b.push(value)
+        return b.node(.timingDecl, SourceRange(start: start, end: previousEnd), fields: fields)
     }
 
     /// ComponentDecl = "component" identifier "(" [ Param { "," Param } [ "," ] ] ")" Block
     /// Param = identifier ":" TypeName [ "=" Expr ]
-    mutating func parseComponent() -> Item {
+    mutating func parseComponent() -> NodeRef {
         let start = advance().range.start
-        let name = parseName(after: "'component'") ?? Identifier("<missing>", .empty(at: previousEnd))
-        var params: [Parameter] = []
+        let name = parseName(after: "'component'") ?? self.name("<missing>", .empty(at: previousEnd))
+        let params = b.listMark
         if tok.kind == .lParen {
             let open = advance()
             bracketDepth += 1
@@ -251,22 +285,26 @@ extension Parser {
                 let before = pos
                 let pStart = tok.range.start
                 guard let pName = parseName(after: "'(' or ','") else { recover(); break }
-                var type: Identifier?
+                var type: NameRef?
                 if tok.kind == .colon {
                     advance()
                     type = parseName(after: "':'")
                 } else {
                     report(SyntaxDiagnostics.expectedToken(errorRange, expected: "':'",
-                                                           context: "and a type after parameter '\(pName.name)'",
+                                                           context: "and a type after parameter '\(spelling(pName))'",
                                                            found: found))
                 }
-                var defaultValue: Expr?
+                var defaultValue: NodeRef?
                 if tok.kind == .equal {
                     advance()
                     defaultValue = parseExpression(after: "'='")
                 }
-                params.append(Parameter(name: pName, type: type, defaultValue: defaultValue,
-                                        range: SourceRange(start: pStart, end: previousEnd)))
+                let fields = b.fieldStart
+                b.push(pName)
+                b.push(type)
+                b.push(defaultValue)
+                let node = b.node(.parameter, SourceRange(start: pStart, end: previousEnd), fields: fields)
+                b.addToList(node)
                 if tok.kind == .comma { advance() } else if tok.kind != .rParen { break }
                 if pos == before { advance() }
             }
@@ -281,160 +319,208 @@ extension Parser {
                 if tok.kind == .rParen { advance() }
             }
         } else {
-            report(SyntaxDiagnostics.expectedToken(errorRange, expected: "'('", context: "to start the parameters of component '\(name.name)'",
+            report(SyntaxDiagnostics.expectedToken(errorRange, expected: "'('", context: "to start the parameters of component '\(spelling(name))'",
                                                    found: found, fixIt: .insert("()", at: previousEnd, "add an empty parameter list")))
         }
-        let body = parseBlock(.component, what: "component '\(name.name)'")
-        return Item(kind: .component(name: name, params: params, body: body), range: SourceRange(start: start, end: previousEnd))
+        let shown = spelling(name)
+        let body = parseBlock(.component, what: "component '\(shown)'")
+        let fields = b.fieldStart
+        b.push(name)
+        b.push(body)
+        b.pushList(since: params)
+        return b.node(.component, SourceRange(start: start, end: previousEnd), fields: fields)
     }
 
     /// CompositionDecl = "composition" [ identifier ] Block
-    mutating func parseComposition() -> Item {
+    mutating func parseComposition() -> NodeRef {
         let start = advance().range.start
-        var name: Identifier?
+        var name: NameRef?
         if tok.kind == .identifier {
             let t = advance()
-            name = Identifier(text(t), t.range)
+            name = self.name(t)
         }
         let body = parseBlock(.composition, what: "the composition")
-        return Item(kind: .composition(name: name, body: body), range: SourceRange(start: start, end: previousEnd))
+        let fields = b.fieldStart
+        b.push(name)
+        b.push(body)
+        return b.node(.composition, SourceRange(start: start, end: previousEnd), fields: fields)
     }
 
     /// PathDecl = "path" identifier Block
-    mutating func parsePathDecl() -> Item {
+    mutating func parsePathDecl() -> NodeRef {
         let start = advance().range.start
         let nameToken = advance()
-        let name = Identifier(text(nameToken), nameToken.range)
-        let body = parseBlock(.path, what: "path '\(name.name)'")
-        return Item(kind: .pathDecl(name: name, body: body), range: SourceRange(start: start, end: previousEnd))
+        let name = self.name(nameToken)
+        let shown = spelling(name)
+        let body = parseBlock(.path, what: "path '\(shown)'")
+        let fields = b.fieldStart
+        b.push(name)
+        b.push(body)
+        return b.node(.pathDecl, SourceRange(start: start, end: previousEnd), fields: fields)
     }
 
     /// LayerDecl = [ "mask" ] LayerKind [ identifier [ "[" ExprList "]" ] ] Block
     /// LayerKind = "layer" | "shape" | "image" | "gradient" | "transformLayer"
-    mutating func parseLayer(kindOverride: String? = nil) -> Item {
+    mutating func parseLayer(kindOverride: String? = nil) -> NodeRef {
         let start = tok.range.start
         var mask: SourceRange?
         if (contextualWord(tok) == .mask) { mask = advance().range }
         let kindToken = advance()
-        let kind = Identifier(kindOverride ?? text(kindToken), kindToken.range)
-        var name: Identifier?
-        var indices: [Expr] = []
+        let kind = kindOverride.map { self.name($0, kindToken.range) } ?? self.name(kindToken)
+        var name: NameRef?
+        let indices = b.listMark
         if tok.kind == .identifier {
             let t = advance()
-            name = Identifier(text(t), t.range)
+            name = self.name(t)
             // `layer dot[i] { ... }` in a loop: the layer is named dot[0], dot[1], ...
             if tok.kind == .lBracket && tok.flags.contains(.attached) {
                 let open = advance()
-                indices = parseExpressionList(closing: .rBracket, opened: open.range, what: "the layer's index")
+                parseExpressionList(closing: .rBracket, opened: open.range, what: "the layer's index")
             }
         }
-        let body = parseBlock(.layer, what: "the body of " + (name.map { "\(kind.name) '\($0.name)'" } ?? "the \(kind.name)"))
-        return Item(kind: .layer(mask: mask, kind: kind, name: name, indices: indices, body: body),
-                    range: SourceRange(start: start, end: previousEnd))
+        let kindName = spelling(kind)
+        let nameText = name.map { spelling($0) }
+        let body = parseBlock(.layer, what: "the body of " + (nameText.map { "\(kindName) '\($0)'" } ?? "the \(kindName)"))
+        let fields = b.fieldStart
+        b.push(kind)
+        b.push(name)
+        b.push(body)
+        b.push(mask?.start ?? 0)
+        b.push(mask?.end ?? 0)
+        b.pushList(since: indices)
+        return b.node(.layer, SourceRange(start: start, end: previousEnd), bits: mask == nil ? 0 : 1, fields: fields)
     }
 
     /// Instance = identifier [ "[" Expr { "," Expr } "]" ] "=" Expr
-    mutating func parseInstance() -> Item {
+    mutating func parseInstance() -> NodeRef {
         let start = tok.range.start
         let nameToken = advance()
-        let name = Identifier(text(nameToken), nameToken.range)
-        var indices: [Expr] = []
+        let name = self.name(nameToken)
+        let indices = b.listMark
         if tok.kind == .lBracket {
             let open = advance()
-            indices = parseExpressionList(closing: .rBracket, opened: open.range, what: "the instance index")
+            parseExpressionList(closing: .rBracket, opened: open.range, what: "the instance index")
         }
-        guard expect(.equal, "after instance '\(name.name)'") else {
+        guard expect(.equal, "after instance '\(spelling(name))'") else {
+            b.truncateList(since: indices, to: 0)
             recover()
-            return Item(kind: .error, range: SourceRange(start: start, end: previousEnd))
+            return errorItem(SourceRange(start: start, end: previousEnd))
         }
         let value = parseExpression(after: "'='")
-        return Item(kind: .instance(name: name, indices: indices, value: value), range: SourceRange(start: start, end: previousEnd))
+        let fields = b.fieldStart
+        b.push(name)
+        b.push(value)
+        b.pushList(since: indices)
+        return b.node(.instance, SourceRange(start: start, end: previousEnd), fields: fields)
     }
 
     /// Property = KeyPath ":" Expr
-    mutating func parseProperty() -> Item {
-        let key = parseKeyPath()
+    mutating func parseProperty() -> NodeRef {
+        let (key, dotted) = parseKeyPath()
         advance()  // ':' (checked by the caller)
-        let value = parseExpression(after: "'\(key.dotted):'")
-        return Item(kind: .property(key: key, value: value), range: key.range.union(SourceRange(start: key.range.start, end: previousEnd)))
+        let value = parseExpression(after: "'\(dotted):'")
+        let fields = b.fieldStart
+        b.push(key)
+        b.push(value)
+        return b.node(.property, key.range.union(SourceRange(start: key.range.start, end: previousEnd)), fields: fields)
     }
 
     /// Animation = AnimationKind KeyPath [ "as" identifier ] [ "along" Expr ] Block
     ///           | "group" [ identifier ] Block
     /// AnimationKind = "basic" | "keyframes" | "motion" | "spring" | "decay"
-    mutating func parseAnimation(kindOverride: String? = nil) -> Item {
+    mutating func parseAnimation(kindOverride: String? = nil) -> NodeRef {
         let start = tok.range.start
         let kindToken = advance()
-        let kind = Identifier(kindOverride ?? text(kindToken), kindToken.range)
-        var target: KeyPathSyntax?
-        var alias: Identifier?
-        var along: Expr?
-        if kind.name == ContextualKeywords.group {
+        let kind = kindOverride.map { self.name($0, kindToken.range) } ?? self.name(kindToken)
+        let kindName = spelling(kind)
+        var target: (NodeRef, String)?
+        var alias: NameRef?
+        var along: NodeRef?
+        let body: NodeRef
+        if kindName == ContextualKeywords.group {
             if tok.kind == .identifier {
                 let t = advance()
-                alias = Identifier(text(t), t.range)
+                alias = self.name(t)
             }
-            let body = parseBlock(.group, what: "group \(alias.map { "'\($0.name)'" } ?? "")".trimmedTrailingSpace)
-            return Item(kind: .animation(kind: kind, target: nil, alias: alias, along: nil, body: body),
-                        range: SourceRange(start: start, end: previousEnd))
+            let aliasText = alias.map { "'\(spelling($0))'" } ?? ""
+            body = parseBlock(.group, what: "group \(aliasText)".trimmedTrailingSpace)
+        } else {
+            target = parseKeyPath()
+            if (contextualWord(tok) == .alias) && !tok.flags.contains(.newlineBefore) {
+                advance()
+                alias = parseName(after: "'as'")
+            }
+            if (contextualWord(tok) == .along) && !tok.flags.contains(.newlineBefore) {
+                advance()
+                along = parseExpression(after: "'along'")
+            }
+            let shown = alias.map { spelling($0) } ?? target?.1 ?? kindName
+            body = parseBlock(.animation(kind: kindName), what: "\(kindName) '\(shown)'")
         }
-        target = parseKeyPath()
-        if (contextualWord(tok) == .alias) && !tok.flags.contains(.newlineBefore) {
-            advance()
-            alias = parseName(after: "'as'")
-        }
-        if (contextualWord(tok) == .along) && !tok.flags.contains(.newlineBefore) {
-            advance()
-            along = parseExpression(after: "'along'")
-        }
-        let body = parseBlock(.animation(kind: kind.name), what: "\(kind.name) '\(alias?.name ?? target?.dotted ?? kind.name)'")
-        return Item(kind: .animation(kind: kind, target: target, alias: alias, along: along, body: body),
-                    range: SourceRange(start: start, end: previousEnd))
+        let fields = b.fieldStart
+        b.push(kind)
+        b.push(target?.0)
+        b.push(alias)
+        b.push(along)
+        b.push(body)
+        return b.node(.animation, SourceRange(start: start, end: previousEnd), fields: fields)
     }
 
     /// Keyframe = Expr "=" Expr [ "~" Expr ]
-    mutating func parseKeyframe() -> Item {
+    mutating func parseKeyframe() -> NodeRef {
         let start = tok.range.start
         let time = parseExpression()
-        if case .error = time.kind {
+        if b.tag(time.id) == .errorExpr {
             recover()
-            return Item(kind: .error, range: SourceRange(start: start, end: previousEnd))
+            return errorItem(SourceRange(start: start, end: previousEnd))
         }
         guard tok.kind == .equal else {
             report(SyntaxDiagnostics.expectedToken(
                 errorRange, expected: "'='", context: "after the key time of a keyframe row", found: found,
                 fixIt: tok.flags.contains(.newlineBefore) ? nil : .insert(" =", at: previousEnd, "insert '='")))
             recover()
-            return Item(kind: .error, range: SourceRange(start: start, end: previousEnd))
+            return errorItem(SourceRange(start: start, end: previousEnd))
         }
         advance()
         let value = parseExpression(after: "'='")
-        var timing: Expr?
+        var timing: NodeRef?
         if tok.kind == .tilde && !tok.flags.contains(.newlineBefore) {
             advance()
             timing = parseExpression(after: "'~'")
         }
-        return Item(kind: .keyframe(time: time, value: value, timing: timing), range: SourceRange(start: start, end: previousEnd))
+        let fields = b.fieldStart
+        b.push(time)
+        b.push(value)
+        b.push(timing)
+        return b.node(.keyframe, SourceRange(start: start, end: previousEnd), fields: fields)
     }
 
     /// ForLoop = "for" Binding { "," Binding } Block
     /// Binding = identifier "in" Expr
-    mutating func parseFor(_ context: BlockContext) -> Item {
+    mutating func parseFor(_ context: BlockContext) -> NodeRef {
         let start = advance().range.start
-        var bindings: [LoopBinding] = []
+        let bindings = b.listMark
         repeat {
             if tok.kind == .comma { advance() }
             let bStart = tok.range.start
-            guard let name = parseName(after: bindings.isEmpty ? "'for'" : "','") else { recover(); break }
-            guard expect(.kwIn, "after the loop variable '\(name.name)'") else { recover(); break }
+            let first = b.listCount(since: bindings) == 0
+            guard let name = parseName(after: first ? "'for'" : "','") else { recover(); break }
+            guard expect(.kwIn, "after the loop variable '\(spelling(name))'") else { recover(); break }
             let sequence = parseExpression(after: "'in'")
-            bindings.append(LoopBinding(name: name, sequence: sequence, range: SourceRange(start: bStart, end: previousEnd)))
+            let fields = b.fieldStart
+            b.push(name)
+            b.push(sequence)
+            let node = b.node(.loopBinding, SourceRange(start: bStart, end: previousEnd), fields: fields)
+            b.addToList(node)
         } while tok.kind == .comma
-        guard !bindings.isEmpty || tok.kind == .lBrace else {
-            return Item(kind: .error, range: SourceRange(start: start, end: previousEnd))
+        guard b.listCount(since: bindings) > 0 || tok.kind == .lBrace else {
+            return errorItem(SourceRange(start: start, end: previousEnd))
         }
         let body = parseBlock(context, what: "the 'for' loop")
-        return Item(kind: .forLoop(bindings: bindings, body: body), range: SourceRange(start: start, end: previousEnd))
+        let fields = b.fieldStart
+        b.push(body)
+        b.pushList(since: bindings)
+        return b.node(.forLoop, SourceRange(start: start, end: previousEnd), fields: fields)
     }
 
     /// IfItem = "if" Expr Block [ "else" ( IfItem | Block ) ]
@@ -442,11 +528,11 @@ extension Parser {
     /// An `if` nests one level through its block. An `else if` has no block of its own
     /// around it, so it takes one level itself: a long chain is nested in the tree and
     /// must stay within ``Parser/maxDepth`` too.
-    mutating func parseIf(_ context: BlockContext) -> Item {
+    mutating func parseIf(_ context: BlockContext) -> NodeRef {
         let start = advance().range.start
         let condition = parseExpression(after: "'if'")
         let then = parseBlock(context, what: "the 'if' block")
-        var otherwise: Block?
+        var otherwise: NodeRef?
         if tok.kind == .kwElse {
             advance()
             if tok.kind == .kwIf {
@@ -455,34 +541,40 @@ extension Parser {
                     while tok.kind == .kwIf || tok.kind == .kwElse || tok.kind == .lBrace {
                         if tok.kind == .lBrace { skipBalanced() } else { advance(); if tok.kind != .lBrace { recoverToBrace() } }
                     }
-                    return Item(kind: .error, range: SourceRange(start: start, end: previousEnd))
+                    return errorItem(SourceRange(start: start, end: previousEnd))
                 }
                 defer { leave() }
                 let nested = parseIf(context)
-                otherwise = Block(items: [nested], range: nested.range, closed: true)
+                let mark = b.listMark
+                b.addToList(nested)
+                otherwise = block(since: mark, nested.range, closed: true)
             } else {
                 otherwise = parseBlock(context, what: "the 'else' block")
             }
         }
-        return Item(kind: .ifItem(condition: condition, then: then, otherwise: otherwise), range: SourceRange(start: start, end: previousEnd))
+        let fields = b.fieldStart
+        b.push(condition)
+        b.push(then)
+        b.push(otherwise)
+        return b.node(.ifItem, SourceRange(start: start, end: previousEnd), fields: fields)
     }
 
     /// PathCommand = identifier ( "(" [ Arguments ] ")" | [ Expr ] { identifier ":" Expr [ "," ] } )
-    mutating func parsePathCommand() -> Item {
+    mutating func parsePathCommand() -> NodeRef {
         let nameToken = advance()
-        let name = Identifier(text(nameToken), nameToken.range)
-        var arguments: [Argument] = []
+        let name = self.name(nameToken)
+        let arguments = b.listMark
         if tok.kind == .lParen && tok.flags.contains(.attached) {
             let open = advance()
-            arguments = parseArguments(opened: open.range, callee: name.name)
+            parseArguments(opened: open.range, callee: spelling(name))
         } else {
             func atEnd(_ p: Parser) -> Bool {
                 let t = p.tok
                 return t.kind == .eof || t.kind == .rBrace || t.kind == .semicolon || t.flags.contains(.newlineBefore)
             }
             if !atEnd(self) && !(tok.kind == .identifier && peek().kind == .colon) {
-                let value = parseExpression()
-                arguments.append(Argument(label: nil, value: value, range: value.range))
+                // An argument without a label is its value.
+                b.addToList(parseExpression())
             }
             while !atEnd(self) {
                 if tok.kind == .comma { advance(); continue }
@@ -491,11 +583,17 @@ extension Parser {
                 advance()
                 let source = file
                 let value = parseExpression(after: "'\(source.text(labelToken.range)):'")
-                arguments.append(Argument(label: Identifier(text(labelToken), labelToken.range), value: value,
-                                          range: labelToken.range.union(value.range)))
+                let fields = b.fieldStart
+                b.push(self.name(labelToken))
+                b.push(value)
+                let node = b.node(.argument, labelToken.range.union(value.range), fields: fields)
+                b.addToList(node)
             }
         }
-        return Item(kind: .pathCommand(name: name, arguments: arguments), range: SourceRange(start: name.range.start, end: previousEnd))
+        let fields = b.fieldStart
+        b.push(name)
+        b.pushList(since: arguments)
+        return b.node(.pathCommand, SourceRange(start: name.range.start, end: previousEnd), fields: fields)
     }
 }
 

@@ -30,6 +30,8 @@ public struct Parser {
     /// Lines (0-based) that already carry an error; a second one there is a cascade.
     var errorLines: Set<Int> = []
     lazy var lineIndex = LineIndex(file)
+    /// Where the nodes go.
+    var b: SyntaxBuilder
 
     public static func parse(_ file: SourceFile) -> SyntaxTree {
         let lexed = Lexer.lex(file)
@@ -47,21 +49,26 @@ public struct Parser {
             all.append(SyntaxDiagnostics.emptyFile(SourceRange(0, 0)))
         }
         all.sort(by: Diagnostic.ordered)
-        return SyntaxTree(file: file, root: root, comments: lexed.comments, diagnostics: all)
+        let arena = parser.b.finish()
+        return SyntaxTree(file: file, root: Block(arena: arena, id: root.id), comments: lexed.comments, diagnostics: all)
     }
 
     init(file: SourceFile, tokens: [Token], diagnostics: [Diagnostic]) {
         self.file = file
         self.tokens = tokens
         self.diagnostics = diagnostics
+        self.b = SyntaxBuilder(expectedBytes: file.bytes.count)
     }
 
     // MARK: Tokens
 
+    @inline(__always)
     var tok: Token { tokens[pos] }
 
+    @inline(__always)
     func peek(_ n: Int = 1) -> Token { tokens[min(pos + n, tokens.count - 1)] }
 
+    @inline(__always)
     var atEOF: Bool { tok.kind == .eof }
 
     @discardableResult
@@ -73,6 +80,16 @@ public struct Parser {
 
     func text(_ t: Token) -> String { file.text(t.range) }
 
+    /// The identifier `t` spells, interned.
+    mutating func name(_ t: Token) -> NameRef { NameRef(name: b.names.intern(file.bytes, t.range), range: t.range) }
+
+    /// `spelling` as an identifier at `range` (a corrected kind, a placeholder name).
+    mutating func name(_ spelling: String, _ range: SourceRange) -> NameRef { NameRef(name: b.names.intern(spelling), range: range) }
+
+    /// The text of an interned name, for messages.
+    func spelling(_ name: NameRef) -> String { b.names.string(name.name) }
+
+    @inline(__always)
     func isIdentifier(_ t: Token, _ word: StaticString) -> Bool {
         guard t.kind == .identifier, t.range.length == word.utf8CodeUnitCount else { return false }
         let p = word.utf8Start
@@ -83,6 +100,7 @@ public struct Parser {
 
     /// The contextual keyword an identifier token spells, read from its bytes so that
     /// dispatching an item costs no string allocation or hashing.
+    @inline(__always)
     func contextualWord(_ t: Token) -> ContextualWord {
         guard t.kind == .identifier else { return .none }
         switch t.range.length {
@@ -108,6 +126,7 @@ public struct Parser {
 
     /// The end of the previous token: where "expected X" goes when the current token
     /// is already on the next line (Zig's placement rule).
+    @inline(__always)
     var previousEnd: UInt32 { pos > 0 ? tokens[pos - 1].range.end : 0 }
 
     /// The range an "expected X, found Y" error points at.
@@ -223,8 +242,8 @@ public struct Parser {
     // MARK: File and blocks
 
     /// File = { Item Separator } EOF
-    mutating func parseFile() -> Block {
-        var items: [Item] = []
+    mutating func parseFile() -> NodeRef {
+        let mark = b.listMark
         while !atEOF {
             let before = pos
             if tok.kind == .semicolon || tok.kind == .comma { advance(); continue }
@@ -233,19 +252,27 @@ public struct Parser {
                 advance()
                 continue
             }
-            items.append(parseItem(.file))
+            b.addToList(parseItem(.file))
             expectSeparator(closing: .eof)
             if pos == before { advance() }  // progress guard
         }
         let end = UInt32(clamping: file.bytes.count)
-        return Block(items: items, range: SourceRange(start: 0, end: end), closed: true)
+        return block(since: mark, SourceRange(start: 0, end: end), closed: true)
+    }
+
+    /// A block node of the items added to the list since `mark`.
+    mutating func block(since mark: Int, _ range: SourceRange, closed: Bool) -> NodeRef {
+        let fields = b.fieldStart
+        b.pushList(since: mark)
+        return b.node(.block, range, bits: closed ? 1 : 0, fields: fields)
     }
 
     /// Block = "{" { Item Separator } "}"
     ///
     /// `what` names the block in messages ("the body of layer 'logo'").
-    mutating func parseBlock(_ context: BlockContext, what: @autoclosure () -> String) -> Block {
+    mutating func parseBlock(_ context: BlockContext, what: @autoclosure () -> String) -> NodeRef {
         let open = tok
+        let mark = b.listMark
         guard tok.kind == .lBrace else {
             // A forgotten `{`: report it once, then read what follows as the block's body
             // up to its `}` (or the end), so the body's lines are not reported as
@@ -253,36 +280,33 @@ public struct Parser {
             let at = previousEnd
             report(SyntaxDiagnostics.expectedToken(errorRange, expected: "'{'", context: "to open \(what())", found: found,
                                                    fixIt: .insert(" {", at: at, "insert '{'")))
-            guard enter() else { return Block(items: [], range: .empty(at: at), closed: false) }
+            guard enter() else { return block(since: mark, .empty(at: at), closed: false) }
             defer { leave() }
-            var items: [Item] = []
             while !atEOF && tok.kind != .rBrace {
                 let before = pos
                 if tok.kind == .semicolon || tok.kind == .comma || tok.kind == .rParen || tok.kind == .rBracket { advance(); continue }
-                items.append(parseItem(context))
+                b.addToList(parseItem(context))
                 expectSeparator(closing: .rBrace)
                 if pos == before { advance() }
             }
             if tok.kind == .rBrace { advance() }
-            return Block(items: items, range: SourceRange(start: at, end: previousEnd), closed: false)
+            return block(since: mark, SourceRange(start: at, end: previousEnd), closed: false)
         }
         guard enter() else {
             skipBalanced()
-            return Block(items: [], range: SourceRange(start: open.range.start, end: previousEnd), closed: true)
+            return block(since: mark, SourceRange(start: open.range.start, end: previousEnd), closed: true)
         }
         defer { leave() }
         advance()
         let savedBrackets = bracketDepth
         bracketDepth = 0
         defer { bracketDepth = savedBrackets }
-        var items: [Item] = []
-        if tok.kind != .rBrace { items.reserveCapacity(8) }
         while true {
             let before = pos
             if tok.kind == .semicolon || tok.kind == .comma { advance(); continue }
             if tok.kind == .rBrace {
                 let close = advance()
-                return Block(items: items, range: open.range.union(close.range), closed: true)
+                return block(since: mark, open.range.union(close.range), closed: true)
             }
             if atEOF || tok.kind == .rParen || tok.kind == .rBracket {
                 if atEOF || !onErrorLine {
@@ -294,9 +318,9 @@ public struct Parser {
                         insertText: atEOF ? (endsWithNewline ? "}\n" : "\n}") : nil))
                 }
                 if !atEOF { advance(); continue }
-                return Block(items: items, range: SourceRange(start: open.range.start, end: previousEnd), closed: false)
+                return block(since: mark, SourceRange(start: open.range.start, end: previousEnd), closed: false)
             }
-            items.append(parseItem(context))
+            b.addToList(parseItem(context))
             expectSeparator(closing: .rBrace)
             if pos == before { advance() }  // progress guard
         }
