@@ -67,16 +67,16 @@ extension Checker {
     }
 
     /// The range naming an animation in messages: its key path or group name.
-    func animationNameRange(_ item: Item) -> SourceRange { Checker.animationNameRange(item) }
+    func animationNameRange(_ item: Item) -> SourceRange { Checker.animationNameRange(item, in: tree) }
 
-    static func animationNameRange(_ item: Item) -> SourceRange {
-        guard case .animation(let kind, let target, let alias, _, _) = item.kind else { return item.range }
+    static func animationNameRange(_ item: Item, in tree: SyntaxTree) -> SourceRange {
+        guard case .animation(let kind, let target, let alias, _, _) = tree[item] else { return item.range }
         return alias?.range ?? target?.range ?? kind.range
     }
 
     /// Where ` as name` would go for a fix-it.
     func aliasInsertionPoint(_ item: Item) -> UInt32? {
-        guard case .animation(_, let target, let alias, _, _) = item.kind, alias == nil, let t = target else { return nil }
+        guard case .animation(_, let target, let alias, _, _) = tree[item], alias == nil, let t = target else { return nil }
         return t.range.end
     }
 
@@ -90,7 +90,7 @@ extension Checker {
 
     /// Lowers an animation item from its syntax, every time.
     func lowerAnimationAfresh(_ item: Item, layerKind: LayerKind, scope: Scope, group: GroupContext?) -> Animation? {
-        guard case .animation(let kind, let target, let alias, let along, let body) = item.kind else { return nil }
+        guard case .animation(let kind, let target, let alias, let along, let body) = tree[item] else { return nil }
         if animationBlocks[item.range] == nil {
             let name = animationNameRange(item)
             animationBlocks[item.range] = body
@@ -104,7 +104,7 @@ extension Checker {
         var failed = false
         let known = Checker.knownAttributes[kind.name] ?? Checker.timingAttributeNames + Checker.propertyAttributeNames
         expand(body, scope: Scope(parent: scope)) { child, childScope in
-            switch child.kind {
+            switch tree[child] {
             case .property(let key, let value):
                 var name = key.dotted
                 // `fromValue: 0` pasted from Core Animation: reported, then read as `from`.

@@ -180,7 +180,7 @@ struct CallArguments {
 
 extension Checker {
     /// `callee(arguments)`: a built-in function. Components are only called as instances.
-    func call(_ callee: Identifier, _ arguments: SyntaxList<Argument>, _ range: SourceRange, _ scope: Scope) -> SemaValue {
+    func call(_ callee: Identifier, _ arguments: Children<Argument>, _ range: SourceRange, _ scope: Scope) -> SemaValue {
         if let binding = scope.lookup(callee.name) {
             if binding.kind == .component {
                 report(Messages.badInstance(range, problem: "component '\(callee.name)' can only be instantiated as a layer",
@@ -190,9 +190,9 @@ extension Checker {
             }
             return .poison
         }
-        let items = arguments.enumerated().map { i, argument -> (label: String?, value: SemaValue, range: SourceRange) in
+        let items = tree[arguments].enumerated().map { i, argument -> (label: String?, value: SemaValue, range: SourceRange) in
             // `steps(4, start)`: the position is a bare case name, like an enumeration.
-            if callee.name == "steps", i == 1, case .identifier(let word) = argument.value.kind,
+            if callee.name == "steps", i == 1, case .identifier(let word) = tree[argument.value],
                StepPosition(rawValue: word) != nil, scope.lookup(word) == nil {
                 return (argument.label?.name, .string(word), argument.value.range)
             }

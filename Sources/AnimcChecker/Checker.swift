@@ -176,9 +176,9 @@ final class Checker {
     /// dependency on a name is compared by.
     lazy var topLevelDeclarations: [String: Item] = {
         var map: [String: Item] = [:]
-        for item in tree.root.items {
+        for item in tree[tree.root.items] {
             let name: Identifier
-            switch item.kind {
+            switch tree[item] {
             case .letDecl(let n, _, _), .timingDecl(let n, _), .pathDecl(let n, _), .component(let n, _, _): name = n
             default: continue
             }

@@ -20,7 +20,7 @@ extension Checker {
 
     /// Like ``lowerValue(_:_:as:context:)`` but also accepts `presentation`.
     func lowerAnimatedValue(_ expr: Expr, _ scope: Scope, as type: ValueType, context: @autoclosure () -> String) -> AnimatedValue? {
-        if case .identifier(let name) = expr.kind, name == "presentation", scope.lookup(name) == nil {
+        if case .identifier(let name) = tree[expr], name == "presentation", scope.lookup(name) == nil {
             return .presentation
         }
         return lowerValue(expr, scope, as: type, context: context()).map { .value($0) }
@@ -34,7 +34,7 @@ extension Checker {
             _ = swiftMember(expr, scope) ?? swiftName(text(expr.range), expr.range, scope)
             return word
         }
-        guard case .identifier(let name) = expr.kind else {
+        guard case .identifier(let name) = tree[expr] else {
             let v = eval(expr, scope)
             if !v.isPoison {
                 report(Messages.typeMismatch(expr.range, expected: "one of " + cases.joined(separator: ", "), found: v.typeName, context: context()))
@@ -53,7 +53,7 @@ extension Checker {
     }
 
     private func isLiteralNumber(_ expr: Expr) -> Bool {
-        switch expr.kind {
+        switch tree[expr] {
         case .number(_, nil): return true
         case .unary(.negate, let inner): return isLiteralNumber(inner)
         default: return false

@@ -18,7 +18,7 @@ extension Checker {
             return .poison
         }
         if spansSyntaxError(expr.range) { return .poison }
-        switch expr.kind {
+        switch tree[expr] {
         case .number(let v, let unit):
             switch unit {
             case nil, .pt?: return .number(v, .none)
@@ -35,7 +35,7 @@ extension Checker {
         case .identifier(let name): return lookupValue(name, expr.range, scope)
         case .paren(let inner): return eval(inner, scope)
         case .tuple(let elements):
-            let values = elements.map { eval($0, scope) }
+            let values = tree[elements].map { eval($0, scope) }
             if values.contains(where: \.isPoison) { return .poison }
             return .tuple(values, isSize: false)
         case .list(let elements):
@@ -43,7 +43,7 @@ extension Checker {
                 report(Messages.tooManyKeyframes(expr.range))
                 return .poison
             }
-            let values = elements.map { eval($0, scope) }
+            let values = tree[elements].map { eval($0, scope) }
             if values.contains(where: \.isPoison) { return .poison }
             return .list(values)
         case .unary(let op, let operand):
@@ -102,7 +102,7 @@ extension Checker {
             return swiftMember(expr, scope) ?? .poison
         case .sequence(let items):
             var functions: [TransformFunction] = []
-            for item in items {
+            for item in tree[items] {
                 let v = eval(item, scope)
                 switch v {
                 case .transform(let fs): functions += fs
@@ -358,15 +358,15 @@ extension Checker {
         return v
     }
 
-    private func index(_ base: SemaValue, _ indices: SyntaxList<Expr>, _ range: SourceRange, _ scope: Scope) -> SemaValue {
+    private func index(_ base: SemaValue, _ indices: Children<Expr>, _ range: SourceRange, _ scope: Scope) -> SemaValue {
         if base.isPoison { return .poison }
         guard indices.count == 1 else {
             report(Messages.typeMismatch(range, expected: "one index", found: "\(indices.count) indices"))
             return .poison
         }
-        let i = eval(indices[0], scope)
+        let i = eval(tree[indices][0], scope)
         guard case .number(let x, .none) = i else {
-            if !i.isPoison { report(Messages.typeMismatch(indices[0].range, expected: "a whole number", found: i.typeName, context: "an index")) }
+            if !i.isPoison { report(Messages.typeMismatch(tree[indices][0].range, expected: "a whole number", found: i.typeName, context: "an index")) }
             return .poison
         }
         let items: [SemaValue]
@@ -378,7 +378,7 @@ extension Checker {
             return .poison
         }
         guard x == x.rounded(), x >= 0, x < Double(items.count) else {
-            report(Messages.indexOutOfRange(indices[0].range, index: formatNumber(x), count: items.count))
+            report(Messages.indexOutOfRange(tree[indices][0].range, index: formatNumber(x), count: items.count))
             return .poison
         }
         return items[Int(x)]

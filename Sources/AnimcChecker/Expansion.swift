@@ -11,7 +11,7 @@ extension Checker {
     /// evaluated once, so mistakes in unused constants are still reported.
     func expand(_ block: Block, scope: Scope, _ visit: (Item, Scope) -> Void) {
         register(block.items, in: scope)
-        for item in block.items {
+        for item in tree[block.items] {
             expandItem(item, scope: scope, visit)
         }
         evaluateUnevaluated(scope)
@@ -20,7 +20,7 @@ extension Checker {
     /// One item of a block whose declarations are registered: `for` and `if` expanded,
     /// declarations skipped, anything else passed to `visit`.
     func expandItem(_ item: Item, scope: Scope, _ visit: (Item, Scope) -> Void) {
-        switch item.kind {
+        switch tree[item] {
         case .letDecl, .timingDecl, .pathDecl, .component, .error:
             return
         case .forLoop(let bindings, let body):
@@ -53,9 +53,9 @@ extension Checker {
     }
 
     /// Registers the declarations among `items` in `scope`.
-    func register(_ items: SyntaxList<Item>, in scope: Scope) {
-        for item in items {
-            switch item.kind {
+    func register(_ items: Children<Item>, in scope: Scope) {
+        for item in tree[items] {
+            switch tree[item] {
             case .letDecl(let name, let type, let value):
                 declare(Binding(name: name, kind: .constant, expr: value, declaredType: type, scope: scope), in: scope)
             case .timingDecl(let name, let value):
@@ -73,10 +73,10 @@ extension Checker {
 
     /// `for a in s1, b in s2 { body }`: the body once per combination, the first
     /// binding varying slowest, each iteration in its own scope.
-    private func expandLoop(_ bindings: SyntaxList<LoopBinding>, _ body: Block, _ scope: Scope, _ range: SourceRange,
+    private func expandLoop(_ bindings: Children<LoopBinding>, _ body: Block, _ scope: Scope, _ range: SourceRange,
                             _ visit: (Item, Scope) -> Void) {
         var sequences: [LoopSequence] = []
-        for binding in bindings {
+        for binding in tree[bindings] {
             guard let values = loopValues(binding.sequence, scope) else { return }
             sequences.append(values)
         }
@@ -88,12 +88,12 @@ extension Checker {
         }
         var indices = [Int](repeating: 0, count: sequences.count)
         guard !sequences.contains(where: { $0.count == 0 }) else { return }
-        activeLoops.append(bindings.first.map { $0.range.union(bindings[bindings.count - 1].range) } ?? range)
+        activeLoops.append(tree[bindings].first.map { $0.range.union(tree[bindings][bindings.count - 1].range) } ?? range)
         defer { activeLoops.removeLast() }
         while true {
             guard allowExpansion(iterations: 1, at: range) else { return }
             let iteration = Scope(parent: scope)
-            for (k, binding) in bindings.enumerated() {
+            for (k, binding) in tree[bindings].enumerated() {
                 declare(Binding(name: binding.name, kind: .loopVariable, scope: iteration, value: sequences[k][indices[k]]), in: iteration)
             }
             expand(body, scope: iteration, visit)

@@ -83,7 +83,7 @@ extension Checker {
             guard let (vs, rs) = lowered else {
                 // A written-out list still has a count: check the parallel arrays against
                 // it, so their mistakes are reported in the same run.
-                if case .list(let elements) = valuesAttribute.value.kind {
+                if case .list(let elements) = tree[valuesAttribute.value] {
                     let n = elements.count
                     var ignoredTimes: [Double]?
                     var ignoredFunctions: [TimingFunction] = []
@@ -218,7 +218,7 @@ extension Checker {
             // Core Animation accepts any count (real sources have one too many or too
             // few): extra curves are ignored and segments without one are linear, the
             // pacing of a segment when there are no timing functions at all.
-            report(Messages.timingFunctionsCountMismatch(tf.value, count: functions.count, segments: segments))
+            report(Messages.timingFunctionsCountMismatch(tf.value, in: tree, count: functions.count, segments: segments))
             if functions.count > segments {
                 functions.removeLast(functions.count - segments)
             } else {
@@ -261,15 +261,15 @@ extension Checker {
 
     /// A list attribute: element ranges come from the literal when it is one.
     func lowerList(_ attr: Attribute, as type: ValueType, context: @autoclosure () -> String) -> ([Value], [SourceRange])? {
-        if case .list(let elements) = attr.value.kind {
+        if case .list(let elements) = tree[attr.value] {
             // Every element is checked, so each mistake in a pasted list is reported in
             // one run (each element is independent: no cascade).
             var values: [Value] = []
             var ok = true
-            for e in elements {
+            for e in tree[elements] {
                 if let v = lowerValue(e, attr.scope, as: type, context: context()) { values.append(v) } else { ok = false }
             }
-            return ok ? (values, elements.map(\.range)) : nil
+            return ok ? (values, tree[elements].map(\.range)) : nil
         }
         let v = eval(attr.value, attr.scope)
         guard case .list(let items) = v else {
@@ -368,7 +368,7 @@ extension Checker {
         let bytes = tree.file.bytes
         let open = Int(block.range.start)
         guard open < bytes.count, bytes[open] == 0x7B else { return nil }
-        guard let first = block.items.first else {
+        guard let first = tree[block.items].first else {
             return .insert(" \(text) ", at: UInt32(open + 1), message)
         }
         var lineStart = Int(first.range.start)

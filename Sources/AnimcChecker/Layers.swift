@@ -89,7 +89,7 @@ extension Checker {
         let root = LayerNode(name: "", nameRange: .empty(at: 0), kind: .layer, isMask: false, range: tree.root.range)
         var composition: (name: Identifier?, body: Block, range: SourceRange)?
         let visit: (Item, Scope) -> Void = { item, scope in
-            switch item.kind {
+            switch self.tree[item] {
             case .composition(let name, let body):
                 // Inside a top-level `if`, the composition is not part of the item's record.
                 self.recorder?.cacheable = false
@@ -109,8 +109,8 @@ extension Checker {
             }
         }
         register(tree.root.items, in: global)
-        for item in tree.root.items {
-            switch item.kind {
+        for item in tree[tree.root.items] {
+            switch tree[item] {
             case .layer, .instance, .forLoop, .ifItem:
                 lowerTopLevel(item, root: root) { expandItem(item, scope: global, visit) }
             default:
@@ -154,7 +154,7 @@ extension Checker {
         var sawSize = false
         let known = ["size", "fps", "window", "backgroundColor"]
         expand(body, scope: Scope(parent: global)) { item, scope in
-            guard case .property(let key, let value) = item.kind else { return }
+            guard case .property(let key, let value) = tree[item] else { return }
             let attr = key.dotted
             if let previous = seenAttributes[attr] {
                 report(Messages.duplicateProperty(item.range, name: attr, previous: previous))
@@ -260,7 +260,7 @@ extension Checker {
     }
 
     private func lowerLayerItem(_ item: Item, _ node: LayerNode, _ scope: Scope) {
-        switch item.kind {
+        switch tree[item] {
         case .property(let key, let value):
             lowerProperty(key, value, item.range, node, scope)
         case .layer(let mask, let kind, let name, let indices, let body):
@@ -288,7 +288,7 @@ extension Checker {
     private func lowerProperty(_ key: KeyPathSyntax, _ value: Expr, _ range: SourceRange, _ node: LayerNode, _ scope: Scope) {
         let path = key.dotted
         if path == "mask" {
-            guard case .identifier(let name) = value.kind else {
+            guard case .identifier(let name) = tree[value] else {
                 report(Messages.typeMismatch(value.range, expected: "the name of a mask layer", found: "an expression", context: "'mask'"))
                 return
             }
@@ -356,7 +356,7 @@ extension Checker {
     }
 
     /// `layer dot[i] { ... }`: the layer named with its indices, as instances are.
-    func lowerIndexedLayer(mask: Bool, kind: Identifier, name: Identifier?, indices: SyntaxList<Expr>, body: Block, range: SourceRange,
+    func lowerIndexedLayer(mask: Bool, kind: Identifier, name: Identifier?, indices: Children<Expr>, body: Block, range: SourceRange,
                            parent: LayerNode, scope: Scope) {
         guard !indices.isEmpty, let name else {
             lowerLayer(mask: mask, kind: kind, name: name, nameOverride: nil, body: body, range: range, parent: parent, scope: scope)
@@ -369,12 +369,12 @@ extension Checker {
 
     /// `name[1,2]` from a name and whole-number indices (`tile[row, col]`), or nil after
     /// reporting an index that is not a whole number.
-    func indexedName(_ name: String, _ indices: SyntaxList<Expr>, _ scope: Scope, what: String) -> String? {
+    func indexedName(_ name: String, _ indices: Children<Expr>, _ scope: Scope, what: String) -> String? {
         guard !indices.isEmpty else { return name }
         // Built in place: every instance in a loop names itself here.
         var indexed = name
         indexed.reserveCapacity(name.utf8.count + 4 * indices.count + 2)
-        for (i, index) in indices.enumerated() {
+        for (i, index) in tree[indices].enumerated() {
             let v = eval(index, scope)
             guard case .number(let x, .none) = v, x == x.rounded(), x.magnitude < 1e15 else {
                 if !v.isPoison { report(Messages.typeMismatch(index.range, expected: "a whole number", found: v.typeName, context: what)) }
@@ -389,9 +389,9 @@ extension Checker {
 
     // MARK: Instances
 
-    func lowerInstance(_ name: Identifier, _ indices: SyntaxList<Expr>, _ value: Expr, _ range: SourceRange, parent: LayerNode, scope: Scope) {
-        guard case .call(let callee, let arguments) = value.kind else {
-            if case .error = value.kind { return }
+    func lowerInstance(_ name: Identifier, _ indices: Children<Expr>, _ value: Expr, _ range: SourceRange, parent: LayerNode, scope: Scope) {
+        guard case .call(let callee, let arguments) = tree[value] else {
+            if case .error = tree[value] { return }
             report(Messages.badInstance(value.range, problem: "'\(name.name) = ...' must instantiate a component",
                                         help: "write '\(name.name) = SomeComponent(label: value, ...)'; to declare a constant use 'let'"))
             return
@@ -427,15 +427,15 @@ extension Checker {
             for g in given where g.label == label { return (g.value, g.range) }
             return nil
         }
-        for argument in arguments {
+        for argument in tree[arguments] {
             guard let label = argument.label else {
                 report(Messages.badArguments(argument.range, callee: callee.name, problem: "an unlabelled argument",
-                                             usage: "\(callee.name)(" + info.parameters.map { "\($0.name.name): ..." }.joined(separator: ", ") + ")"))
+                                             usage: "\(callee.name)(" + tree[info.parameters].map { "\($0.name.name): ..." }.joined(separator: ", ") + ")"))
                 return
             }
-            guard info.parameters.contains(where: { $0.name.name == label.name }) else {
+            guard tree[info.parameters].contains(where: { $0.name.name == label.name }) else {
                 report(Messages.badArguments(label.range, callee: callee.name, problem: "unknown parameter '\(label.name)'",
-                                             usage: "parameters are " + info.parameters.map(\.name.name).joined(separator: ", ")))
+                                             usage: "parameters are " + tree[info.parameters].map(\.name.name).joined(separator: ", ")))
                 return
             }
             if givenArgument(label.name) != nil {
@@ -444,7 +444,7 @@ extension Checker {
             }
             given.append((label.name, argument.value, argument.range))
         }
-        for parameter in info.parameters {
+        for parameter in tree[info.parameters] {
             let v: SemaValue
             if let (expr, _) = givenArgument(parameter.name.name) {
                 v = eval(expr, scope)
@@ -468,7 +468,7 @@ extension Checker {
         defer { instantiating.removeLast(); definitionDepth -= 1 }
         var roots = 0
         expand(info.body, scope: parameterScope) { item, itemScope in
-            guard case .layer(let mask, let kind, let layerName, _, let body) = item.kind else { return }
+            guard case .layer(let mask, let kind, let layerName, _, let body) = tree[item] else { return }
             roots += 1
             if roots > 1 {
                 report(Messages.badComponent(item.range, problem: "component '\(info.name.name)' has more than one root layer"))

@@ -288,15 +288,15 @@ enum Messages {
 
     /// W0421, with a fix-it that makes the count explicit when the list is written out:
     /// the extra entries removed, or `linear` added for the segments without one.
-    static func timingFunctionsCountMismatch(_ list: Expr, count: Int, segments: Int) -> Diagnostic {
+    static func timingFunctionsCountMismatch(_ list: Expr, in tree: SyntaxTree, count: Int, segments: Int) -> Diagnostic {
         let s = segments == 1 ? "" : "s"
         var fixIts: [FixIt] = []
-        if case .list(let elements) = list.kind, elements.count == count {
+        if case .list(let elements) = tree[list], elements.count == count {
             if count > segments {
-                let from = segments == 0 ? elements[0].range.start : elements[segments - 1].range.end
-                fixIts = [.replace(SourceRange(start: from, end: elements[count - 1].range.end), with: "",
+                let from = segments == 0 ? tree[elements][0].range.start : tree[elements][segments - 1].range.end
+                fixIts = [.replace(SourceRange(start: from, end: tree[elements][count - 1].range.end), with: "",
                                    "remove the \(count - segments) extra timing function\(count - segments == 1 ? "" : "s")")]
-            } else if let last = elements.last {
+            } else if let last = tree[elements].last {
                 fixIts = [.insert(String(repeating: ", linear", count: segments - count), at: last.range.end,
                                   "make the linear segment\(segments - count == 1 ? "" : "s") explicit")]
             } else {

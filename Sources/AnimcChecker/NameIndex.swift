@@ -66,7 +66,7 @@ public struct NameIndex: Sendable {
 
     /// Indexes a tree, including trees with syntax errors (error nodes hold no names).
     public static func build(_ tree: SyntaxTree) -> NameIndex {
-        var builder = Builder(file: tree.file)
+        var builder = Builder(tree: tree)
         let global = StaticScope(parent: nil)
         builder.block(tree.root, scope: global, layer: builder.rootLayer, declareInto: global)
         return builder.index
@@ -100,11 +100,11 @@ private final class StaticLayer {
 }
 
 private struct Builder {
-    let file: SourceFile
+    let tree: SyntaxTree
     var index = NameIndex()
     let rootLayer = StaticLayer(parent: nil)
 
-    init(file: SourceFile) { self.file = file }
+    init(tree: SyntaxTree) { self.tree = tree }
 
     mutating func declare(_ name: Identifier, _ kind: NameIndex.Kind, extent: SourceRange, in scope: StaticScope?) -> Int {
         let d = index.declarations.count
@@ -119,8 +119,8 @@ private struct Builder {
 
     /// A block's declarations first (order in a block does not matter), then its items.
     mutating func block(_ b: Block, scope: StaticScope, layer: StaticLayer, declareInto: StaticScope) {
-        for item in b.items {
-            switch item.kind {
+        for item in tree[b.items] {
+            switch tree[item] {
             case .letDecl(let name, _, _): _ = declare(name, .constant, extent: item.range, in: declareInto)
             case .timingDecl(let name, _): _ = declare(name, .timing, extent: item.range, in: declareInto)
             case .pathDecl(let name, _): _ = declare(name, .path, extent: item.range, in: declareInto)
@@ -128,11 +128,11 @@ private struct Builder {
             default: break
             }
         }
-        for item in b.items { self.item(item, scope: scope, layer: layer) }
+        for item in tree[b.items] { self.item(item, scope: scope, layer: layer) }
     }
 
     mutating func item(_ item: Item, scope: StaticScope, layer: StaticLayer) {
-        switch item.kind {
+        switch tree[item] {
         case .letDecl(_, _, let value), .timingDecl(_, let value):
             expr(value, scope: scope, layer: layer)
         case .pathDecl(_, let body):
@@ -140,7 +140,7 @@ private struct Builder {
             block(body, scope: inner, layer: layer, declareInto: inner)
         case .component(_, let params, let body):
             let parameters = StaticScope(parent: scope)
-            for p in params {
+            for p in tree[params] {
                 if let d = p.defaultValue { expr(d, scope: scope, layer: layer) }
                 _ = declare(p.name, .parameter, extent: p.range, in: parameters)
             }
@@ -149,7 +149,7 @@ private struct Builder {
             let inner = StaticScope(parent: scope)
             block(body, scope: inner, layer: layer, declareInto: inner)
         case .layer(_, _, let name, let indices, let body):
-            for i in indices { expr(i, scope: scope, layer: layer) }
+            for i in tree[indices] { expr(i, scope: scope, layer: layer) }
             let child = StaticLayer(parent: layer)
             if let name {
                 let d = declare(name, .layer, extent: item.range, in: nil)
@@ -158,13 +158,13 @@ private struct Builder {
             let inner = StaticScope(parent: scope)
             block(body, scope: inner, layer: child, declareInto: inner)
         case .instance(let name, let indices, let value):
-            for i in indices { expr(i, scope: scope, layer: layer) }
+            for i in tree[indices] { expr(i, scope: scope, layer: layer) }
             let d = declare(name, .layer, extent: item.range, in: nil)
             if layer.children[name.name] == nil { layer.children[name.name] = (d, StaticLayer(parent: layer)) }
             expr(value, scope: scope, layer: layer)
         case .property(let key, let value):
             // `mask: name` names a layer: a sublayer, else one further out.
-            if key.dotted == "mask", case .identifier(let n) = value.kind {
+            if key.dotted == "mask", case .identifier(let n) = tree[value] {
                 if let d = findLayer(n, from: layer) { refer(value.range, to: d) }
                 return
             }
@@ -184,7 +184,7 @@ private struct Builder {
             if let timing { expr(timing, scope: scope, layer: layer) }
         case .forLoop(let bindings, let body):
             let loop = StaticScope(parent: scope)
-            for b in bindings {
+            for b in tree[bindings] {
                 expr(b.sequence, scope: scope, layer: layer)
                 _ = declare(b.name, .loopVariable, extent: b.range, in: loop)
             }
@@ -198,20 +198,20 @@ private struct Builder {
                 block(otherwise, scope: b, layer: layer, declareInto: b)
             }
         case .pathCommand(_, let arguments):
-            for a in arguments { expr(a.value, scope: scope, layer: layer) }
+            for a in tree[arguments] { expr(a.value, scope: scope, layer: layer) }
         case .error:
             break
         }
     }
 
     mutating func expr(_ e: Expr, scope: StaticScope, layer: StaticLayer) {
-        switch e.kind {
+        switch tree[e] {
         case .identifier(let n):
             if let d = scope.lookup(n) { refer(e.range, to: d) } else { index.unresolved.append(Identifier(n, e.range)) }
         case .paren(let inner), .unary(_, let inner):
             expr(inner, scope: scope, layer: layer)
         case .tuple(let items), .list(let items), .sequence(let items):
-            for x in items { expr(x, scope: scope, layer: layer) }
+            for x in tree[items] { expr(x, scope: scope, layer: layer) }
         case .binary(_, let l, let r), .range(let l, let r, _):
             expr(l, scope: scope, layer: layer)
             expr(r, scope: scope, layer: layer)
@@ -221,10 +221,10 @@ private struct Builder {
             expr(b, scope: scope, layer: layer)
         case .call(let callee, let arguments):
             if let d = scope.lookup(callee.name) { refer(callee.range, to: d) } else { index.unresolved.append(callee) }
-            for a in arguments { expr(a.value, scope: scope, layer: layer) }
+            for a in tree[arguments] { expr(a.value, scope: scope, layer: layer) }
         case .index(let base, let indices):
             expr(base, scope: scope, layer: layer)
-            for i in indices { expr(i, scope: scope, layer: layer) }
+            for i in tree[indices] { expr(i, scope: scope, layer: layer) }
         case .member(let base, let name):
             // `go.end`, `card.go.end`: an animation, when the first name is not a value.
             if ["begin", "end", "duration"].contains(name.name), let (d, range) = animation(base, scope: scope, layer: layer) {
@@ -245,7 +245,7 @@ private struct Builder {
         var names: [Identifier] = []
         var e = base
         while true {
-            switch e.kind {
+            switch tree[e] {
             case .identifier(let n): names.insert(Identifier(n, e.range), at: 0)
             case .member(let b, let n): names.insert(n, at: 0); e = b; continue
             default: return nil

@@ -99,7 +99,7 @@ enum SemaValue {
 /// lexically scoped: their bodies see the declaration's surroundings, not the caller's).
 final class ComponentInfo {
     let name: Identifier
-    let parameters: SyntaxList<Parameter>
+    let parameters: Children<Parameter>
     let body: Block
     /// Unowned: the scope holds the binding that holds this, and a cycle would keep
     /// every scope of a loop alive. Instances are checked only where the component is
@@ -107,7 +107,7 @@ final class ComponentInfo {
     unowned let scope: Scope
     let range: SourceRange
 
-    init(name: Identifier, parameters: SyntaxList<Parameter>, body: Block, scope: Scope, range: SourceRange) {
+    init(name: Identifier, parameters: Children<Parameter>, body: Block, scope: Scope, range: SourceRange) {
         self.name = name
         self.parameters = parameters
         self.body = body

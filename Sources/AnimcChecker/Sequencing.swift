@@ -89,7 +89,7 @@ extension Checker {
 
     /// `a`, `a.b`, `a.b.c` as names; nil for any other expression.
     private func dottedNames(_ e: Expr) -> [Identifier]? {
-        switch e.kind {
+        switch tree[e] {
         case .identifier(let n): return [Identifier(n, e.range)]
         case .member(let base, let name): return dottedNames(base).map { $0 + [name] }
         default: return nil

@@ -107,8 +107,8 @@ enum SwiftSpellings {
     /// start, so the clock's term is dropped.
     static let hostClock = "CACurrentMediaTime"
 
-    static func isHostClock(_ e: Expr) -> Bool {
-        if case .call(let callee, let arguments) = e.kind { return callee.name == hostClock && arguments.isEmpty }
+    static func isHostClock(_ e: Expr, in tree: SyntaxTree) -> Bool {
+        if case .call(let callee, let arguments) = tree[e] { return callee.name == hostClock && arguments.isEmpty }
         return false
     }
 }
@@ -136,13 +136,13 @@ extension Checker {
 
     /// The `.anim` word a pasted enumeration spelling stands for (`.forwards`).
     func swiftWord(_ expr: Expr) -> String? {
-        switch expr.kind {
+        switch tree[expr] {
         case .identifier(let name):
             if case .word(let w)? = SwiftSpellings.meaning(of: name) { return w }
         case .implicitMember(let name):
             if case .word(let w)? = SwiftSpellings.member(name.name) { return w }
         case .member(let base, let name):
-            if case .identifier(let type) = base.kind, SwiftSpellings.types.contains(type),
+            if case .identifier(let type) = tree[base], SwiftSpellings.types.contains(type),
                case .word(let w)? = SwiftSpellings.member(name.name) { return w }
         default: break
         }
@@ -158,14 +158,14 @@ extension Checker {
 
     /// `Double.pi`, `UIColor.white`, `.forwards`, and `X.cgColor`.
     func swiftMember(_ expr: Expr, _ scope: Scope) -> SemaValue? {
-        switch expr.kind {
+        switch tree[expr] {
         case .implicitMember(let name):
             if let meaning = SwiftSpellings.member(name.name) { return swiftMeaning(meaning, written: "." + name.name, expr.range, scope) }
             // Any other `.name`: the leading dot is Swift's; the name may be an .anim word.
             reportSpelling(expr, written: "." + name.name, replacement: portedText(expr))
             return scope.lookup(name.name) != nil || Builtins.constant(name.name) != nil ? lookupValue(name.name, name.range, scope) : .poison
         case .member(let base, let name):
-            if case .identifier(let type) = base.kind, SwiftSpellings.types.contains(type), scope.lookup(type) == nil,
+            if case .identifier(let type) = tree[base], SwiftSpellings.types.contains(type), scope.lookup(type) == nil,
                let meaning = SwiftSpellings.member(name.name) {
                 return swiftMeaning(meaning, written: "\(type).\(name.name)", expr.range, scope)
             }
@@ -184,7 +184,7 @@ extension Checker {
     func swiftFoldedPi(_ expr: Expr, _ scope: Scope) -> SemaValue? {
         guard expectedDimension != Dimension.none else { return nil }
         let folded: String?
-        switch expr.kind {
+        switch tree[expr] {
         case .binary(let op, let l, let r) where op == .multiply || op == .divide: folded = foldedPi(l, r, op)
         case .unary(.negate, let operand): folded = foldedPi(operand, nil, nil).map { "-" + $0 }
         default: folded = nil
@@ -207,7 +207,7 @@ extension Checker {
     /// delay alone (a bare number becomes seconds where a time is expected), and its value.
     func swiftHostClockSum(_ expr: Expr, _ l: Expr, _ r: Expr, _ scope: Scope) -> SemaValue? {
         let delay: Expr
-        if SwiftSpellings.isHostClock(l) { delay = r } else if SwiftSpellings.isHostClock(r) { delay = l } else { return nil }
+        if SwiftSpellings.isHostClock(l, in: tree) { delay = r } else if SwiftSpellings.isHostClock(r, in: tree) { delay = l } else { return nil }
         guard scope.lookup(SwiftSpellings.hostClock) == nil else { return nil }
         reportSpelling(expr, written: SwiftSpellings.hostClock + "() + ...", replacement: hostClockDelayText(delay),
                        note: "Core Animation's beginTime is on the host's clock; a .anim beginTime counts from the composition's start")
@@ -217,7 +217,7 @@ extension Checker {
     }
 
     private func hostClockDelayText(_ delay: Expr) -> String {
-        if expectedDimension == .time, case .number(let x, nil) = delay.kind { return formatNumber(x) + "s" }
+        if expectedDimension == .time, case .number(let x, nil) = tree[delay] { return formatNumber(x) + "s" }
         return argumentText(delay, angle: false)
     }
 
@@ -299,13 +299,13 @@ extension Checker {
             case .word(let w): return w
             }
         }
-        switch e.kind {
+        switch tree[e] {
         case .identifier(let name):
             return SwiftSpellings.names[name].map { replace(meaningText($0)) } ?? []
         case .implicitMember(let name):
             return replace(SwiftSpellings.member(name.name).map(meaningText) ?? name.name)
         case .member(let base, let name):
-            if case .identifier(let type) = base.kind, SwiftSpellings.types.contains(type), let m = SwiftSpellings.member(name.name) {
+            if case .identifier(let type) = tree[base], SwiftSpellings.types.contains(type), let m = SwiftSpellings.member(name.name) {
                 return replace(meaningText(m))
             }
             if name.name == "cgColor" || name.name == "cgPath" { return replace(argumentText(base, angle: angle)) }
@@ -313,21 +313,21 @@ extension Checker {
         case .binary(let op, let l, let r):
             // `.pi / 4` where an angle is expected is `45deg`, not `180deg / 4`.
             if angle, op == .divide || op == .multiply, let folded = foldedPi(l, r, op) { return replace(folded) }
-            if op == .add, SwiftSpellings.isHostClock(l) { return replace(hostClockDelayText(r)) }
-            if op == .add, SwiftSpellings.isHostClock(r) { return replace(hostClockDelayText(l)) }
+            if op == .add, SwiftSpellings.isHostClock(l, in: tree) { return replace(hostClockDelayText(r)) }
+            if op == .add, SwiftSpellings.isHostClock(r, in: tree) { return replace(hostClockDelayText(l)) }
             return portEdits(l, angle: angle) + portEdits(r, angle: angle)
         case .unary(_, let operand), .paren(let operand):
-            if case .unary(.negate, _) = e.kind, angle, let folded = foldedPi(operand, nil, nil) { return replace("-" + folded) }
+            if case .unary(.negate, _) = tree[e], angle, let folded = foldedPi(operand, nil, nil) { return replace("-" + folded) }
             return portEdits(operand, angle: angle)
         case .call(let callee, let arguments):
-            if SwiftSpellings.functions.contains(callee.name), let text = portedCall(callee.name, Array(arguments)) { return replace(text) }
-            return arguments.flatMap { portEdits($0.value, angle: angleArgument(callee.name, $0.label?.name)) }
+            if SwiftSpellings.functions.contains(callee.name), let text = portedCall(callee.name, Array(tree[arguments])) { return replace(text) }
+            return tree[arguments].flatMap { portEdits($0.value, angle: angleArgument(callee.name, $0.label?.name)) }
         case .tuple(let items), .list(let items), .sequence(let items):
-            return items.flatMap { portEdits($0, angle: angle) }
+            return tree[items].flatMap { portEdits($0, angle: angle) }
         case .conditional(let c, let a, let b):
             return portEdits(c, angle: false) + portEdits(a, angle: angle) + portEdits(b, angle: angle)
         case .index(let base, let indices):
-            return portEdits(base, angle: angle) + indices.flatMap { portEdits($0, angle: false) }
+            return portEdits(base, angle: angle) + tree[indices].flatMap { portEdits($0, angle: false) }
         default:
             return []
         }
@@ -335,14 +335,14 @@ extension Checker {
 
     /// `π / n`, `π · n` or `n · π` with a literal n, as degrees.
     private func foldedPi(_ l: Expr, _ r: Expr?, _ op: BinaryOperator?) -> String? {
-        func literal(_ e: Expr) -> Double? { if case .number(let x, nil) = e.kind { return x } else { return nil } }
+        func literal(_ e: Expr) -> Double? { if case .number(let x, nil) = tree[e] { return x } else { return nil } }
         /// π's factor in `e`, through products and quotients with literals (`3 * .pi / 2`).
         func piFactor(_ e: Expr) -> Double? {
-            switch e.kind {
+            switch tree[e] {
             case .identifier(let n): if case .pi(let f)? = SwiftSpellings.names[n] { return f }
             case .implicitMember(let n): if case .pi(let f)? = SwiftSpellings.member(n.name) { return f }
             case .member(let base, let n):
-                if case .identifier(let t) = base.kind, SwiftSpellings.types.contains(t), case .pi(let f)? = SwiftSpellings.member(n.name) { return f }
+                if case .identifier(let t) = tree[base], SwiftSpellings.types.contains(t), case .pi(let f)? = SwiftSpellings.member(n.name) { return f }
             case .paren(let inner): return piFactor(inner)
             case .binary(.multiply, let a, let b):
                 if let f = piFactor(a), let n = literal(b) { return ExactDecimal.multiply(f, n) }
@@ -388,7 +388,7 @@ extension Checker {
             args.first { $0.label?.name == label }.map { argumentText($0.value, angle: angle) }
         }
         func isLiteral(_ i: Int, _ x: Double) -> Bool {
-            guard i < args.count, case .number(let v, nil) = args[i].value.kind else { return false }
+            guard i < args.count, case .number(let v, nil) = tree[args[i].value] else { return false }
             return v == x
         }
         switch name {
@@ -434,7 +434,7 @@ extension Checker {
             // UIKit's components are 0...1; rgba takes red, green and blue in 0...255.
             func channel(_ label: String) -> String? {
                 guard let arg = args.first(where: { $0.label?.name == label }) else { return nil }
-                if case .number(let v, nil) = arg.value.kind { return formatNumber(ExactDecimal.multiply(v, 255)) }
+                if case .number(let v, nil) = tree[arg.value] { return formatNumber(ExactDecimal.multiply(v, 255)) }
                 return "(\(argumentText(arg.value, angle: false))) * 255"
             }
             if let r = channel("red"), let g = channel("green"), let b = channel("blue") {

@@ -171,42 +171,42 @@ final class TemplateShape {
 
     /// Nil when the item's syntax does not have what the holes say (it always does: the
     /// holes were recorded lowering it).
-    init?(_ item: Item, holes: [TemplateHole]) {
-        let items = Checker.isReusableGroup(item) ? Checker.groupChildren(item) : [item]
+    init?(_ item: Item, holes: [TemplateHole], in tree: SyntaxTree) {
+        let items = Checker.isReusableGroup(item, in: tree) ? Checker.groupChildren(item, in: tree) : [item]
         var leaves: [Leaf] = []
         for leaf in items {
-            guard case .animation(_, let target?, _, _, _) = leaf.kind, let info = PropertyTable.keyPath(target.dotted) else { return nil }
+            guard case .animation(_, let target?, _, _, _) = tree[leaf], let info = PropertyTable.keyPath(target.dotted) else { return nil }
             leaves.append(Leaf(item: leaf, info: info, property: PropertyTable.info(info.target.property),
-                               nameRange: Checker.animationNameRange(leaf)))
+                               nameRange: Checker.animationNameRange(leaf, in: tree)))
         }
         var found: [Hole] = []
         for hole in holes {
             let index = hole.child ?? 0
-            guard index < leaves.count, let expr = TemplateShape.expression(hole.site, in: hole.child == nil ? item : leaves[index].item),
-                  case .identifier(let name) = expr.kind else { return nil }
+            guard index < leaves.count, let expr = TemplateShape.expression(hole.site, in: hole.child == nil ? item : leaves[index].item, of: tree),
+                  case .identifier(let name) = tree[expr] else { return nil }
             found.append(Hole(hole: hole, expr: expr, name: name, leaf: index))
         }
         self.leaves = leaves
         self.holes = found
-        nameRange = Checker.animationNameRange(item)
+        nameRange = Checker.animationNameRange(item, in: tree)
     }
 
     /// The expression at a hole site of an animation item.
-    static func expression(_ site: HoleSite, in item: Item) -> Expr? {
-        guard case .animation(_, _, _, _, let body) = item.kind else { return nil }
+    static func expression(_ site: HoleSite, in item: Item, of tree: SyntaxTree) -> Expr? {
+        guard case .animation(_, _, _, _, let body) = tree[item] else { return nil }
         switch site {
         case .row(let i):
             var n = 0
-            for child in body.items {
-                guard case .keyframe(_, let value, _) = child.kind else { continue }
+            for child in tree[body.items] {
+                guard case .keyframe(_, let value, _) = tree[child] else { continue }
                 if n == i { return value }
                 n += 1
             }
             return nil
         case .from, .to, .beginTime:
             let name = site == .from ? "from" : site == .to ? "to" : "beginTime"
-            for child in body.items {
-                if case .property(let key, let value) = child.kind, key.dotted == name { return value }
+            for child in tree[body.items] {
+                if case .property(let key, let value) = tree[child], key.dotted == name { return value }
             }
             return nil
         }
@@ -231,7 +231,7 @@ extension Checker {
         if let known = reusableTemplates[item.range] {
             reusable = known
         } else {
-            reusable = (Checker.isReusableLeaf(item) || Checker.isReusableGroup(item)) && !spansSyntaxError(item.range)
+            reusable = (Checker.isReusableLeaf(item, in: tree) || Checker.isReusableGroup(item, in: tree)) && !spansSyntaxError(item.range)
             reusableTemplates[item.range] = reusable
         }
         guard reusable else { return nil }
@@ -242,11 +242,11 @@ extension Checker {
     /// A `basic` or `keyframes` animation of a property whose body is attributes and
     /// keyframe rows only: nothing in it declares a name or reads another animation's
     /// lowering except through a name.
-    static func isReusableLeaf(_ item: Item) -> Bool {
-        guard case .animation(let kind, let target, _, let along, let body) = item.kind,
+    static func isReusableLeaf(_ item: Item, in tree: SyntaxTree) -> Bool {
+        guard case .animation(let kind, let target, _, let along, let body) = tree[item],
               target != nil, along == nil, kind.name == "basic" || kind.name == "keyframes" else { return false }
-        for child in body.items {
-            switch child.kind {
+        for child in tree[body.items] {
+            switch tree[child] {
             case .property, .keyframe: continue
             default: return false
             }
@@ -255,13 +255,13 @@ extension Checker {
     }
 
     /// A group of reusable leaves that gives its own duration.
-    static func isReusableGroup(_ item: Item) -> Bool {
-        guard case .animation(let kind, nil, _, nil, let body) = item.kind, kind.name == "group" else { return false }
+    static func isReusableGroup(_ item: Item, in tree: SyntaxTree) -> Bool {
+        guard case .animation(let kind, nil, _, nil, let body) = tree[item], kind.name == "group" else { return false }
         var duration = false
-        for child in body.items {
-            switch child.kind {
+        for child in tree[body.items] {
+            switch tree[child] {
             case .property(let key, _): if key.dotted == "duration" { duration = true }
-            case .animation: if !isReusableLeaf(child) { return false }
+            case .animation: if !isReusableLeaf(child, in: tree) { return false }
             default: return false
             }
         }
@@ -269,9 +269,9 @@ extension Checker {
     }
 
     /// A group's child animations, in the order lowering numbers them.
-    static func groupChildren(_ item: Item) -> [Item] {
-        guard case .animation(_, _, _, _, let body) = item.kind else { return [] }
-        return body.items.filter { if case .animation = $0.kind { return true } else { return false } }
+    static func groupChildren(_ item: Item, in tree: SyntaxTree) -> [Item] {
+        guard case .animation(_, _, _, _, let body) = tree[item] else { return [] }
+        return tree[body.items].filter { if case .animation = tree[$0] { return true } else { return false } }
     }
 
     /// Lowers the value at a hole site. While a template is recorded and the value is a
@@ -280,7 +280,7 @@ extension Checker {
     /// Anywhere else this is `lower()`.
     func atHole<T>(_ site: HoleSite, _ expr: Expr, _ scope: Scope, type: ValueType, _ lower: () -> T) -> T {
         let hub = scope.templateReads
-        guard let log = hub.active, case .identifier(let name) = expr.kind, Checker.holeTypeAllowed(type),
+        guard let log = hub.active, case .identifier(let name) = tree[expr], Checker.holeTypeAllowed(type),
               let binding = scope.bindingBelowTopLevel(name), binding.value != nil else { return lower() }
         hub.active = nil
         let result = lower()
@@ -326,7 +326,7 @@ extension Checker {
         }
 
         guard let animation, recorded.keepable, hasRoom(slot),
-              let shape = TemplateShape(item, holes: recorded.log.holes) else { return animation }
+              let shape = TemplateShape(item, holes: recorded.log.holes, in: tree) else { return animation }
         templateEntryCount += 1
         let kept = slot ?? TemplateSlot<TemplateEntry>()
         if slot == nil { templateCache[key] = kept }
@@ -567,7 +567,7 @@ extension Checker {
             return v
         }
         let hub = scope.templateReads
-        switch expr.kind {
+        switch tree[expr] {
         case .identifier, .number, .string, .bool, .color: return lower()
         default: break
         }

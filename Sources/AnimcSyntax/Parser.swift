@@ -50,7 +50,7 @@ public struct Parser {
         }
         all.sort(by: Diagnostic.ordered)
         let arena = parser.b.finish()
-        return SyntaxTree(file: file, root: Block(arena: arena, id: root.id), comments: lexed.comments, diagnostics: all)
+        return SyntaxTree(file: file, arena: arena, root: Block.make(arena, root.id), comments: lexed.comments, diagnostics: all)
     }
 
     init(file: SourceFile, tokens: [Token], diagnostics: [Diagnostic]) {

@@ -6,7 +6,7 @@ import AnimcDiagnostics
 /// `animc parse --dump`; made for reading diffs.
 public enum SyntaxDump {
     public static func dump(_ tree: SyntaxTree) -> String {
-        var d = Dumper(index: LineIndex(tree.file))
+        var d = Dumper(index: LineIndex(tree.file), tree: tree)
         d.block("File", tree.root, 0)
         for diag in tree.diagnostics {
             d.out += "\(diag.severity.rawValue)[\(diag.code.rawValue)] \(d.loc(diag.range)): \(diag.message)\n"
@@ -17,6 +17,7 @@ public enum SyntaxDump {
 
 private struct Dumper {
     let index: LineIndex
+    let tree: SyntaxTree
     var out = ""
 
     func loc(_ r: SourceRange) -> String {
@@ -31,12 +32,12 @@ private struct Dumper {
 
     mutating func block(_ title: String, _ b: Block, _ depth: Int) {
         line(depth, title + (b.closed ? "" : " unclosed"), b.range)
-        for item in b.items { self.item(item, depth + 1) }
+        for item in tree[b.items] { self.item(item, depth + 1) }
     }
 
     mutating func item(_ item: Item, _ depth: Int) {
         let r = item.range
-        switch item.kind {
+        switch tree[item] {
         case .letDecl(let name, let type, let value):
             line(depth, "Let \(name.name)" + (type.map { ": \($0.name)" } ?? ""), r)
             expr(value, depth + 1)
@@ -45,7 +46,7 @@ private struct Dumper {
             expr(value, depth + 1)
         case .component(let name, let params, let body):
             line(depth, "Component \(name.name)", r)
-            for p in params {
+            for p in tree[params] {
                 line(depth + 1, "Param \(p.name.name)" + (p.type.map { ": \($0.name)" } ?? ""), p.range)
                 if let v = p.defaultValue { expr(v, depth + 2) }
             }
@@ -58,11 +59,11 @@ private struct Dumper {
             block("Body", body, depth + 1)
         case .layer(let mask, let kind, let name, let indices, let body):
             line(depth, "Layer\(mask != nil ? " mask" : "") kind=\(kind.name)" + (name.map { " name=\($0.name)" } ?? ""), r)
-            for i in indices { expr(i, depth + 1, prefix: "index ") }
+            for i in tree[indices] { expr(i, depth + 1, prefix: "index ") }
             block("Body", body, depth + 1)
         case .instance(let name, let indices, let value):
             line(depth, "Instance \(name.name)", r)
-            for i in indices { expr(i, depth + 1, prefix: "index ") }
+            for i in tree[indices] { expr(i, depth + 1, prefix: "index ") }
             expr(value, depth + 1)
         case .property(let key, let value):
             line(depth, "Property \(key.dotted)", r)
@@ -81,7 +82,7 @@ private struct Dumper {
             if let timing { expr(timing, depth + 1, prefix: "timing ") }
         case .forLoop(let bindings, let body):
             line(depth, "For", r)
-            for b in bindings {
+            for b in tree[bindings] {
                 line(depth + 1, "Binding \(b.name.name)", b.range)
                 expr(b.sequence, depth + 2)
             }
@@ -93,7 +94,7 @@ private struct Dumper {
             if let otherwise { block("Else", otherwise, depth + 1) }
         case .pathCommand(let name, let arguments):
             line(depth, "PathCommand \(name.name)", r)
-            for a in arguments { argument(a, depth + 1) }
+            for a in tree[arguments] { argument(a, depth + 1) }
         case .error:
             line(depth, "ErrorItem", r)
         }
@@ -109,7 +110,7 @@ private struct Dumper {
 
     mutating func expr(_ e: Expr, _ depth: Int, prefix: String = "") {
         let r = e.range
-        switch e.kind {
+        switch tree[e] {
         case .number(let v, let unit):
             line(depth, prefix + "Number \(formatNumber(v))" + (unit.map { " unit=\($0.spelling)" } ?? ""), r)
         case .string(let s):
@@ -134,10 +135,10 @@ private struct Dumper {
             expr(inner, depth + 1)
         case .tuple(let elements):
             line(depth, prefix + "Tuple", r)
-            for x in elements { expr(x, depth + 1) }
+            for x in tree[elements] { expr(x, depth + 1) }
         case .list(let elements):
             line(depth, prefix + "List", r)
-            for x in elements { expr(x, depth + 1) }
+            for x in tree[elements] { expr(x, depth + 1) }
         case .unary(let op, let operand):
             line(depth, prefix + "Unary \(op.rawValue)", r)
             expr(operand, depth + 1)
@@ -156,11 +157,11 @@ private struct Dumper {
             expr(hi, depth + 1)
         case .call(let callee, let arguments):
             line(depth, prefix + "Call \(callee.name)", r)
-            for a in arguments { argument(a, depth + 1) }
+            for a in tree[arguments] { argument(a, depth + 1) }
         case .index(let base, let indices):
             line(depth, prefix + "Index", r)
             expr(base, depth + 1)
-            for i in indices { expr(i, depth + 1, prefix: "index ") }
+            for i in tree[indices] { expr(i, depth + 1, prefix: "index ") }
         case .implicitMember(let name):
             line(depth, prefix + "ImplicitMember .\(name.name)", r)
         case .member(let base, let name):
@@ -168,7 +169,7 @@ private struct Dumper {
             expr(base, depth + 1)
         case .sequence(let items):
             line(depth, prefix + "Sequence", r)
-            for x in items { expr(x, depth + 1) }
+            for x in tree[items] { expr(x, depth + 1) }
         case .pathLiteral(let body):
             block(prefix + "PathLiteral", body, depth)
         case .error:

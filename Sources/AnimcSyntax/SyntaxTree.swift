@@ -4,19 +4,26 @@ import AnimcDiagnostics
 /// The result of parsing one file: always a tree, plus every syntax error found.
 ///
 /// The nodes live in one ``SyntaxArena`` (flat arrays, children by index), and
-/// ``Item``, ``Expr``, ``Block`` and the other node types are small views into it: a
-/// tree costs a few arrays however many nodes it has, instead of an allocation per
-/// node, and is freed as a few arrays too.
+/// ``Item``, ``Expr``, ``Block`` and the other node types are plain values naming a
+/// node: a tree costs a few arrays however many nodes it has, instead of an allocation
+/// per node, and is freed as a few arrays too.
 public struct SyntaxTree: Sendable {
     public var file: SourceFile
+    /// The arena every node of the tree lives in.
+    public let arena: SyntaxArena
     public var root: Block
     /// Comment ranges (for `animc-ignore` directives).
     public var comments: [SourceRange]
     /// Lexical and syntax diagnostics, in source order.
     public var diagnostics: [Diagnostic]
 
-    /// The arena every node of the tree lives in.
-    public var arena: SyntaxArena { root.arena }
+    public init(file: SourceFile, arena: SyntaxArena, root: Block, comments: [SourceRange], diagnostics: [Diagnostic]) {
+        self.file = file
+        self.arena = arena
+        self.root = root
+        self.comments = comments
+        self.diagnostics = diagnostics
+    }
 }
 
 /// A name as written, with its range.
@@ -31,34 +38,50 @@ public struct Identifier: Hashable, Sendable {
 
 // MARK: - Node kinds
 
-/// The syntax's node types as views. Each is an arena and a node index: copying one
-/// copies two words, and its fields are read from the arena when asked for.
-public protocol SyntaxView: Sendable {
-    var arena: SyntaxArena { get }
-    var id: UInt32 { get }
-    init(arena: SyntaxArena, id: UInt32)
+/// Nodes are plain values: a node's index in its tree's ``SyntaxArena`` and the fields
+/// every user reads (its range, a block's list of items). What a node holds beyond that
+/// is read from the arena, `tree.arena[expr]` or `tree[expr]`, so walking a tree copies
+/// a few words per node and counts no references. A node belongs to the arena that
+/// made it; reading it through another arena is a programming error.
+public protocol SyntaxElement: Sendable {
+    /// The node at `id` of `arena`.
+    static func make(_ arena: SyntaxArena, _ id: UInt32) -> Self
 }
 
 /// `{ items }`. `closed` is false when the closing brace was missing (already diagnosed).
-public struct Block: SyntaxView {
-    public let arena: SyntaxArena
+public struct Block: SyntaxElement, Hashable {
     public let id: UInt32
-    @inlinable public init(arena: SyntaxArena, id: UInt32) { self.arena = arena; self.id = id }
+    public let range: SourceRange
+    public let items: Children<Item>
+    public let closed: Bool
 
-    @inlinable public var range: SourceRange { arena.range(id) }
-    @inlinable public var items: SyntaxList<Item> { arena.list(at: arena.data(id)) }
-    @inlinable public var closed: Bool { arena.bits(id) != 0 }
+    @inlinable public static func make(_ arena: SyntaxArena, _ id: UInt32) -> Block {
+        let n = arena.nodes[Int(id)]
+        return Block(id: id, range: SourceRange(start: n.start, end: n.end), items: arena.children(at: n.data), closed: n.bits != 0)
+    }
+
+    @inlinable init(id: UInt32, range: SourceRange, items: Children<Item>, closed: Bool) {
+        self.id = id
+        self.range = range
+        self.items = items
+        self.closed = closed
+    }
 }
 
 /// One item of a block. What a block may hold depends on the block; the parser
-/// reports misplaced items but keeps them in the tree.
-public struct Item: SyntaxView {
-    public let arena: SyntaxArena
+/// reports misplaced items but keeps them in the tree. `tree[item]` is its ``ItemKind``.
+public struct Item: SyntaxElement, Hashable {
     public let id: UInt32
-    @inlinable public init(arena: SyntaxArena, id: UInt32) { self.arena = arena; self.id = id }
+    public let range: SourceRange
 
-    @inlinable public var range: SourceRange { arena.range(id) }
-    @inlinable public var kind: ItemKind { arena.itemKind(id) }
+    @inlinable public static func make(_ arena: SyntaxArena, _ id: UInt32) -> Item {
+        Item(id: id, range: arena.range(id))
+    }
+
+    @inlinable init(id: UInt32, range: SourceRange) {
+        self.id = id
+        self.range = range
+    }
 }
 
 public enum ItemKind: Sendable {
@@ -67,16 +90,16 @@ public enum ItemKind: Sendable {
     /// `timing name = value`
     case timingDecl(name: Identifier, value: Expr)
     /// `component Name(params) { body }`
-    case component(name: Identifier, params: SyntaxList<Parameter>, body: Block)
+    case component(name: Identifier, params: Children<Parameter>, body: Block)
     /// `composition Name? { attributes }`
     case composition(name: Identifier?, body: Block)
     /// `path name { commands }`
     case pathDecl(name: Identifier, body: Block)
     /// `mask? kind name[indices]? { body }`, e.g. `shape circle { ... }` or, in a loop,
     /// `layer dot[i] { ... }`. The name is optional only for a component's root layer.
-    case layer(mask: SourceRange?, kind: Identifier, name: Identifier?, indices: SyntaxList<Expr>, body: Block)
+    case layer(mask: SourceRange?, kind: Identifier, name: Identifier?, indices: Children<Expr>, body: Block)
     /// `name[indices]? = Component(args)`
-    case instance(name: Identifier, indices: SyntaxList<Expr>, value: Expr)
+    case instance(name: Identifier, indices: Children<Expr>, value: Expr)
     /// `key.path: value`
     case property(key: KeyPathSyntax, value: Expr)
     /// `kind keyPath? (as name)? (along path)? { body }`, e.g. `keyframes strokeEnd { ... }`.
@@ -84,69 +107,106 @@ public enum ItemKind: Sendable {
     /// `keyTime = value (~ timing)?`, a row of a keyframes block.
     case keyframe(time: Expr, value: Expr, timing: Expr?)
     /// `for a in range, b in range { body }`
-    case forLoop(bindings: SyntaxList<LoopBinding>, body: Block)
+    case forLoop(bindings: Children<LoopBinding>, body: Block)
     /// `if condition { then } (else { ... } | else if ...)?`
     case ifItem(condition: Expr, then: Block, otherwise: Block?)
     /// `command positional? (label: value)*` inside a path block, e.g. `cubic (1, 2) c1: (0, 0) c2: (1, 1)`.
-    case pathCommand(name: Identifier, arguments: SyntaxList<Argument>)
+    case pathCommand(name: Identifier, arguments: Children<Argument>)
     /// Input that could not be parsed; already diagnosed.
     case error
 }
 
 /// A dotted key path such as `transform.rotation.z`, as Core Animation spells it.
-public struct KeyPathSyntax: SyntaxView {
-    public let arena: SyntaxArena
+public struct KeyPathSyntax: SyntaxElement, Hashable {
     public let id: UInt32
-    @inlinable public init(arena: SyntaxArena, id: UInt32) { self.arena = arena; self.id = id }
-
-    @inlinable public var range: SourceRange { arena.range(id) }
+    public let range: SourceRange
     /// The whole path as one name, `transform.rotation.z` (interned when parsed).
-    @inlinable public var dotted: String { arena.name(arena.word(arena.data(id))) }
-    @inlinable public var components: IdentifierList { IdentifierList(arena: arena, offset: arena.data(id) + 1) }
+    public let dotted: String
+
+    @inlinable public static func make(_ arena: SyntaxArena, _ id: UInt32) -> KeyPathSyntax {
+        let n = arena.nodes[Int(id)]
+        return KeyPathSyntax(id: id, range: SourceRange(start: n.start, end: n.end), dotted: arena.names[Int(arena.extra[Int(n.data)])])
+    }
+
+    @inlinable init(id: UInt32, range: SourceRange, dotted: String) {
+        self.id = id
+        self.range = range
+        self.dotted = dotted
+    }
 }
 
 /// `name: Type (= default)?` in a component's parameter list.
-public struct Parameter: SyntaxView {
-    public let arena: SyntaxArena
-    public let id: UInt32
-    @inlinable public init(arena: SyntaxArena, id: UInt32) { self.arena = arena; self.id = id }
+public struct Parameter: SyntaxElement, Hashable {
+    public let name: Identifier
+    public let type: Identifier?
+    public let defaultValue: Expr?
+    public let range: SourceRange
 
-    @inlinable public var range: SourceRange { arena.range(id) }
-    @inlinable public var name: Identifier { arena.identifier(at: arena.data(id)) }
-    @inlinable public var type: Identifier? { arena.optionalIdentifier(at: arena.data(id) + 3) }
-    @inlinable public var defaultValue: Expr? { arena.optionalExpr(arena.word(arena.data(id) + 6)) }
+    @inlinable public static func make(_ arena: SyntaxArena, _ id: UInt32) -> Parameter {
+        let x = arena.data(id)
+        return Parameter(name: arena.identifier(at: x), type: arena.optionalIdentifier(at: x + 3),
+                         defaultValue: arena.optionalExpr(arena.word(x + 6)), range: arena.range(id))
+    }
+
+    @inlinable init(name: Identifier, type: Identifier?, defaultValue: Expr?, range: SourceRange) {
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+        self.range = range
+    }
 }
 
 /// `name in sequence` in a `for` loop.
-public struct LoopBinding: SyntaxView {
-    public let arena: SyntaxArena
-    public let id: UInt32
-    @inlinable public init(arena: SyntaxArena, id: UInt32) { self.arena = arena; self.id = id }
+public struct LoopBinding: SyntaxElement, Hashable {
+    public let name: Identifier
+    public let sequence: Expr
+    public let range: SourceRange
 
-    @inlinable public var range: SourceRange { arena.range(id) }
-    @inlinable public var name: Identifier { arena.identifier(at: arena.data(id)) }
-    @inlinable public var sequence: Expr { Expr(arena: arena, id: arena.word(arena.data(id) + 3)) }
+    @inlinable public static func make(_ arena: SyntaxArena, _ id: UInt32) -> LoopBinding {
+        let x = arena.data(id)
+        return LoopBinding(name: arena.identifier(at: x), sequence: arena.expr(arena.word(x + 3)), range: arena.range(id))
+    }
+
+    @inlinable init(name: Identifier, sequence: Expr, range: SourceRange) {
+        self.name = name
+        self.sequence = sequence
+        self.range = range
+    }
 }
 
 /// `label: value` or `value` in a call. An argument without a label is its value's node.
-public struct Argument: SyntaxView {
-    public let arena: SyntaxArena
-    public let id: UInt32
-    @inlinable public init(arena: SyntaxArena, id: UInt32) { self.arena = arena; self.id = id }
+public struct Argument: SyntaxElement, Hashable {
+    public let label: Identifier?
+    public let value: Expr
+    public let range: SourceRange
 
-    @inlinable public var range: SourceRange { arena.range(id) }
-    @inlinable var isLabelled: Bool { arena.tag(id) == .argument }
-    @inlinable public var label: Identifier? { isLabelled ? arena.identifier(at: arena.data(id)) : nil }
-    @inlinable public var value: Expr { isLabelled ? Expr(arena: arena, id: arena.word(arena.data(id) + 3)) : Expr(arena: arena, id: id) }
+    @inlinable public static func make(_ arena: SyntaxArena, _ id: UInt32) -> Argument {
+        let n = arena.nodes[Int(id)]
+        let range = SourceRange(start: n.start, end: n.end)
+        guard n.tag == .argument else { return Argument(label: nil, value: Expr(id: id, range: range), range: range) }
+        return Argument(label: arena.identifier(at: n.data), value: arena.expr(arena.word(n.data + 3)), range: range)
+    }
+
+    @inlinable init(label: Identifier?, value: Expr, range: SourceRange) {
+        self.label = label
+        self.value = value
+        self.range = range
+    }
 }
 
-public struct Expr: SyntaxView {
-    public let arena: SyntaxArena
+/// An expression. `tree[expr]` is its ``ExprKind``.
+public struct Expr: SyntaxElement, Hashable {
     public let id: UInt32
-    @inlinable public init(arena: SyntaxArena, id: UInt32) { self.arena = arena; self.id = id }
+    public let range: SourceRange
 
-    @inlinable public var range: SourceRange { arena.range(id) }
-    @inlinable public var kind: ExprKind { arena.exprKind(id) }
+    @inlinable public static func make(_ arena: SyntaxArena, _ id: UInt32) -> Expr {
+        Expr(id: id, range: arena.range(id))
+    }
+
+    @inlinable init(id: UInt32, range: SourceRange) {
+        self.id = id
+        self.range = range
+    }
 }
 
 public enum UnaryOperator: String, Hashable, Sendable, CaseIterable {
@@ -172,9 +232,9 @@ public enum ExprKind: Sendable {
     /// `( e )`
     case paren(Expr)
     /// `( a, b, ... )` with two or more elements: a point, size, rect or vector.
-    case tuple(SyntaxList<Expr>)
+    case tuple(Children<Expr>)
     /// `[ a, b, ... ]`
-    case list(SyntaxList<Expr>)
+    case list(Children<Expr>)
     case unary(UnaryOperator, Expr)
     case binary(BinaryOperator, Expr, Expr)
     /// `c ? a : b`
@@ -182,16 +242,16 @@ public enum ExprKind: Sendable {
     /// `a ..< b` or `a ... b`
     case range(Expr, Expr, inclusive: Bool)
     /// `f(args)`
-    case call(callee: Identifier, arguments: SyntaxList<Argument>)
+    case call(callee: Identifier, arguments: Children<Argument>)
     /// `e[i, j]`
-    case index(Expr, SyntaxList<Expr>)
+    case index(Expr, Children<Expr>)
     /// `e.name`
     case member(Expr, Identifier)
     /// `.name`: Swift's implicit member (`.pi`, `.forwards`), which `.anim` does not
     /// have; parsed so that pasted code gets its `.anim` spelling as a fix-it.
     case implicitMember(Identifier)
     /// Transform functions written side by side: `rotate(-45deg) scale(0.25)`.
-    case sequence(SyntaxList<Expr>)
+    case sequence(Children<Expr>)
     /// `path { commands }` used as a value.
     case pathLiteral(Block)
     /// Missing or unparsable; already diagnosed.
@@ -200,27 +260,41 @@ public enum ExprKind: Sendable {
 
 // MARK: - Lists
 
-/// The children of a node in order (a block's items, a call's arguments): a view of
-/// node indices in the arena, so listing them allocates nothing.
-public struct SyntaxList<Element: SyntaxView>: RandomAccessCollection, Sendable {
-    public let arena: SyntaxArena
+/// The children of a node (a block's items, a call's arguments) as a plain value:
+/// where their indices are in the arena and how many there are. `tree[children]` lists
+/// them.
+public struct Children<Element: SyntaxElement>: Hashable, Sendable {
     /// Where the first child's index sits in ``SyntaxArena/extra``.
     @usableFromInline let offset: UInt32
     public let count: Int
 
-    @inlinable init(arena: SyntaxArena, offset: UInt32, count: Int) {
-        self.arena = arena
+    @inlinable init(offset: UInt32, count: Int) {
         self.offset = offset
         self.count = count
     }
 
+    @inlinable public var isEmpty: Bool { count == 0 }
+}
+
+/// The children of a node in order, read from their arena: a collection that allocates
+/// nothing.
+public struct SyntaxList<Element: SyntaxElement>: RandomAccessCollection, Sendable {
+    public let arena: SyntaxArena
+    public let children: Children<Element>
+
+    @inlinable init(arena: SyntaxArena, children: Children<Element>) {
+        self.arena = arena
+        self.children = children
+    }
+
+    @inlinable public var count: Int { children.count }
     @inlinable public var startIndex: Int { 0 }
-    @inlinable public var endIndex: Int { count }
+    @inlinable public var endIndex: Int { children.count }
     @inlinable public func index(after i: Int) -> Int { i + 1 }
     @inlinable public func index(before i: Int) -> Int { i - 1 }
     @inlinable public subscript(position: Int) -> Element {
-        precondition(position >= 0 && position < count, "syntax list index out of range")
-        return Element(arena: arena, id: arena.word(offset + UInt32(truncatingIfNeeded: position)))
+        precondition(position >= 0 && position < children.count, "syntax list index out of range")
+        return Element.make(arena, arena.word(children.offset + UInt32(truncatingIfNeeded: position)))
     }
 }
 
@@ -243,6 +317,32 @@ public struct IdentifierList: RandomAccessCollection, Sendable {
     @inlinable public subscript(position: Int) -> Identifier {
         precondition(position >= 0 && position < count, "key path component index out of range")
         return arena.identifier(at: offset + 1 + 3 * UInt32(truncatingIfNeeded: position))
+    }
+}
+
+// MARK: - Reading a tree
+
+extension SyntaxTree {
+    /// What `item` is, with its parts.
+    @inlinable @inline(__always) public subscript(item: Item) -> ItemKind { arena.itemKind(item.id) }
+    /// What `expr` is, with its operands.
+    @inlinable @inline(__always) public subscript(expr: Expr) -> ExprKind { arena.exprKind(expr.id) }
+    /// The nodes `children` lists.
+    @inlinable public subscript<Element>(children: Children<Element>) -> SyntaxList<Element> { SyntaxList(arena: arena, children: children) }
+    /// The names of `path`, one per component.
+    @inlinable public func components(_ path: KeyPathSyntax) -> IdentifierList { arena.components(path) }
+}
+
+extension SyntaxArena {
+    /// What `item` is, with its parts.
+    @inlinable @inline(__always) public subscript(item: Item) -> ItemKind { itemKind(item.id) }
+    /// What `expr` is, with its operands.
+    @inlinable @inline(__always) public subscript(expr: Expr) -> ExprKind { exprKind(expr.id) }
+    /// The nodes `children` lists.
+    @inlinable public subscript<Element>(children: Children<Element>) -> SyntaxList<Element> { SyntaxList(arena: self, children: children) }
+    /// The names of `path`, one per component.
+    @inlinable public func components(_ path: KeyPathSyntax) -> IdentifierList {
+        IdentifierList(arena: self, offset: data(path.id) + 1)
     }
 }
 
@@ -376,17 +476,18 @@ public final class SyntaxArena: Sendable {
     }
 
     @inlinable func optionalExpr(_ id: UInt32) -> Expr? {
-        id == SyntaxArena.none ? nil : Expr(arena: self, id: id)
+        id == SyntaxArena.none ? nil : expr(id)
     }
 
-    @inlinable func list<Element>(at offset: UInt32) -> SyntaxList<Element> {
-        SyntaxList(arena: self, offset: offset + 1, count: Int(extra[Int(offset)]))
+    @inlinable func children<Element>(at offset: UInt32) -> Children<Element> {
+        Children(offset: offset + 1, count: Int(extra[Int(offset)]))
     }
 
-    @inlinable func expr(_ id: UInt32) -> Expr { Expr(arena: self, id: id) }
-    @inlinable func block(_ id: UInt32) -> Block { Block(arena: self, id: id) }
+    @inlinable func expr(_ id: UInt32) -> Expr { Expr.make(self, id) }
+    @inlinable func block(_ id: UInt32) -> Block { Block.make(self, id) }
+    @inlinable func keyPath(_ id: UInt32) -> KeyPathSyntax { KeyPathSyntax.make(self, id) }
 
-    @inlinable func itemKind(_ id: UInt32) -> ItemKind {
+    @inlinable @inline(__always) func itemKind(_ id: UInt32) -> ItemKind {
         let n = nodes[Int(id)]
         let x = n.data
         switch n.tag {
@@ -395,39 +496,39 @@ public final class SyntaxArena: Sendable {
         case .timingDecl:
             return .timingDecl(name: identifier(at: x), value: expr(word(x + 3)))
         case .component:
-            return .component(name: identifier(at: x), params: list(at: x + 4), body: block(word(x + 3)))
+            return .component(name: identifier(at: x), params: children(at: x + 4), body: block(word(x + 3)))
         case .composition:
             return .composition(name: optionalIdentifier(at: x), body: block(word(x + 3)))
         case .pathDecl:
             return .pathDecl(name: identifier(at: x), body: block(word(x + 3)))
         case .layer:
             let mask = n.bits != 0 ? SourceRange(start: word(x + 7), end: word(x + 8)) : nil
-            return .layer(mask: mask, kind: identifier(at: x), name: optionalIdentifier(at: x + 3), indices: list(at: x + 9),
+            return .layer(mask: mask, kind: identifier(at: x), name: optionalIdentifier(at: x + 3), indices: children(at: x + 9),
                           body: block(word(x + 6)))
         case .instance:
-            return .instance(name: identifier(at: x), indices: list(at: x + 4), value: expr(word(x + 3)))
+            return .instance(name: identifier(at: x), indices: children(at: x + 4), value: expr(word(x + 3)))
         case .property:
-            return .property(key: KeyPathSyntax(arena: self, id: word(x)), value: expr(word(x + 1)))
+            return .property(key: keyPath(word(x)), value: expr(word(x + 1)))
         case .animation:
             let target = word(x + 3)
-            return .animation(kind: identifier(at: x), target: target == SyntaxArena.none ? nil : KeyPathSyntax(arena: self, id: target),
+            return .animation(kind: identifier(at: x), target: target == SyntaxArena.none ? nil : keyPath(target),
                               alias: optionalIdentifier(at: x + 4), along: optionalExpr(word(x + 7)), body: block(word(x + 8)))
         case .keyframe:
             return .keyframe(time: expr(word(x)), value: expr(word(x + 1)), timing: optionalExpr(word(x + 2)))
         case .forLoop:
-            return .forLoop(bindings: list(at: x + 1), body: block(word(x)))
+            return .forLoop(bindings: children(at: x + 1), body: block(word(x)))
         case .ifItem:
             let otherwise = word(x + 2)
             return .ifItem(condition: expr(word(x)), then: block(word(x + 1)),
                            otherwise: otherwise == SyntaxArena.none ? nil : block(otherwise))
         case .pathCommand:
-            return .pathCommand(name: identifier(at: x), arguments: list(at: x + 3))
+            return .pathCommand(name: identifier(at: x), arguments: children(at: x + 3))
         default:
             return .error
         }
     }
 
-    @inlinable func exprKind(_ id: UInt32) -> ExprKind {
+    @inlinable @inline(__always) func exprKind(_ id: UInt32) -> ExprKind {
         let n = nodes[Int(id)]
         let x = n.data
         switch n.tag {
@@ -435,22 +536,22 @@ public final class SyntaxArena: Sendable {
         case .number: return .number(numbers[Int(x)], NumberUnit(code: n.bits))
         case .identifier: return .identifier(names[Int(x)])
         case .binary: return .binary(BinaryOperator(code: n.bits), expr(word(x)), expr(word(x + 1)))
-        case .call: return .call(callee: identifier(at: x), arguments: list(at: x + 3))
-        case .tuple: return .tuple(list(at: x))
+        case .call: return .call(callee: identifier(at: x), arguments: children(at: x + 3))
+        case .tuple: return .tuple(children(at: x))
         case .string: return .string(strings[Int(x)])
         case .color:
             let i = Int(x)
             return .color(red: numbers[i], green: numbers[i + 1], blue: numbers[i + 2], alpha: numbers[i + 3])
         case .boolean: return .bool(n.bits != 0)
         case .paren: return .paren(expr(x))
-        case .list: return .list(list(at: x))
+        case .list: return .list(children(at: x))
         case .unary: return .unary(UnaryOperator(code: n.bits), expr(x))
         case .conditional: return .conditional(expr(word(x)), expr(word(x + 1)), expr(word(x + 2)))
         case .range: return .range(expr(word(x)), expr(word(x + 1)), inclusive: n.bits != 0)
-        case .index: return .index(expr(word(x)), list(at: x + 1))
+        case .index: return .index(expr(word(x)), children(at: x + 1))
         case .member: return .member(expr(word(x)), identifier(at: x + 1))
         case .implicitMember: return .implicitMember(identifier(at: x))
-        case .sequence: return .sequence(list(at: x))
+        case .sequence: return .sequence(children(at: x))
         case .pathLiteral: return .pathLiteral(block(x))
         default: return .error
         }

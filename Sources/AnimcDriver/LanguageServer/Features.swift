@@ -57,19 +57,20 @@ extension LanguageServer {
     }
 
     func hoverText(at offset: UInt32, _ a: Analysis) -> (String, SourceRange)? {
+        let tree = a.result.tree
         // A name: its declaration, kind and folded value.
         if let d = a.names.declaration(at: offset) {
             let decl = a.names.declarations[d]
             let range = a.names.references.first { $0.range.start <= offset && offset <= $0.range.end }?.range ?? decl.range
             var text = "```anim\n\(decl.kind.noun) \(decl.name)\n```"
             if let value = a.folded[decl.range.start] { text += "\n\n= `\(value)`" }
-            if decl.kind == .animation || decl.kind == .layer, let item = item(at: decl.range.start, a.result.tree.root) {
+            if decl.kind == .animation || decl.kind == .layer, let item = item(at: decl.range.start, in: tree) {
                 if let more = animationHover(item, a) { text += "\n\n" + more }
             }
             return (text, range)
         }
-        guard let item = item(at: offset, a.result.tree.root) else { return nil }
-        switch item.kind {
+        guard let item = item(at: offset, in: tree) else { return nil }
+        switch tree[item] {
         case .property(let key, _) where key.range.contains(offset) || key.range.end == offset:
             return (propertyHover(key.dotted, item, a), key.range)
         case .animation(let kind, let target, _, _, _):
@@ -109,7 +110,8 @@ extension LanguageServer {
     /// The interval on the composition's timeline where the animation (every
     /// expansion of it) is active, after its layers' and groups' timing.
     func animationHover(_ item: Item, _ a: Analysis) -> String? {
-        guard case .animation(let kind, let target, _, _, _) = item.kind else { return nil }
+        let tree = a.result.tree
+        guard case .animation(let kind, let target, _, _, _) = tree[item] else { return nil }
         let title = "```anim\n\(kind.name)\(target.map { " " + $0.dotted } ?? "")\n```"
         // While the file has errors, what could be lowered still has its timing.
         guard let c = a.result.composition ?? a.result.partialComposition else { return title }
@@ -174,7 +176,7 @@ extension LanguageServer {
             items.append(obj(("label", .string(label)), ("kind", .number(Double(kind))), ("detail", detail.map(JSONValue.string)),
                              ("insertText", insert.map(JSONValue.string)), ("insertTextFormat", snippet ? 2 : nil)))
         }
-        let context = blockContext(at: at, a.result.tree.root)
+        let context = blockContext(at: at, in: a.result.tree)
         let lineStart = a.positions.lineStarts[a.positions.line(of: Int(at))]
         let before = String(decoding: a.file.bytes[lineStart..<Int(at)], as: UTF8.self)
         let inValue = before.contains(":") || before.contains("=")
@@ -218,14 +220,14 @@ extension LanguageServer {
 
     enum BlockContext { case top, composition, layer(String), animation(String) }
 
-    func blockContext(at offset: UInt32, _ root: Block) -> BlockContext {
+    func blockContext(at offset: UInt32, in tree: SyntaxTree) -> BlockContext {
         var context = BlockContext.top
-        var block = root
+        var block = tree.root
         var depth = 0
         outer: while depth < 512 {
             depth += 1
-            for item in block.items where item.range.start < offset && offset <= item.range.end {
-                switch item.kind {
+            for item in tree[block.items] where item.range.start < offset && offset <= item.range.end {
+                switch tree[item] {
                 case .composition(_, let body) where body.range.start < offset:
                     return .composition
                 case .layer(_, let kind, _, _, let body) where body.range.start < offset:
@@ -249,15 +251,15 @@ extension LanguageServer {
     }
 
     /// The innermost item containing `offset` (blocks are searched through).
-    func item(at offset: UInt32, _ root: Block) -> Item? {
+    func item(at offset: UInt32, in tree: SyntaxTree) -> Item? {
         var best: Item?
-        var blocks = [root]
+        var blocks = [tree.root]
         var visited = 0
         while let block = blocks.popLast(), visited < 1_000_000 {
             visited += 1
-            for item in block.items where item.range.start <= offset && offset <= item.range.end {
+            for item in tree[block.items] where item.range.start <= offset && offset <= item.range.end {
                 best = item
-                switch item.kind {
+                switch tree[item] {
                 case .composition(_, let b), .component(_, _, let b), .pathDecl(_, let b), .layer(_, _, _, _, let b),
                      .animation(_, _, _, _, let b), .forLoop(_, let b):
                     blocks.append(b)
@@ -322,12 +324,13 @@ extension LanguageServer {
     }
 
     private func symbols(_ block: Block, _ a: Analysis, budget: inout Int, depth: Int) -> [JSONValue] {
+        let tree = a.result.tree
         var out: [JSONValue] = []
-        for item in block.items {
+        for item in tree[block.items] {
             guard budget > 0, depth < 64 else { break }
             budget -= 1
             var name: String?, kind = 0, selection = item.range, children: Block?
-            switch item.kind {
+            switch tree[item] {
             case .composition(let n, let b): name = ["composition", n?.name].compactMap { $0 }.joined(separator: " "); kind = 2; children = b
             case .layer(_, let k, let n, _, let b):
                 name = "\(k.name) \(n?.name ?? "(unnamed)")"; kind = 5; selection = n?.range ?? k.range; children = b
