@@ -22,20 +22,20 @@ struct NameRef {
 /// Builds a ``SyntaxArena``: nodes and their fields appended to flat arrays, names
 /// interned, list children gathered on one shared stack.
 struct SyntaxBuilder {
-    private(set) var nodes: [SyntaxNode] = []
-    private(set) var extra: [UInt32] = []
+    private var nodes: PlainBuffer<SyntaxNode>
+    private var extra: PlainBuffer<UInt32>
     private var numbers: [Double] = []
     private var strings: [String] = []
     var names = NameInterner()
     /// Children of the lists being parsed, innermost list last: lists nest, and one
     /// stack serves them all without an array per list.
-    private var pending: [UInt32] = []
+    private var pending = PlainBuffer<UInt32>(capacity: 64)
 
     init(expectedBytes: Int) {
-        // About one node per four bytes of source and as many words of fields; reserving
-        // avoids copying the arrays as they grow.
-        nodes.reserveCapacity(expectedBytes / 5 + 16)
-        extra.reserveCapacity(expectedBytes / 3 + 16)
+        // Ordinary sources make a node per five bytes and a word of fields per two or
+        // three; reserving that spares the copies a growing buffer makes.
+        nodes = PlainBuffer(capacity: expectedBytes / 5 + 16)
+        extra = PlainBuffer(capacity: expectedBytes / 2 + 16)
     }
 
     func tag(_ id: UInt32) -> NodeTag { nodes[Int(id)].tag }
@@ -45,12 +45,12 @@ struct SyntaxBuilder {
     /// Widens or narrows a node's range once its extent is known (an item ends where
     /// the parser stopped reading it).
     mutating func setRange(_ id: UInt32, _ range: SourceRange) {
-        nodes[Int(id)].start = range.start
-        nodes[Int(id)].end = range.end
+        nodes.base[Int(id)].start = range.start
+        nodes.base[Int(id)].end = range.end
     }
 
     /// Fills in a field pushed before its value was known.
-    mutating func setField(_ offset: UInt32, _ word: UInt32) { extra[Int(offset)] = word }
+    mutating func setField(_ offset: UInt32, _ word: UInt32) { extra.base[Int(offset)] = word }
 
     // MARK: Nodes
 
@@ -102,14 +102,14 @@ struct SyntaxBuilder {
     func listElement(_ index: Int, since mark: Int) -> UInt32 { pending[mark + index] }
 
     /// Drops the children added since `mark` from `count` on (recovery gives them back).
-    mutating func truncateList(since mark: Int, to count: Int) { pending.removeSubrange((mark + count)...) }
+    mutating func truncateList(since mark: Int, to count: Int) { pending.removeLast(pending.count - (mark + count)) }
 
     /// Pushes the children added since `mark` as a list field (count, then indices) and
     /// takes them off the stack.
     mutating func pushList(since mark: Int) {
         extra.append(UInt32(truncatingIfNeeded: pending.count - mark))
-        extra.append(contentsOf: pending[mark...])
-        pending.removeSubrange(mark...)
+        for k in mark..<pending.count { extra.append(pending[k]) }
+        pending.removeLast(pending.count - mark)
     }
 
     /// Pushes an empty list field.
@@ -121,8 +121,8 @@ struct SyntaxBuilder {
         let bits = unit?.code ?? 0
         // Whole numbers that fit in the node's payload need no slot of their own: most
         // literals in a file (coordinates, sizes, key times 0 and 1).
-        if value >= 0, value < 4_294_967_296, value.rounded(.towardZero) == value, value.sign == .plus {
-            return leaf(.smallNumber, range, bits: bits, data: UInt32(value))
+        if value.sign == .plus, let small = UInt32(exactly: value) {
+            return leaf(.smallNumber, range, bits: bits, data: small)
         }
         numbers.append(value)
         return leaf(.number, range, bits: bits, data: UInt32(truncatingIfNeeded: numbers.count - 1))
@@ -142,10 +142,64 @@ struct SyntaxBuilder {
         return leaf(.string, range, data: UInt32(truncatingIfNeeded: strings.count - 1))
     }
 
-    /// The arena, once every node is in.
-    func finish() -> SyntaxArena {
-        SyntaxArena(nodes: nodes, extra: extra, names: names.strings, numbers: numbers, strings: strings)
+    /// The arena, once every node is in. The builder is spent: the arena owns its buffers.
+    mutating func finish() -> SyntaxArena {
+        pending.deallocate()
+        return SyntaxArena(nodes: nodes.take(), extra: extra.take(), names: names.strings, numbers: numbers, strings: strings)
     }
+}
+
+/// A growable buffer of plain values (no references to count): appending is a capacity
+/// check and a store, where an array's append also asks the runtime whether its storage
+/// is shared. Owned by one builder; ``take()`` hands the storage on.
+struct PlainBuffer<Element: BitwiseCopyable> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    subscript(index: Int) -> Element {
+        precondition(index >= 0 && index < count, "plain buffer index out of range")
+        return base[index]
+    }
+
+    mutating func append(_ element: Element) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    mutating func removeLast(_ n: Int) {
+        precondition(n >= 0 && n <= count, "plain buffer has fewer elements")
+        count -= n
+    }
+
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        larger.update(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity *= 2
+    }
+
+    /// The elements, in storage the caller now owns: the exact size when the reserve
+    /// went mostly unused, so an arena keeps no slack.
+    mutating func take() -> UnsafeBufferPointer<Element> {
+        if capacity - count > capacity / 4 {
+            let exact = UnsafeMutablePointer<Element>.allocate(capacity: max(count, 1))
+            exact.update(from: base, count: count)
+            base.deallocate()
+            base = exact
+            capacity = max(count, 1)
+        }
+        return UnsafeBufferPointer(start: base, count: count)
+    }
+
+    func deallocate() { base.deallocate() }
 }
 
 /// Interns names: each distinct name is one `String`, and every identifier refers to it

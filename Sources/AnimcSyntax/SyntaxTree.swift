@@ -351,7 +351,7 @@ extension SyntaxArena {
 /// What a node is. Items, blocks, expressions and the parts of items (key paths,
 /// parameters, loop bindings, labelled arguments) share one numbering.
 @usableFromInline
-enum NodeTag: UInt8, Sendable {
+enum NodeTag: UInt8, Sendable, BitwiseCopyable {
     // Items.
     case letDecl, timingDecl, component, composition, pathDecl, layer, instance, property, animation, keyframe
     case forLoop, ifItem, pathCommand, errorItem
@@ -367,7 +367,7 @@ enum NodeTag: UInt8, Sendable {
 /// number) or the offset in ``SyntaxArena/extra`` where the node's fields are, as
 /// ``SyntaxArena`` lays out per tag.
 @usableFromInline
-struct SyntaxNode: Sendable {
+struct SyntaxNode: Sendable, BitwiseCopyable {
     @usableFromInline var tag: NodeTag
     /// A small field: a unit, an operator, `closed`, `inclusive`, whether a layer is a mask.
     @usableFromInline var bits: UInt8
@@ -425,21 +425,33 @@ struct SyntaxNode: Sendable {
 /// | parameter | offset | name, type, default |
 /// | loopBinding | offset | name, sequence |
 /// | argument (labelled) | offset | label, value |
-public final class SyntaxArena: Sendable {
-    @usableFromInline let nodes: [SyntaxNode]
-    @usableFromInline let extra: [UInt32]
+///
+/// `nodes` and `extra` are plain buffers the arena owns, written once by the parse and
+/// only read after: they hold no references, and every index into them was made by the
+/// parse that filled them, which is why they are read without bounds checks (a debug
+/// build still checks).
+public final class SyntaxArena: @unchecked Sendable {
+    @usableFromInline let nodes: UnsafeBufferPointer<SyntaxNode>
+    @usableFromInline let extra: UnsafeBufferPointer<UInt32>
     @usableFromInline let names: [String]
     @usableFromInline let numbers: [Double]
     @usableFromInline let strings: [String]
 
     @usableFromInline static let none = UInt32.max
 
-    init(nodes: [SyntaxNode], extra: [UInt32], names: [String], numbers: [Double], strings: [String]) {
+    /// Takes ownership of `nodes` and `extra`.
+    init(nodes: UnsafeBufferPointer<SyntaxNode>, extra: UnsafeBufferPointer<UInt32>, names: [String], numbers: [Double],
+         strings: [String]) {
         self.nodes = nodes
         self.extra = extra
         self.names = names
         self.numbers = numbers
         self.strings = strings
+    }
+
+    deinit {
+        nodes.deallocate()
+        extra.deallocate()
     }
 
     /// How many nodes the parse made (some may be unreachable: recovery can drop what it
