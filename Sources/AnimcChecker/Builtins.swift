@@ -99,6 +99,49 @@ enum Builtins {
 
 /// The evaluated arguments of a call, with helpers that bind them to parameters and
 /// check their types, reporting problems against the call.
+/// A built-in's parameters, each with the argument bound to it (nil when none was):
+/// up to four held in place, so binding the arguments of `rgb(...)` or `cubic(...)`
+/// allocates nothing; more spill into an array.
+struct ArgumentSlots: RandomAccessCollection {
+    typealias Slot = (SemaValue, SourceRange)?
+    private var first: Slot = nil, second: Slot = nil, third: Slot = nil, fourth: Slot = nil
+    private var rest: [Slot]
+    let count: Int
+
+    init(count: Int) {
+        self.count = count
+        rest = count > 4 ? Array(repeating: nil, count: count - 4) : []
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+    func index(after i: Int) -> Int { i + 1 }
+    func index(before i: Int) -> Int { i - 1 }
+
+    subscript(i: Int) -> Slot {
+        get {
+            precondition(i >= 0 && i < count, "argument slot out of range")
+            switch i {
+            case 0: return first
+            case 1: return second
+            case 2: return third
+            case 3: return fourth
+            default: return rest[i - 4]
+            }
+        }
+        set {
+            precondition(i >= 0 && i < count, "argument slot out of range")
+            switch i {
+            case 0: first = newValue
+            case 1: second = newValue
+            case 2: third = newValue
+            case 3: fourth = newValue
+            default: rest[i - 4] = newValue
+            }
+        }
+    }
+}
+
 struct CallArguments {
     let callee: String
     let items: [(label: String?, value: SemaValue, range: SourceRange)]
@@ -109,8 +152,8 @@ struct CallArguments {
 
     /// Binds arguments to `names` by position, then by label. Returns nil (after
     /// reporting) for unknown labels, too many arguments or missing required ones.
-    func bind(_ names: [String], required: Int, usage: String) -> [(SemaValue, SourceRange)?]? {
-        var slots = [(SemaValue, SourceRange)?](repeating: nil, count: names.count)
+    func bind(_ names: [String], required: Int, usage: String) -> ArgumentSlots? {
+        var slots = ArgumentSlots(count: names.count)
         var next = 0
         for item in items {
             if let label = item.label {
@@ -220,8 +263,7 @@ extension Checker {
             let names = name == "rgb" ? Builtins.rgbNames : Builtins.rgbaNames
             let usage = name == "rgb" ? "rgb(red, green, blue) with components 0...255" : "rgba(red, green, blue, alpha) with alpha 0...1"
             guard let s = a.bind(names, required: names.count, usage: usage) else { return .poison }
-            var c: [Double] = []
-            c.reserveCapacity(4)
+            var c = (0.0, 0.0, 0.0, 1.0)
             for (i, slot) in s.enumerated() {
                 guard let x = a.number(slot, what: names[i]) else { return .poison }
                 let maximum = i == 3 ? 1.0 : 255.0
@@ -229,9 +271,14 @@ extension Checker {
                     report(Messages.outOfRange(r, what: "\(names[i])", value: formatNumber(x), valid: "0...\(formatNumber(maximum))"))
                     return .poison
                 }
-                c.append(i == 3 ? x : x / 255)
+                switch i {
+                case 0: c.0 = x / 255
+                case 1: c.1 = x / 255
+                case 2: c.2 = x / 255
+                default: c.3 = x
+                }
             }
-            return .color(Color(red: c[0], green: c[1], blue: c[2], alpha: c.count == 4 ? c[3] : 1))
+            return .color(Color(red: c.0, green: c.1, blue: c.2, alpha: c.3))
 
         // Math
         case .sqrt:
@@ -423,18 +470,18 @@ extension Checker {
         // Timing functions
         case .cubic:
             guard let s = a.bind(Builtins.cubicNames, required: 4, usage: "cubic(x1, y1, x2, y2)") else { return .poison }
-            var v: [Double] = []
-            v.reserveCapacity(4)
-            for (i, label) in Builtins.cubicNames.enumerated() {
-                guard let x = a.number(s[i], what: label) else { return .poison }
-                v.append(x)
-            }
-            for i in stride(from: 0, through: 2, by: 2) where v[i] < 0 || v[i] > 1 {
-                report(Messages.cubicControl(s[i]?.1 ?? a.range, which: i == 0 ? "x1" : "x2", value: v[i]))
+            guard let x1 = a.number(s[0], what: "x1"), let y1 = a.number(s[1], what: "y1"),
+                  let x2 = a.number(s[2], what: "x2"), let y2 = a.number(s[3], what: "y2") else { return .poison }
+            if x1 < 0 || x1 > 1 {
+                report(Messages.cubicControl(s[0]?.1 ?? a.range, which: "x1", value: x1))
                 return .poison
             }
-            if v[0] == 0 && v[1] == 0 && v[2] == 1 && v[3] == 1 { return .timing(.linear) }
-            return .timing(.cubic(x1: v[0], y1: v[1], x2: v[2], y2: v[3]))
+            if x2 < 0 || x2 > 1 {
+                report(Messages.cubicControl(s[2]?.1 ?? a.range, which: "x2", value: x2))
+                return .poison
+            }
+            if x1 == 0 && y1 == 0 && x2 == 1 && y2 == 1 { return .timing(.linear) }
+            return .timing(.cubic(x1: x1, y1: y1, x2: x2, y2: y2))
         case .steps:
             guard a.items.count >= 1, a.items.count <= 2 else {
                 report(Messages.badArguments(a.range, callee: name, problem: "\(a.items.count) arguments", usage: "steps(count, position = end)"))

@@ -107,6 +107,10 @@ final class Checker {
     /// Animations lowered so far, and where the one being lowered sits: for
     /// `beginTime: go.end`.
     @exclusivity(unchecked) var loweredAnimations: [LoweredAnimation] = []
+    /// Whether lowered animations are registered at all: only a reference (`go.end`)
+    /// reads them, and a file without one, checked without a memo (whose records a
+    /// later check with a reference would replay), has no use for them.
+    lazy var registersLowered: Bool = memo != nil || tree.arena.hasMemberAccess(named: Checker.sequencingMembers)
     /// The same, by layer: a reference searches its layer's, not every animation so far
     /// (a loop of sequenced layers was quadratic). Layers are alive as long as the check,
     /// so their identities are not reused.
@@ -147,7 +151,11 @@ final class Checker {
     @exclusivity(unchecked) var animationNames: [SourceRange: SourceRange] = [:]
     /// Per animation template: how many expansions there were, how many had no visible
     /// effect, and the warning to give if all of them had none.
-    @exclusivity(unchecked) var noEffect: [SourceRange: (instances: Int, count: Int, diagnostic: Diagnostic?)] = [:]
+    @exclusivity(unchecked) var noEffect: [SourceRange: (instances: Int, count: Int)] = [:]
+    /// The warning to give for a template of ``noEffect`` whose every expansion had no
+    /// visible effect, kept apart from the counts: few animations have one, and a
+    /// `Diagnostic` in every entry made each entry ten times the size.
+    @exclusivity(unchecked) var noEffectWarnings: [SourceRange: Diagnostic] = [:]
     @exclusivity(unchecked) var foldedValues: [UInt32: String] = [:]
     var nameIndex: NameIndex?
 
@@ -320,8 +328,8 @@ final class Checker {
     func run() -> CheckResult {
         let composition = lowerFile()
         memo?.finish { topLevelNames }
-        for (_, entry) in noEffect.sorted(by: { $0.key < $1.key }) where entry.count == entry.instances {
-            if let d = entry.diagnostic { report(d) }
+        for (key, d) in noEffectWarnings.sorted(by: { $0.key < $1.key }) {
+            if let entry = noEffect[key], entry.count == entry.instances { report(d) }
         }
         reportUnused()
         let sorted = diagnostics.sorted(by: Diagnostic.ordered)

@@ -68,7 +68,7 @@ public struct NameIndex: Sendable {
     public static func build(_ tree: SyntaxTree) -> NameIndex {
         var builder = Builder(tree: tree)
         let global = StaticScope(parent: nil)
-        builder.block(tree.root, scope: global, layer: builder.rootLayer, declareInto: global)
+        builder.block(tree.root, in: global, layer: builder.rootLayer, ownScope: false)
         return builder.index
     }
 }
@@ -77,6 +77,7 @@ public struct NameIndex: Sendable {
 /// loop variables).
 private final class StaticScope {
     let parent: StaticScope?
+    // Read and written only by the one builder that made it (see ``Scope``).
     @exclusivity(unchecked) var names = NameTable<Int>()
     init(parent: StaticScope?) { self.parent = parent }
 
@@ -94,8 +95,10 @@ private final class StaticScope {
 /// animations by name.
 private final class StaticLayer {
     let parent: StaticLayer?
-    var children: [String: (declaration: Int, layer: StaticLayer)] = [:]
-    var animations: [String: Int] = [:]
+    // FNV-hashed tables, as the checker's: a file's top level can hold a layer per
+    // line, and each one is looked up when declared.
+    @exclusivity(unchecked) var children = NameTable<(declaration: Int, layer: StaticLayer)>()
+    @exclusivity(unchecked) var animations = NameTable<Int>()
     init(parent: StaticLayer?) { self.parent = parent }
 }
 
@@ -118,17 +121,30 @@ private struct Builder {
     }
 
     /// A block's declarations first (order in a block does not matter), then its items.
-    mutating func block(_ b: Block, scope: StaticScope, layer: StaticLayer, declareInto: StaticScope) {
-        for item in tree[b.items] {
+    /// With `ownScope`, the block's declarations go in a scope of its own, inside `outer`,
+    /// made only when the block declares something (most layer and animation bodies
+    /// declare nothing); without, they go in `outer` itself (the file, a component's
+    /// parameters, a loop's variables).
+    mutating func block(_ b: Block, in outer: StaticScope, layer: StaticLayer, ownScope: Bool = true) {
+        var scope = outer
+        var made = !ownScope
+        let items = tree[b.items]
+        for item in items {
+            let declared: (Identifier, NameIndex.Kind)
             switch tree[item] {
-            case .letDecl(let name, _, _): _ = declare(name, .constant, extent: item.range, in: declareInto)
-            case .timingDecl(let name, _): _ = declare(name, .timing, extent: item.range, in: declareInto)
-            case .pathDecl(let name, _): _ = declare(name, .path, extent: item.range, in: declareInto)
-            case .component(let name, _, _): _ = declare(name, .component, extent: item.range, in: declareInto)
-            default: break
+            case .letDecl(let name, _, _): declared = (name, .constant)
+            case .timingDecl(let name, _): declared = (name, .timing)
+            case .pathDecl(let name, _): declared = (name, .path)
+            case .component(let name, _, _): declared = (name, .component)
+            default: continue
             }
+            if !made {
+                scope = StaticScope(parent: outer)
+                made = true
+            }
+            _ = declare(declared.0, declared.1, extent: item.range, in: scope)
         }
-        for item in tree[b.items] { self.item(item, scope: scope, layer: layer) }
+        for item in items { self.item(item, scope: scope, layer: layer) }
     }
 
     mutating func item(_ item: Item, scope: StaticScope, layer: StaticLayer) {
@@ -136,18 +152,16 @@ private struct Builder {
         case .letDecl(_, _, let value), .timingDecl(_, let value):
             expr(value, scope: scope, layer: layer)
         case .pathDecl(_, let body):
-            let inner = StaticScope(parent: scope)
-            block(body, scope: inner, layer: layer, declareInto: inner)
+            block(body, in: scope, layer: layer)
         case .component(_, let params, let body):
             let parameters = StaticScope(parent: scope)
             for p in tree[params] {
                 if let d = p.defaultValue { expr(d, scope: scope, layer: layer) }
                 _ = declare(p.name, .parameter, extent: p.range, in: parameters)
             }
-            block(body, scope: parameters, layer: StaticLayer(parent: nil), declareInto: parameters)
+            block(body, in: parameters, layer: StaticLayer(parent: nil), ownScope: false)
         case .composition(_, let body):
-            let inner = StaticScope(parent: scope)
-            block(body, scope: inner, layer: layer, declareInto: inner)
+            block(body, in: scope, layer: layer)
         case .layer(_, _, let name, let indices, let body):
             for i in tree[indices] { expr(i, scope: scope, layer: layer) }
             let child = StaticLayer(parent: layer)
@@ -155,8 +169,7 @@ private struct Builder {
                 let d = declare(name, .layer, extent: item.range, in: nil)
                 if layer.children[name.name] == nil { layer.children[name.name] = (d, child) }
             }
-            let inner = StaticScope(parent: scope)
-            block(body, scope: inner, layer: child, declareInto: inner)
+            block(body, in: scope, layer: child)
         case .instance(let name, let indices, let value):
             for i in tree[indices] { expr(i, scope: scope, layer: layer) }
             let d = declare(name, .layer, extent: item.range, in: nil)
@@ -172,8 +185,7 @@ private struct Builder {
         case .animation(_, _, let alias, let along, let body):
             if let along { expr(along, scope: scope, layer: layer) }
             // Animations are named for sequencing (`go.end`); earlier ones only.
-            let inner = StaticScope(parent: scope)
-            block(body, scope: inner, layer: layer, declareInto: inner)
+            block(body, in: scope, layer: layer)
             if let alias {
                 let d = declare(alias, .animation, extent: item.range, in: nil)
                 if layer.animations[alias.name] == nil { layer.animations[alias.name] = d }
@@ -188,15 +200,11 @@ private struct Builder {
                 expr(b.sequence, scope: scope, layer: layer)
                 _ = declare(b.name, .loopVariable, extent: b.range, in: loop)
             }
-            block(body, scope: loop, layer: layer, declareInto: loop)
+            block(body, in: loop, layer: layer, ownScope: false)
         case .ifItem(let condition, let then, let otherwise):
             expr(condition, scope: scope, layer: layer)
-            let a = StaticScope(parent: scope)
-            block(then, scope: a, layer: layer, declareInto: a)
-            if let otherwise {
-                let b = StaticScope(parent: scope)
-                block(otherwise, scope: b, layer: layer, declareInto: b)
-            }
+            block(then, in: scope, layer: layer)
+            if let otherwise { block(otherwise, in: scope, layer: layer) }
         case .pathCommand(_, let arguments):
             for a in tree[arguments] { expr(a.value, scope: scope, layer: layer) }
         case .error:
@@ -227,14 +235,13 @@ private struct Builder {
             for i in tree[indices] { expr(i, scope: scope, layer: layer) }
         case .member(let base, let name):
             // `go.end`, `card.go.end`: an animation, when the first name is not a value.
-            if ["begin", "end", "duration"].contains(name.name), let (d, range) = animation(base, scope: scope, layer: layer) {
+            if Checker.sequencingMembers.contains(name.name), let (d, range) = animation(base, scope: scope, layer: layer) {
                 refer(range, to: d)
                 return
             }
             expr(base, scope: scope, layer: layer)
         case .pathLiteral(let body):
-            let inner = StaticScope(parent: scope)
-            block(body, scope: inner, layer: layer, declareInto: inner)
+            block(body, in: scope, layer: layer)
         case .number, .string, .color, .bool, .implicitMember, .error:
             break
         }

@@ -160,10 +160,10 @@ extension Checker {
     }
 
     func noteEffects(_ key: SourceRange, instances: Int, none: Int, last: Diagnostic?) {
-        noEffect[key, default: (0, 0, nil)].instances += instances
+        noEffect[key, default: (0, 0)].instances += instances
         if none > 0 {
             noEffect[key]?.count += none
-            noEffect[key]?.diagnostic = last
+            noEffectWarnings[key] = last
         }
     }
 

@@ -32,12 +32,15 @@ struct TimeFrame {
 }
 
 extension Checker {
+    /// The members a reference to an animation reads.
+    static let sequencingMembers = ["begin", "end", "duration"]
+
     /// `go.begin`, `go.end`, `go.duration`, `card.go.end`: an instant or length of an
     /// earlier animation, on the timeline of the animation being lowered (its parent's
     /// time), exact for decimal inputs. Nil when `base` does not name an animation, so
     /// the member is evaluated as usual.
     func sequencing(_ base: Expr, _ member: Identifier, _ range: SourceRange, _ scope: Scope) -> SemaValue? {
-        guard ["begin", "end", "duration"].contains(member.name), let here = currentFrame.layer else { return nil }
+        guard Checker.sequencingMembers.contains(member.name), let here = currentFrame.layer else { return nil }
         readLoweredAnimations = true
         guard let path = dottedNames(base), scope.lookup(path[0].name) == nil, Builtins.constant(path[0].name) == nil else { return nil }
         guard let target = findAnimation(path, from: here) else {
@@ -156,7 +159,7 @@ extension Checker {
     }
 
     func registerLowered(name: String, timing: Timing, nameRange: SourceRange) {
-        guard let layer = currentFrame.layer else { return }
+        guard registersLowered, let layer = currentFrame.layer else { return }
         appendLowered(LoweredAnimation(name: name, layer: layer, groups: currentFrame.groups, timing: timing, nameRange: nameRange))
     }
 

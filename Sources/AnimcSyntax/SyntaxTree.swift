@@ -464,6 +464,15 @@ public final class SyntaxArena: @unchecked Sendable {
             + names.reduce(0) { $0 + $1.utf8.count + 16 } + strings.reduce(0) { $0 + $1.utf8.count + 16 }
     }
 
+    /// Whether any member access in the file, `e.name`, names one of `names`: a scan of
+    /// the nodes, for a check that can skip work no such access would read.
+    public func hasMemberAccess(named names: [String]) -> Bool {
+        for n in nodes where n.tag == .member && names.contains(self.names[Int(extra[Int(n.data) + 1])]) {
+            return true
+        }
+        return false
+    }
+
     // MARK: Reading nodes
 
     @inlinable func node(_ id: UInt32) -> SyntaxNode { nodes[Int(id)] }
