@@ -81,13 +81,10 @@ private final class StaticScope {
     @exclusivity(unchecked) var names = NameTable<Int>()
     init(parent: StaticScope?) { self.parent = parent }
 
+    /// Recursive so that each `parent` is borrowed, not retained (as ``Scope``'s lookup).
     func lookup(_ name: String) -> Int? {
-        var s: StaticScope? = self
-        while let scope = s {
-            if let d = scope.names[name] { return d }
-            s = scope.parent
-        }
-        return nil
+        if let d = names[name] { return d }
+        return parent?.lookup(name)
     }
 }
 

@@ -203,28 +203,25 @@ final class Scope {
     }
 
     private func resolve(_ name: String) -> Binding? {
-        var scope: Scope? = self
-        while let s = scope {
-            if s.parent == nil, let observer = s.observer {
-                let b = s.local(name)
-                observer.read(name)
-                return b
-            }
-            if let b = s.local(name) { return b }
-            scope = s.parent
+        if parent == nil, let observer {
+            let b = local(name)
+            observer.read(name)
+            return b
         }
-        return nil
+        if let b = local(name) { return b }
+        // Recursion rather than a loop over a variable: each `parent` is a constant the
+        // call borrows, where a variable walking the chain retained and released every
+        // scope (a third of a lookup in a template-heavy check). Scopes nest no deeper
+        // than definitions, loops and blocks do, all of them bounded.
+        return parent?.resolve(name)
     }
 
     /// The binding `name` resolves to when one below the top level declares it (a
     /// parameter, a loop variable, a local `let`), without logging the lookup anywhere.
     func bindingBelowTopLevel(_ name: String) -> Binding? {
-        var scope: Scope? = self
-        while let s = scope, s.parent != nil {
-            if let b = s.local(name) { return b }
-            scope = s.parent
-        }
-        return nil
+        guard let parent else { return nil }
+        if let b = local(name) { return b }
+        return parent.bindingBelowTopLevel(name)
     }
 
     func local(_ name: String) -> Binding? {
