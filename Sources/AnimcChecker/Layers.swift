@@ -13,7 +13,7 @@ final class LayerNode {
     let kind: LayerKind
     let isMask: Bool
     var range: SourceRange
-    weak var parent: LayerNode?
+    weak var parent: LayerNode? { didSet { cachedID = nil } }
     @exclusivity(unchecked) var children: [LayerNode] = []
     /// Children by name, so duplicate checks stay linear for layers with many sublayers.
     @exclusivity(unchecked) var childNames = NameTable<LayerNode>()
@@ -37,10 +37,16 @@ final class LayerNode {
         self.range = range
     }
 
+    /// The dotted path from the top level, `grid.tile[0,1]`. Made once: flattening and
+    /// messages ask for it, and each time it joined every ancestor's name again.
     var id: String {
-        guard let p = parent, p.parent != nil || !p.name.isEmpty else { return name }
-        return p.id + "." + name
+        if let cachedID { return cachedID }
+        let made: String
+        if let p = parent, p.parent != nil || !p.name.isEmpty { made = p.id + "." + name } else { made = name }
+        cachedID = made
+        return made
     }
+    private var cachedID: String?
 
     func modelValue(_ id: PropertyID) -> Value {
         properties[id]?.value ?? PropertyTable.info(id).defaultValue
@@ -583,10 +589,18 @@ extension Checker {
             layer.parent = parent
             return layer
         }
-        let properties = node.properties.entries.sorted { $0.id < $1.id }.map { PropertyValue($0.id, $0.value, range: $0.range) }
+        var properties = node.properties.entries.map { PropertyValue($0.id, $0.value, range: $0.range) }
+        properties.sort { $0.property < $1.property }
         let layer = Layer(id: node.id, kind: node.kind, parent: parent, isMask: node.isMask, properties: properties,
                           animations: node.animations, timing: node.timing, range: node.range)
-        node.irLayer = layer
+        if memo != nil {
+            // The next check reuses it, or lowers the node's values again if it moved.
+            node.irLayer = layer
+        } else {
+            // Nothing reads the node's model values once its IR is made: freeing them as
+            // the layers are flattened keeps them and the IR from peaking together.
+            node.properties = LayerProperties()
+        }
         return layer
     }
 }

@@ -182,7 +182,11 @@ public struct AnimationTarget: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The static facts about one property.
-public struct PropertyInfo: Sendable {
+///
+/// A class, though immutable: the checker reads the table for every property and
+/// animation it meets, and handing out a reference costs one count where copying the
+/// fields retained its summary, kinds and default value each time.
+public final class PropertyInfo: Sendable {
     public let id: PropertyID
     public let type: ValueType
     /// The model value when the source does not set one (Core Animation's default).
@@ -195,16 +199,34 @@ public struct PropertyInfo: Sendable {
     public let kinds: Set<LayerKind>?
     public let summary: String
 
+    public init(id: PropertyID, type: ValueType, defaultValue: Value, minimum: Double?, maximum: Double?, kinds: Set<LayerKind>?,
+                summary: String) {
+        self.id = id
+        self.type = type
+        self.defaultValue = defaultValue
+        self.minimum = minimum
+        self.maximum = maximum
+        self.kinds = kinds
+        self.summary = summary
+    }
+
     public var interpolates: Bool { type.interpolates }
 
     public func applies(to kind: LayerKind) -> Bool { kinds?.contains(kind) ?? true }
 }
 
-/// One animatable key path: its spelling, target and the type of its values.
-public struct KeyPathInfo: Sendable {
+/// One animatable key path: its spelling, target and the type of its values. A class
+/// for the reason ``PropertyInfo`` is one.
+public final class KeyPathInfo: Sendable {
     public let keyPath: String
     public let target: AnimationTarget
     public let type: ValueType
+
+    public init(keyPath: String, target: AnimationTarget, type: ValueType) {
+        self.keyPath = keyPath
+        self.target = target
+        self.type = type
+    }
 }
 
 /// The one table of layer properties and animatable key paths. The checker validates
