@@ -104,6 +104,12 @@ extension Checker {
         var failed = false
         let known = Checker.knownAttributes[kind.name] ?? Checker.timingAttributeNames + Checker.propertyAttributeNames
         expand(body, scope: Scope(parent: scope)) { child, childScope in
+            if tree.tag(child) == .animation {
+                guard kind.name == "group" else { return }  // reported by the parser
+                children.append(child)
+                childScopes.append(childScope)
+                return
+            }
             switch tree[child] {
             case .property(let key, let value):
                 var name = key.dotted
@@ -144,10 +150,6 @@ extension Checker {
                     return
                 }
                 rows.append(KeyframeRow(time: time, value: value, timing: timing, range: child.range, scope: childScope))
-            case .animation:
-                guard kind.name == "group" else { return }  // reported by the parser
-                children.append(child)
-                childScopes.append(childScope)
             default:
                 break
             }

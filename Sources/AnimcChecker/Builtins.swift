@@ -99,18 +99,22 @@ enum Builtins {
 
 /// The evaluated arguments of a call, with helpers that bind them to parameters and
 /// check their types, reporting problems against the call.
-/// A built-in's parameters, each with the argument bound to it (nil when none was):
-/// up to four held in place, so binding the arguments of `rgb(...)` or `cubic(...)`
-/// allocates nothing; more spill into an array.
+/// A built-in's parameters, each with the argument bound to it (nil when none was),
+/// as positions in the call's argument list: up to four held in place, so binding the
+/// arguments of `rgb(...)` or `cubic(...)` allocates nothing, and the slots hold no
+/// values of their own to release.
 struct ArgumentSlots: RandomAccessCollection {
     typealias Slot = (SemaValue, SourceRange)?
-    private var first: Slot = nil, second: Slot = nil, third: Slot = nil, fourth: Slot = nil
-    private var rest: [Slot]
+    private let items: [(label: String?, value: SemaValue, range: SourceRange)]
+    /// Per parameter, one more than the position of its argument; 0 when unbound.
+    private var first: Int32 = 0, second: Int32 = 0, third: Int32 = 0, fourth: Int32 = 0
+    private var rest: [Int32]
     let count: Int
 
-    init(count: Int) {
+    init(count: Int, items: [(label: String?, value: SemaValue, range: SourceRange)]) {
         self.count = count
-        rest = count > 4 ? Array(repeating: nil, count: count - 4) : []
+        self.items = items
+        rest = count > 4 ? Array(repeating: 0, count: count - 4) : []
     }
 
     var startIndex: Int { 0 }
@@ -118,26 +122,37 @@ struct ArgumentSlots: RandomAccessCollection {
     func index(after i: Int) -> Int { i + 1 }
     func index(before i: Int) -> Int { i - 1 }
 
-    subscript(i: Int) -> Slot {
-        get {
-            precondition(i >= 0 && i < count, "argument slot out of range")
-            switch i {
-            case 0: return first
-            case 1: return second
-            case 2: return third
-            case 3: return fourth
-            default: return rest[i - 4]
-            }
+    private func position(_ i: Int) -> Int32 {
+        precondition(i >= 0 && i < count, "argument slot out of range")
+        switch i {
+        case 0: return first
+        case 1: return second
+        case 2: return third
+        case 3: return fourth
+        default: return rest[i - 4]
         }
-        set {
-            precondition(i >= 0 && i < count, "argument slot out of range")
-            switch i {
-            case 0: first = newValue
-            case 1: second = newValue
-            case 2: third = newValue
-            case 3: fourth = newValue
-            default: rest[i - 4] = newValue
-            }
+    }
+
+    subscript(i: Int) -> Slot {
+        let p = position(i)
+        guard p > 0 else { return nil }
+        let item = items[Int(p) - 1]
+        return (item.value, item.range)
+    }
+
+    /// Whether parameter `i` has an argument.
+    func isBound(_ i: Int) -> Bool { position(i) > 0 }
+
+    /// Binds parameter `i` to the argument at `argument` in the call's list.
+    mutating func bind(_ i: Int, toArgument argument: Int) {
+        precondition(i >= 0 && i < count, "argument slot out of range")
+        let p = Int32(argument + 1)
+        switch i {
+        case 0: first = p
+        case 1: second = p
+        case 2: third = p
+        case 3: fourth = p
+        default: rest[i - 4] = p
         }
     }
 }
@@ -153,30 +168,30 @@ struct CallArguments {
     /// Binds arguments to `names` by position, then by label. Returns nil (after
     /// reporting) for unknown labels, too many arguments or missing required ones.
     func bind(_ names: [String], required: Int, usage: String) -> ArgumentSlots? {
-        var slots = ArgumentSlots(count: names.count)
+        var slots = ArgumentSlots(count: names.count, items: items)
         var next = 0
-        for item in items {
+        for (position, item) in items.enumerated() {
             if let label = item.label {
                 guard let i = names.firstIndex(of: label) else {
                     checker.report(Messages.badArguments(item.range, callee: callee, problem: "unknown argument label '\(label)'", usage: usage))
                     return nil
                 }
-                if slots[i] != nil {
+                if slots.isBound(i) {
                     checker.report(Messages.badArguments(item.range, callee: callee, problem: "argument '\(label)' given twice", usage: usage))
                     return nil
                 }
-                slots[i] = (item.value, item.range)
+                slots.bind(i, toArgument: position)
             } else {
-                while next < names.count && slots[next] != nil { next += 1 }
+                while next < names.count && slots.isBound(next) { next += 1 }
                 guard next < names.count else {
                     checker.report(Messages.badArguments(item.range, callee: callee, problem: "too many arguments", usage: usage))
                     return nil
                 }
-                slots[next] = (item.value, item.range)
+                slots.bind(next, toArgument: position)
                 next += 1
             }
         }
-        for i in 0..<required where slots[i] == nil {
+        for i in 0..<required where !slots.isBound(i) {
             checker.report(Messages.badArguments(range, callee: callee, problem: "missing argument '\(names[i])'", usage: usage))
             return nil
         }

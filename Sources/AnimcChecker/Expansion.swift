@@ -20,9 +20,16 @@ extension Checker {
     /// One item of a block whose declarations are registered: `for` and `if` expanded,
     /// declarations skipped, anything else passed to `visit`.
     func expandItem(_ item: Item, scope: Scope, _ visit: (Item, Scope) -> Void) {
-        switch tree[item] {
+        switch tree.tag(item) {
         case .letDecl, .timingDecl, .pathDecl, .component, .error:
             return
+        case .forLoop, .ifItem:
+            break
+        default:
+            visit(item, scope)
+            return
+        }
+        switch tree[item] {
         case .forLoop(let bindings, let body):
             expandLoop(bindings, body, scope, item.range, visit)
         case .ifItem(let condition, let then, let otherwise):
@@ -37,7 +44,7 @@ extension Checker {
                 expand(chosen, scope: Scope(parent: scope), visit)
             }
         default:
-            visit(item, scope)
+            break
         }
     }
 
@@ -55,6 +62,10 @@ extension Checker {
     /// Registers the declarations among `items` in `scope`.
     func register(_ items: Children<Item>, in scope: Scope) {
         for item in tree[items] {
+            switch tree.tag(item) {
+            case .letDecl, .timingDecl, .pathDecl, .component: break
+            default: continue
+            }
             switch tree[item] {
             case .letDecl(let name, let type, let value):
                 declare(Binding(name: name, kind: .constant, expr: value, declaredType: type, scope: scope), in: scope)

@@ -266,13 +266,16 @@ extension Checker {
     }
 
     private func lowerLayerItem(_ item: Item, _ node: LayerNode, _ scope: Scope) {
-        switch tree[item] {
-        case .property(let key, let value):
+        switch tree.tag(item) {
+        case .property:
+            guard case .property(let key, let value) = tree[item] else { return }
             lowerProperty(key, value, item.range, node, scope)
-        case .layer(let mask, let kind, let name, let indices, let body):
+        case .layer:
+            guard case .layer(let mask, let kind, let name, let indices, let body) = tree[item] else { return }
             lowerIndexedLayer(mask: mask != nil, kind: kind, name: name, indices: indices, body: body, range: item.range,
                               parent: node, scope: scope)
-        case .instance(let name, let indices, let value):
+        case .instance:
+            guard case .instance(let name, let indices, let value) = tree[item] else { return }
             lowerInstance(name, indices, value, item.range, parent: node, scope: scope)
         case .animation:
             let saved = currentFrame

@@ -127,6 +127,10 @@ private struct Builder {
         var made = !ownScope
         let items = tree[b.items]
         for item in items {
+            switch tree.tag(item) {
+            case .letDecl, .timingDecl, .pathDecl, .component: break
+            default: continue
+            }
             let declared: (Identifier, NameIndex.Kind)
             switch tree[item] {
             case .letDecl(let name, _, _): declared = (name, .constant)

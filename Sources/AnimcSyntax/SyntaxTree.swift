@@ -116,6 +116,14 @@ public enum ItemKind: Sendable {
     case error
 }
 
+/// What an item is, without its parts: for a walk that dispatches on the kind and
+/// reads the parts of a few kinds only (decoding every item's parts cost more than the
+/// walk).
+public enum ItemTag: Sendable {
+    case letDecl, timingDecl, component, composition, pathDecl, layer, instance, property, animation, keyframe
+    case forLoop, ifItem, pathCommand, error
+}
+
 /// A dotted key path such as `transform.rotation.z`, as Core Animation spells it.
 public struct KeyPathSyntax: SyntaxElement, Hashable {
     public let id: UInt32
@@ -323,6 +331,8 @@ public struct IdentifierList: RandomAccessCollection, Sendable {
 // MARK: - Reading a tree
 
 extension SyntaxTree {
+    /// What `item` is, without its parts.
+    @inlinable @inline(__always) public func tag(_ item: Item) -> ItemTag { arena.itemTag(item.id) }
     /// What `item` is, with its parts.
     @inlinable @inline(__always) public subscript(item: Item) -> ItemKind { arena.itemKind(item.id) }
     /// What `expr` is, with its operands.
@@ -507,6 +517,25 @@ public final class SyntaxArena: @unchecked Sendable {
     @inlinable func expr(_ id: UInt32) -> Expr { Expr.make(self, id) }
     @inlinable func block(_ id: UInt32) -> Block { Block.make(self, id) }
     @inlinable func keyPath(_ id: UInt32) -> KeyPathSyntax { KeyPathSyntax.make(self, id) }
+
+    @inlinable @inline(__always) func itemTag(_ id: UInt32) -> ItemTag {
+        switch nodes[Int(id)].tag {
+        case .letDecl: return .letDecl
+        case .timingDecl: return .timingDecl
+        case .component: return .component
+        case .composition: return .composition
+        case .pathDecl: return .pathDecl
+        case .layer: return .layer
+        case .instance: return .instance
+        case .property: return .property
+        case .animation: return .animation
+        case .keyframe: return .keyframe
+        case .forLoop: return .forLoop
+        case .ifItem: return .ifItem
+        case .pathCommand: return .pathCommand
+        default: return .error
+        }
+    }
 
     @inlinable @inline(__always) func itemKind(_ id: UInt32) -> ItemKind {
         let n = nodes[Int(id)]
