@@ -202,7 +202,8 @@ extension ExactDecimal {
 
         /// Empty until an operation misses the whole-number path.
         @usableFromInline var entries: [Entry] = []
-        @usableFromInline static let size = 1_024
+        @usableFromInline static let slotBits = 10
+        @usableFromInline static let size = 1 << slotBits
 
         public init() {}
 
@@ -228,9 +229,11 @@ extension ExactDecimal {
             if entries.isEmpty {
                 entries = [Entry](repeating: Entry(a: 0, b: 0, op: .max, result: 0), count: Memo.size)
             }
-            var h = (x &* 0x9E37_79B9_7F4A_7C15) ^ (y &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(op)
-            h ^= h >> 31
-            let i = Int(truncatingIfNeeded: h) & (Memo.size - 1)
+            // Multiplicative hashing takes the product's top bits, which every operand bit
+            // reaches: the low bits are zero for round values (20.0, 0.5 have no low
+            // mantissa bits), and a slot taken from them put all such operands together.
+            let h = ((x &* 0x9E37_79B9_7F4A_7C15) ^ (y &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(op)) &* 0xD6E8_FEB8_6659_FD93
+            let i = Int(truncatingIfNeeded: h >> (64 - Memo.slotBits))
             let entry = entries[i]
             if entry.op == op && entry.a == x && entry.b == y { return entry.result }
             let result = compute(a, b)
