@@ -239,7 +239,7 @@ struct CallArguments {
 extension Checker {
     /// `callee(arguments)`: a built-in function. Components are only called as instances.
     func call(_ callee: Identifier, _ arguments: Children<Argument>, _ range: SourceRange, _ scope: Scope) -> SemaValue {
-        if let binding = scope.lookup(callee.name) {
+        if let binding = scope.lookup(callee) {
             if binding.kind == .component {
                 report(Messages.badInstance(range, problem: "component '\(callee.name)' can only be instantiated as a layer",
                                             help: "write 'name = \(callee.name)(...)' inside a layer or at the top level"))

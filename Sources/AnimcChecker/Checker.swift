@@ -341,13 +341,13 @@ final class Checker {
     /// Registers a binding in `scope`, reporting duplicates and shadowing.
     func declare(_ binding: Binding, in scope: Scope) {
         let name = binding.name
-        if let existing = scope.local(name.name) {
+        if let existing = scope.local(name.name, id: name.nameID) {
             if existing.name.range != name.range {
                 report(Messages.duplicate(name.range, name: name.name, what: binding.kind.noun, previous: existing.name.range))
             }
             return
         }
-        if binding.kind != .loopVariable, let outer = scope.parent?.lookup(name.name),
+        if binding.kind != .loopVariable, let outer = scope.parent?.lookup(name),
            outer.name.range != name.range, outer.kind != .component {
             report(Messages.shadowing(name.range, name: name.name, outer: outer.name.range, what: outer.kind.noun))
         }

@@ -32,7 +32,7 @@ extension Checker {
         case .string(let s): return .string(s)
         case .color(let r, let g, let b, let a): return .color(Color(red: r, green: g, blue: b, alpha: a))
         case .bool(let b): return .bool(b)
-        case .identifier(let name): return lookupValue(name, expr.range, scope)
+        case .identifier(let name): return lookupValue(name, expr.range, scope, id: tree.nameID(expr))
         case .paren(let inner): return eval(inner, scope)
         case .tuple(let elements):
             let values = tree[elements].map { eval($0, scope) }
@@ -123,8 +123,8 @@ extension Checker {
     }
 
     /// The value a name denotes: a declaration in scope, else a built-in constant.
-    func lookupValue(_ name: String, _ range: SourceRange, _ scope: Scope) -> SemaValue {
-        if let binding = scope.lookup(name) {
+    func lookupValue(_ name: String, _ range: SourceRange, _ scope: Scope, id: UInt32 = Identifier.noNameID) -> SemaValue {
+        if let binding = scope.lookup(name, id: id) {
             return value(of: binding, at: range)
         }
         if let constant = Builtins.constant(name) { return constant }

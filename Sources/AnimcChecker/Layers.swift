@@ -405,7 +405,7 @@ extension Checker {
                                         help: "write '\(name.name) = SomeComponent(label: value, ...)'; to declare a constant use 'let'"))
             return
         }
-        guard let binding = scope.lookup(callee.name) else {
+        guard let binding = scope.lookup(callee) else {
             reportSuggesting(callee.name, among: scope.visibleNameCount,
                              { scope.visibleNames.filter { scope.lookup($0)?.kind == .component } }) {
                 Messages.unknownName(callee.range, name: callee.name, suggestion: $0)
@@ -470,7 +470,7 @@ extension Checker {
                 if checked.isPoison { return }
             }
             declare(Binding(name: parameter.name, kind: .parameter, scope: parameterScope, value: checked), in: parameterScope)
-            if let binding = parameterScope.local(parameter.name.name) { recordFolded(binding, checked) }
+            if let binding = parameterScope.local(parameter.name.name, id: parameter.name.nameID) { recordFolded(binding, checked) }
         }
         instantiating.append(ObjectIdentifier(info))
         definitionDepth += 1

@@ -182,6 +182,15 @@ final class Scope {
     @exclusivity(unchecked) private(set) var order: [Binding] = []
     @exclusivity(unchecked) private var index: NameTable<Binding>?
     private static let indexThreshold = 12
+    /// For a scope past the threshold, its bindings by interned name: entry `i` is one
+    /// more than the position in ``order`` of the binding named by name `i` of the
+    /// tree, 0 for none. Every binding is declared by a name of the tree, so a lookup
+    /// that knows its name's id reads one entry instead of hashing the name; the file's
+    /// top level, where components and constants live, is such a scope.
+    @exclusivity(unchecked) private var byNameID: [Int32] = []
+    /// Whether a binding was declared without an interned name (none is today): the
+    /// scope then answers by name only.
+    private var hasUnnamed = false
 
     /// Set on the file's top-level scope while an item's lowering is recorded: every
     /// name looked up there, found or not, is something the item depends on.
@@ -196,35 +205,51 @@ final class Scope {
         templateReads = parent?.templateReads ?? TemplateReads()
     }
 
-    func lookup(_ name: String) -> Binding? {
-        let found = resolve(name)
+    /// The binding `name` resolves to, here or further out. `id` is the name's interned
+    /// id when the caller knows it (``Identifier/nameID``), which lets every scope
+    /// compare integers; the result is the same either way.
+    func lookup(_ name: String, id: UInt32 = Identifier.noNameID) -> Binding? {
+        let found = resolve(name, id)
         if let log = templateReads.active { log.append((name, found)) }
         return found
     }
 
-    private func resolve(_ name: String) -> Binding? {
+    /// ``lookup(_:id:)`` for a name as written.
+    func lookup(_ identifier: Identifier) -> Binding? { lookup(identifier.name, id: identifier.nameID) }
+
+    private func resolve(_ name: String, _ id: UInt32) -> Binding? {
         if parent == nil, let observer {
-            let b = local(name)
+            let b = local(name, id: id)
             observer.read(name)
             return b
         }
-        if let b = local(name) { return b }
+        if let b = local(name, id: id) { return b }
         // Recursion rather than a loop over a variable: each `parent` is a constant the
         // call borrows, where a variable walking the chain retained and released every
         // scope (a third of a lookup in a template-heavy check). Scopes nest no deeper
         // than definitions, loops and blocks do, all of them bounded.
-        return parent?.resolve(name)
+        return parent?.resolve(name, id)
     }
 
     /// The binding `name` resolves to when one below the top level declares it (a
     /// parameter, a loop variable, a local `let`), without logging the lookup anywhere.
-    func bindingBelowTopLevel(_ name: String) -> Binding? {
+    func bindingBelowTopLevel(_ name: String, id: UInt32 = Identifier.noNameID) -> Binding? {
         guard let parent else { return nil }
-        if let b = local(name) { return b }
-        return parent.bindingBelowTopLevel(name)
+        if let b = local(name, id: id) { return b }
+        return parent.bindingBelowTopLevel(name, id: id)
     }
 
-    func local(_ name: String) -> Binding? {
+    func local(_ name: String, id: UInt32 = Identifier.noNameID) -> Binding? {
+        if id != Identifier.noNameID && !hasUnnamed {
+            if index != nil {
+                let i = Int(id)
+                guard i < byNameID.count else { return nil }
+                let p = byNameID[i]
+                return p == 0 ? nil : order[Int(p) - 1]
+            }
+            for b in order where b.name.nameID == id { return b }
+            return nil
+        }
         if let index { return index[name] }
         // Lengths first: a native string's length is stored, while comparing two unequal
         // names costs a call into the runtime.
@@ -235,13 +260,26 @@ final class Scope {
 
     func insert(_ binding: Binding) {
         order.append(binding)
+        if binding.name.nameID == Identifier.noNameID { hasUnnamed = true }
         if index != nil {
             index?[binding.name.name] = binding
+            indexByID(order.count - 1)
         } else if order.count > Scope.indexThreshold {
             var built = NameTable<Binding>()
             for b in order { built[b.name.name] = b }
             index = built
+            for position in order.indices { indexByID(position) }
         }
+    }
+
+    /// Enters the binding at `position` of ``order`` in ``byNameID``. No name is entered
+    /// twice: `declare` reports a duplicate and does not insert it.
+    private func indexByID(_ position: Int) {
+        let id = order[position].name.nameID
+        guard id != Identifier.noNameID else { return }
+        let i = Int(id)
+        if i >= byNameID.count { byNameID.append(contentsOf: repeatElement(0, count: i + 1 - byNameID.count)) }
+        if byNameID[i] == 0 { byNameID[i] = Int32(position + 1) }
     }
 
     /// How many names ``visibleNames`` lists, without listing them.

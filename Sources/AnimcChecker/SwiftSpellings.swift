@@ -197,7 +197,7 @@ extension Checker {
     /// `CATransform3DMakeRotation(.pi / 4, 0, 0, 1)`, `CGPoint(x: 1, y: 2)`, ...: one
     /// report for the whole call, its fix-it with everything inside rewritten too.
     func swiftCall(_ expr: Expr, _ callee: Identifier, _ scope: Scope) -> SemaValue? {
-        guard SwiftSpellings.isFunction(callee.name), scope.lookup(callee.name) == nil,
+        guard SwiftSpellings.isFunction(callee.name), scope.lookup(callee) == nil,
               let replacement = portedText(expr), replacement != text(expr.range) else { return nil }
         reportSpelling(expr, written: callee.name + "(...)", replacement: replacement)
         return .poison

@@ -281,7 +281,7 @@ extension Checker {
     func atHole<T>(_ site: HoleSite, _ expr: Expr, _ scope: Scope, type: ValueType, _ lower: () -> T) -> T {
         let hub = scope.templateReads
         guard let log = hub.active, case .identifier(let name) = tree[expr], Checker.holeTypeAllowed(type),
-              let binding = scope.bindingBelowTopLevel(name), binding.value != nil else { return lower() }
+              let binding = scope.bindingBelowTopLevel(name, id: tree.nameID(expr)), binding.value != nil else { return lower() }
         hub.active = nil
         let result = lower()
         hub.active = log
@@ -387,7 +387,7 @@ extension Checker {
         // Nothing is evaluated unless every hole can be: a binding evaluated on first use
         // here would cost more than the one evaluation the entry counted.
         for hole in holes {
-            guard let binding = scope.bindingBelowTopLevel(hole.name), binding.value != nil else { return nil }
+            guard let binding = scope.bindingBelowTopLevel(hole.name, id: tree.nameID(hole.expr)), binding.value != nil else { return nil }
         }
         let log = scope.templateReads.active
         let holesBefore = log?.holes.count ?? 0, reportsBefore = reportCalls, evaluationsBefore = evaluationCount

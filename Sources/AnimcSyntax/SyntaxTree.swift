@@ -30,9 +30,31 @@ public struct SyntaxTree: Sendable {
 public struct Identifier: Hashable, Sendable {
     public var name: String
     public var range: SourceRange
+    /// The name's place among its tree's interned names (``SyntaxArena``), or
+    /// ``Identifier/noNameID`` for one made outside a tree. Within one tree two
+    /// identifiers have the same `nameID` exactly when they have the same name, so a
+    /// lookup compares integers; across trees the ids mean nothing, and equality and
+    /// hashing ignore them.
+    public var nameID: UInt32
+
+    /// The `nameID` of an identifier made outside a tree.
+    public static let noNameID = UInt32.max
+
     public init(_ name: String, _ range: SourceRange) {
+        self.init(name, range, nameID: Identifier.noNameID)
+    }
+
+    public init(_ name: String, _ range: SourceRange, nameID: UInt32) {
         self.name = name
         self.range = range
+        self.nameID = nameID
+    }
+
+    public static func == (a: Identifier, b: Identifier) -> Bool { a.range == b.range && a.name == b.name }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(range)
     }
 }
 
@@ -333,6 +355,12 @@ public struct IdentifierList: RandomAccessCollection, Sendable {
 extension SyntaxTree {
     /// What `item` is, without its parts.
     @inlinable @inline(__always) public func tag(_ item: Item) -> ItemTag { arena.itemTag(item.id) }
+    /// The interned name an identifier expression reads (its ``Identifier/nameID``), or
+    /// ``Identifier/noNameID`` for any other expression.
+    @inlinable public func nameID(_ expr: Expr) -> UInt32 {
+        let n = arena.nodes[Int(expr.id)]
+        return n.tag == .identifier ? n.data : Identifier.noNameID
+    }
     /// What `item` is, with its parts.
     @inlinable @inline(__always) public subscript(item: Item) -> ItemKind { arena.itemKind(item.id) }
     /// What `expr` is, with its operands.
@@ -443,7 +471,8 @@ struct SyntaxNode: Sendable, BitwiseCopyable {
 public final class SyntaxArena: @unchecked Sendable {
     @usableFromInline let nodes: UnsafeBufferPointer<SyntaxNode>
     @usableFromInline let extra: UnsafeBufferPointer<UInt32>
-    @usableFromInline let names: [String]
+    /// Every distinct name of the tree, once, by ``Identifier/nameID``.
+    public let names: [String]
     @usableFromInline let numbers: [Double]
     @usableFromInline let strings: [String]
 
@@ -499,7 +528,8 @@ public final class SyntaxArena: @unchecked Sendable {
 
     @inlinable func identifier(at offset: UInt32) -> Identifier {
         let o = Int(offset)
-        return Identifier(names[Int(extra[o])], SourceRange(start: extra[o + 1], end: extra[o + 2]))
+        let id = extra[o]
+        return Identifier(names[Int(id)], SourceRange(start: extra[o + 1], end: extra[o + 2]), nameID: id)
     }
 
     @inlinable func optionalIdentifier(at offset: UInt32) -> Identifier? {

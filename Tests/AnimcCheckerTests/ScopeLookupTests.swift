@@ -1,0 +1,66 @@
+import AnimcBase
+@testable import AnimcChecker
+import AnimcSyntax
+import Testing
+
+/// A scope answers a lookup by interned name id (``Identifier/nameID``) exactly as it
+/// answers one by name: the id path is only a faster way to the same binding.
+@Suite struct ScopeLookupTests {
+    /// Every declared name of a parsed file, and names it never declares.
+    static func names(count: Int) -> (tree: SyntaxTree, declared: [Identifier]) {
+        var source = "composition { size: 10 x 10 }\n"
+        for i in 0..<count { source += "let v\(i) = \(i)\n" }
+        // Read after the declarations so the arena interns names no binding has.
+        source += "layer probe { position: (w0, missing) }\n"
+        let tree = parse(SourceFile(name: "scope.anim", bytes: Array(source.utf8)))
+        var declared: [Identifier] = []
+        for item in tree[tree.root.items] {
+            if case .letDecl(let name, _, _) = tree[item] { declared.append(name) }
+        }
+        return (tree, declared)
+    }
+
+    @Test(arguments: [1, 5, 12, 13, 14, 40, 300])
+    func byIDAndByNameAgree(count: Int) {
+        let (tree, declared) = Self.names(count: count)
+        #expect(declared.count == count)
+        #expect(declared.allSatisfy { $0.nameID != Identifier.noNameID })
+        let outer = Scope(parent: nil)
+        // Every other name in the outer scope, the rest in an inner one, so lookups
+        // cross scopes of both sizes (the outer one past the index threshold).
+        let inner = Scope(parent: outer)
+        var bindings: [String: Binding] = [:]
+        for (i, name) in declared.enumerated() {
+            let scope = i % 2 == 0 ? outer : inner
+            let b = Binding(name: name, kind: .constant, scope: scope, value: .number(Double(i), .none))
+            scope.insert(b)
+            bindings[name.name] = b
+        }
+        for name in declared {
+            let byName = inner.lookup(name.name)
+            let byID = inner.lookup(name)
+            #expect(byName === byID, "\(name.name)")
+            #expect(byID === bindings[name.name])
+            #expect(outer.local(name.name) === outer.local(name.name, id: name.nameID))
+        }
+        // Names the arena interned that no scope binds resolve to nothing either way.
+        let probeNames = tree.arena.names.enumerated().filter { bindings[$0.element] == nil }
+        for (id, name) in probeNames {
+            #expect(inner.lookup(name) == nil)
+            #expect(inner.lookup(name, id: UInt32(id)) == nil)
+        }
+    }
+
+    /// An identifier made outside a tree carries no id: it is looked up by name.
+    @Test func identifiersWithoutAnIDAreLookedUpByName() {
+        let (_, declared) = Self.names(count: 20)
+        let scope = Scope(parent: nil)
+        for name in declared { scope.insert(Binding(name: name, kind: .constant, scope: scope, value: .number(0, .none))) }
+        for name in declared {
+            let made = Identifier(name.name, name.range)
+            #expect(made.nameID == Identifier.noNameID)
+            #expect(scope.lookup(made) === scope.lookup(name))
+            #expect(made == name)
+        }
+    }
+}
