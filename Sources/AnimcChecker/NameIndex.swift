@@ -91,7 +91,11 @@ private final class StaticScope {
 /// A layer in the layer namespace (for `mask:` and `layer.animation.end`), with its
 /// animations by name.
 private final class StaticLayer {
-    let parent: StaticLayer?
+    /// Unowned: a layer holds its children, and a child holding its parent made every
+    /// index's layer tree a cycle that outlived the build (a leak on every check, and so
+    /// on every keystroke in the language server). Ancestors live while a layer is
+    /// walked: the walk holds them, or the root's tables do.
+    unowned let parent: StaticLayer?
     // FNV-hashed tables, as the checker's: a file's top level can hold a layer per
     // line, and each one is looked up when declared.
     @exclusivity(unchecked) var children = NameTable<(declaration: Int, layer: StaticLayer)>()
