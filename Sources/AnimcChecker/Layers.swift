@@ -24,7 +24,9 @@ final class LayerNode {
     @exclusivity(unchecked) var timingRanges = NameTable<SourceRange>()
     var maskReference: (name: String, range: SourceRange)?
     var mask: LayerNode?
-    var maskedBy: (LayerNode, SourceRange)?
+    /// Where the `mask:` that uses this mask layer is written. (The range alone: the
+    /// masked layer holds this one through `mask`, and holding it back made a cycle.)
+    var maskedBy: SourceRange?
     /// The IR of this layer once flattened, kept for a check memo's next check, which
     /// reuses it unless the layer moved. Made after lowering, so it never changes.
     var irLayer: Layer?
@@ -526,7 +528,7 @@ extension Checker {
                 report(Messages.maskIsSublayer(range, name: name, declared: target.nameRange))
                 continue
             }
-            if let (_, first) = target.maskedBy {
+            if let first = target.maskedBy {
                 report(Messages.maskUsedTwice(range, name: name, first: first))
                 continue
             }
@@ -542,7 +544,23 @@ extension Checker {
                 report(Messages.maskCycle(range, name: name))
                 continue
             }
-            target.maskedBy = (node, range)
+            // Masks of masks: `target`'s own chain of masks must not lead back here, or
+            // the masks would mask each other (and every one of them be dropped).
+            // No link makes a loop, so the chain ends; the bound only guards that.
+            var chain = target.mask
+            var loops = false
+            var steps = 0
+            while let m = chain, !loops, steps <= all.count {
+                loops = m === node
+                chain = m.mask
+                steps += 1
+            }
+            if loops {
+                failed = true
+                report(Messages.maskLoop(range, name: name, layer: node.name))
+                continue
+            }
+            target.maskedBy = range
             node.mask = target
         }
         // A typo in a mask reference leaves its mask unused: one message, not two.

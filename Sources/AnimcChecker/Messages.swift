@@ -231,6 +231,11 @@ enum Messages {
         D.unknownLayer.at(range, "mask layer '\(name)' masks one of its own ancestors", label: "mask cycle")
     }
 
+    static func maskLoop(_ range: SourceRange, name: String, layer: String) -> Diagnostic {
+        D.unknownLayer.at(range, "mask layer '\(name)' is masked, through its own masks, by '\(layer)': the masks loop",
+                          label: "mask cycle", help: "a chain of masks must end; remove one of the 'mask:' properties")
+    }
+
     static func badComponent(_ range: SourceRange, problem: String) -> Diagnostic {
         D.badComponent.at(range, problem, help: "a component's body holds exactly one layer, for example 'layer { ... }'")
     }

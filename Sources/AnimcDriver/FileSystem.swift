@@ -103,8 +103,11 @@ public struct LocalFileSystem: FileSystem {
             guard let handle = opendir(dir) else { throw error(dir) }
             defer { closedir(handle) }
             while let entry = readdir(handle) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                // Read in place up to the terminator: a record holds only as many name
+                // bytes as the name has, so copying out the whole 256-byte field read
+                // past it (memcheck reported it).
+                let name = withUnsafeMutablePointer(to: &entry.pointee.d_name) { field in
+                    String(cString: UnsafeRawPointer(field).assumingMemoryBound(to: CChar.self))
                 }
                 if name == "." || name == ".." || name.hasPrefix(".") { continue }
                 let child = dir.hasSuffix("/") ? dir + name : dir + "/" + name
