@@ -200,7 +200,9 @@ public enum CheckerDiagnostics {
         explanation: """
         `mask: name` refers to a layer declared with `mask` (for example \
         `mask layer logoMask { ... }`), looked up among the layer's own children first \
-        and then outwards.
+        and then outwards. A mask layer masks one layer, not one of its own ancestors, \
+        and a mask may have a mask of its own as long as the chain of masks ends: two \
+        masks masking each other would each hide the other, and both be dropped.
         """)
 
     public static let badComponent = DiagnosticDescriptor(
