@@ -79,11 +79,11 @@ extension Parser {
     /// A node with two or three children as its fields.
     private mutating func node(_ tag: NodeTag, _ range: SourceRange, bits: UInt8 = 0, _ a: NodeRef, _ b2: NodeRef,
                                _ c: NodeRef? = nil) -> NodeRef {
-        let fields = b.fieldStart
-        b.push(a)
-        b.push(b2)
-        if let c { b.push(c) }
-        return b.node(tag, range, bits: bits, fields: fields)
+        b.node(tag, range, bits: bits) {
+            $0.push(a)
+            $0.push(b2)
+            if let c { $0.push(c) }
+        }
     }
 
     /// Conditional = Range [ "?" Expr ":" Expr ]
@@ -261,17 +261,18 @@ extension Parser {
                 let open = advance()
                 let indices = b.listMark
                 parseExpressionList(closing: .rBracket, opened: open.range, what: "the index")
-                let fields = b.fieldStart
-                b.push(expr)
-                b.pushList(since: indices)
-                expr = b.node(.index, SourceRange(start: expr.range.start, end: previousEnd), fields: fields)
+                expr = b.node(.index, SourceRange(start: expr.range.start, end: previousEnd)) {
+                    $0.push(expr)
+                    $0.pushList(since: indices)
+                }
             } else if tok.kind == .dot && tok.flags.contains(.attached) && peek().kind == .identifier {
                 advance()
                 let nameToken = advance()
-                let fields = b.fieldStart
-                b.push(expr)
-                b.push(name(nameToken))
-                expr = b.node(.member, expr.range.union(nameToken.range), fields: fields)
+                let member = name(nameToken)
+                expr = b.node(.member, expr.range.union(nameToken.range)) {
+                    $0.push(expr)
+                    $0.push(member)
+                }
             } else {
                 break
             }
@@ -315,9 +316,9 @@ extension Parser {
             b.truncateList(since: sequence, to: 0)
             return expr
         }
-        let fields = b.fieldStart
-        b.pushList(since: sequence)
-        return b.node(.sequence, expr.range.union(last.range), fields: fields)
+        return b.node(.sequence, expr.range.union(last.range)) {
+            $0.pushList(since: sequence)
+        }
     }
 
     /// Whether the current token continues a transform list: on the same line, a name
@@ -376,10 +377,10 @@ extension Parser {
                 let open = advance()
                 let arguments = b.listMark
                 parseArguments(opened: open.range, callee: spelling(callee))
-                let fields = b.fieldStart
-                b.push(callee)
-                b.pushList(since: arguments)
-                return b.node(.call, SourceRange(start: t.range.start, end: previousEnd), fields: fields)
+                return b.node(.call, SourceRange(start: t.range.start, end: previousEnd)) {
+                    $0.push(callee)
+                    $0.pushList(since: arguments)
+                }
             }
             return b.leaf(.identifier, t.range, data: callee.name)
         case .lParen:
@@ -396,23 +397,22 @@ extension Parser {
                 b.truncateList(since: mark, to: 0)
                 return b.leaf(.paren, range, data: inner)
             }
-            let fields = b.fieldStart
-            b.pushList(since: mark)
-            return b.node(.tuple, range, fields: fields)
+            return b.node(.tuple, range) {
+                $0.pushList(since: mark)
+            }
         case .lBracket:
             let mark = b.listMark
             let (parsed, range) = parseBracketed(closing: .rBracket, what: "the list")
             guard parsed else { return errorExpr(range) }
-            let fields = b.fieldStart
-            b.pushList(since: mark)
-            return b.node(.list, range, fields: fields)
+            return b.node(.list, range) {
+                $0.pushList(since: mark)
+            }
         case .dot where peek().kind == .identifier && peek().flags.contains(.attached):
             // `.pi`, `.forwards`: Swift's implicit member, kept for the checker's fix-it.
             advance()
             let nameToken = advance()
-            let fields = b.fieldStart
-            b.push(name(nameToken))
-            return b.node(.implicitMember, t.range.union(nameToken.range), fields: fields)
+            let member = name(nameToken)
+            return b.node(.implicitMember, t.range.union(nameToken.range)) { $0.push(member) }
         default:
             report(SyntaxDiagnostics.expectedExpression(errorRange, found: found, after: nil))
             return errorExpr(.empty(at: previousEnd))
@@ -488,10 +488,10 @@ extension Parser {
             if let label {
                 let labelText = spelling(label)
                 let value = parseExpression(after: "'\(labelText):'")
-                let fields = b.fieldStart
-                b.push(label)
-                b.push(value)
-                let node = b.node(.argument, label.range.union(value.range), fields: fields)
+                let node = b.node(.argument, label.range.union(value.range)) {
+                    $0.push(label)
+                    $0.push(value)
+                }
                 b.addToList(node)
             } else {
                 b.addToList(parseExpression())

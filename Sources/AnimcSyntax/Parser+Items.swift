@@ -138,10 +138,10 @@ extension Parser {
                 .empty(at: key.range.end), expected: "':'", context: "after '\(dotted)'", found: found,
                 fixIt: .insert(":", at: key.range.end, "insert ':'")))
             let value = parseExpression()
-            let fields = b.fieldStart
-            b.push(key)
-            b.push(value)
-            return b.node(.property, key.range.union(value.range), fields: fields)
+            return b.node(.property, key.range.union(value.range)) {
+                $0.push(key)
+                $0.push(value)
+            }
         }
         report(SyntaxDiagnostics.expectedItem(t.range, found: describe(t), context: context.expectation))
         recover()
@@ -247,11 +247,11 @@ extension Parser {
             recover()
             value = errorExpr(.empty(at: previousEnd))
         }
-        let fields = b.fieldStart
-        b.push(name)
-        b.push(type)
-        b.push(value)
-        return b.node(.letDecl, SourceRange(start: start, end: previousEnd), fields: fields)
+        return b.node(.letDecl, SourceRange(start: start, end: previousEnd)) {
+            $0.push(name)
+            $0.push(type)
+            $0.push(value)
+        }
     }
 
     /// TimingDecl = "timing" identifier "=" Expr
@@ -266,10 +266,10 @@ extension Parser {
             return errorItem(SourceRange(start: start, end: previousEnd))
         }
         let value = parseExpression(after: "'='")
-        let fields = b.fieldStart
-        b.push(name)
-        b.push(value)
-        return b.node(.timingDecl, SourceRange(start: start, end: previousEnd), fields: fields)
+        return b.node(.timingDecl, SourceRange(start: start, end: previousEnd)) {
+            $0.push(name)
+            $0.push(value)
+        }
     }
 
     /// ComponentDecl = "component" identifier "(" [ Param { "," Param } [ "," ] ] ")" Block
@@ -299,11 +299,11 @@ extension Parser {
                     advance()
                     defaultValue = parseExpression(after: "'='")
                 }
-                let fields = b.fieldStart
-                b.push(pName)
-                b.push(type)
-                b.push(defaultValue)
-                let node = b.node(.parameter, SourceRange(start: pStart, end: previousEnd), fields: fields)
+                let node = b.node(.parameter, SourceRange(start: pStart, end: previousEnd)) {
+                    $0.push(pName)
+                    $0.push(type)
+                    $0.push(defaultValue)
+                }
                 b.addToList(node)
                 if tok.kind == .comma { advance() } else if tok.kind != .rParen { break }
                 if pos == before { advance() }
@@ -324,11 +324,11 @@ extension Parser {
         }
         let shown = spelling(name)
         let body = parseBlock(.component, what: "component '\(shown)'")
-        let fields = b.fieldStart
-        b.push(name)
-        b.push(body)
-        b.pushList(since: params)
-        return b.node(.component, SourceRange(start: start, end: previousEnd), fields: fields)
+        return b.node(.component, SourceRange(start: start, end: previousEnd)) {
+            $0.push(name)
+            $0.push(body)
+            $0.pushList(since: params)
+        }
     }
 
     /// CompositionDecl = "composition" [ identifier ] Block
@@ -340,10 +340,10 @@ extension Parser {
             name = self.name(t)
         }
         let body = parseBlock(.composition, what: "the composition")
-        let fields = b.fieldStart
-        b.push(name)
-        b.push(body)
-        return b.node(.composition, SourceRange(start: start, end: previousEnd), fields: fields)
+        return b.node(.composition, SourceRange(start: start, end: previousEnd)) {
+            $0.push(name)
+            $0.push(body)
+        }
     }
 
     /// PathDecl = "path" identifier Block
@@ -353,10 +353,10 @@ extension Parser {
         let name = self.name(nameToken)
         let shown = spelling(name)
         let body = parseBlock(.path, what: "path '\(shown)'")
-        let fields = b.fieldStart
-        b.push(name)
-        b.push(body)
-        return b.node(.pathDecl, SourceRange(start: start, end: previousEnd), fields: fields)
+        return b.node(.pathDecl, SourceRange(start: start, end: previousEnd)) {
+            $0.push(name)
+            $0.push(body)
+        }
     }
 
     /// LayerDecl = [ "mask" ] LayerKind [ identifier [ "[" ExprList "]" ] ] Block
@@ -381,14 +381,14 @@ extension Parser {
         let kindName = spelling(kind)
         let nameText = name.map { spelling($0) }
         let body = parseBlock(.layer, what: "the body of " + (nameText.map { "\(kindName) '\($0)'" } ?? "the \(kindName)"))
-        let fields = b.fieldStart
-        b.push(kind)
-        b.push(name)
-        b.push(body)
-        b.push(mask?.start ?? 0)
-        b.push(mask?.end ?? 0)
-        b.pushList(since: indices)
-        return b.node(.layer, SourceRange(start: start, end: previousEnd), bits: mask == nil ? 0 : 1, fields: fields)
+        return b.node(.layer, SourceRange(start: start, end: previousEnd), bits: mask == nil ? 0 : 1) {
+            $0.push(kind)
+            $0.push(name)
+            $0.push(body)
+            $0.push(mask?.start ?? 0)
+            $0.push(mask?.end ?? 0)
+            $0.pushList(since: indices)
+        }
     }
 
     /// Instance = identifier [ "[" Expr { "," Expr } "]" ] "=" Expr
@@ -407,11 +407,11 @@ extension Parser {
             return errorItem(SourceRange(start: start, end: previousEnd))
         }
         let value = parseExpression(after: "'='")
-        let fields = b.fieldStart
-        b.push(name)
-        b.push(value)
-        b.pushList(since: indices)
-        return b.node(.instance, SourceRange(start: start, end: previousEnd), fields: fields)
+        return b.node(.instance, SourceRange(start: start, end: previousEnd)) {
+            $0.push(name)
+            $0.push(value)
+            $0.pushList(since: indices)
+        }
     }
 
     /// Property = KeyPath ":" Expr
@@ -419,10 +419,10 @@ extension Parser {
         let (key, dotted) = parseKeyPath()
         advance()  // ':' (checked by the caller)
         let value = parseExpression(after: "'\(dotted):'")
-        let fields = b.fieldStart
-        b.push(key)
-        b.push(value)
-        return b.node(.property, key.range.union(SourceRange(start: key.range.start, end: previousEnd)), fields: fields)
+        return b.node(.property, key.range.union(SourceRange(start: key.range.start, end: previousEnd))) {
+            $0.push(key)
+            $0.push(value)
+        }
     }
 
     /// Animation = AnimationKind KeyPath [ "as" identifier ] [ "along" Expr ] Block
@@ -457,13 +457,13 @@ extension Parser {
             let shown = alias.map { spelling($0) } ?? target?.1 ?? kindName
             body = parseBlock(.animation(kind: kindName), what: "\(kindName) '\(shown)'")
         }
-        let fields = b.fieldStart
-        b.push(kind)
-        b.push(target?.0)
-        b.push(alias)
-        b.push(along)
-        b.push(body)
-        return b.node(.animation, SourceRange(start: start, end: previousEnd), fields: fields)
+        return b.node(.animation, SourceRange(start: start, end: previousEnd)) {
+            $0.push(kind)
+            $0.push(target?.0)
+            $0.push(alias)
+            $0.push(along)
+            $0.push(body)
+        }
     }
 
     /// Keyframe = Expr "=" Expr [ "~" Expr ]
@@ -488,11 +488,11 @@ extension Parser {
             advance()
             timing = parseExpression(after: "'~'")
         }
-        let fields = b.fieldStart
-        b.push(time)
-        b.push(value)
-        b.push(timing)
-        return b.node(.keyframe, SourceRange(start: start, end: previousEnd), fields: fields)
+        return b.node(.keyframe, SourceRange(start: start, end: previousEnd)) {
+            $0.push(time)
+            $0.push(value)
+            $0.push(timing)
+        }
     }
 
     /// ForLoop = "for" Binding { "," Binding } Block
@@ -507,20 +507,20 @@ extension Parser {
             guard let name = parseName(after: first ? "'for'" : "','") else { recover(); break }
             guard expect(.kwIn, "after the loop variable '\(spelling(name))'") else { recover(); break }
             let sequence = parseExpression(after: "'in'")
-            let fields = b.fieldStart
-            b.push(name)
-            b.push(sequence)
-            let node = b.node(.loopBinding, SourceRange(start: bStart, end: previousEnd), fields: fields)
+            let node = b.node(.loopBinding, SourceRange(start: bStart, end: previousEnd)) {
+                $0.push(name)
+                $0.push(sequence)
+            }
             b.addToList(node)
         } while tok.kind == .comma
         guard b.listCount(since: bindings) > 0 || tok.kind == .lBrace else {
             return errorItem(SourceRange(start: start, end: previousEnd))
         }
         let body = parseBlock(context, what: "the 'for' loop")
-        let fields = b.fieldStart
-        b.push(body)
-        b.pushList(since: bindings)
-        return b.node(.forLoop, SourceRange(start: start, end: previousEnd), fields: fields)
+        return b.node(.forLoop, SourceRange(start: start, end: previousEnd)) {
+            $0.push(body)
+            $0.pushList(since: bindings)
+        }
     }
 
     /// IfItem = "if" Expr Block [ "else" ( IfItem | Block ) ]
@@ -552,11 +552,11 @@ extension Parser {
                 otherwise = parseBlock(context, what: "the 'else' block")
             }
         }
-        let fields = b.fieldStart
-        b.push(condition)
-        b.push(then)
-        b.push(otherwise)
-        return b.node(.ifItem, SourceRange(start: start, end: previousEnd), fields: fields)
+        return b.node(.ifItem, SourceRange(start: start, end: previousEnd)) {
+            $0.push(condition)
+            $0.push(then)
+            $0.push(otherwise)
+        }
     }
 
     /// PathCommand = identifier ( "(" [ Arguments ] ")" | [ Expr ] { identifier ":" Expr [ "," ] } )
@@ -583,17 +583,18 @@ extension Parser {
                 advance()
                 let source = file
                 let value = parseExpression(after: "'\(source.text(labelToken.range)):'")
-                let fields = b.fieldStart
-                b.push(self.name(labelToken))
-                b.push(value)
-                let node = b.node(.argument, labelToken.range.union(value.range), fields: fields)
+                let label = self.name(labelToken)
+                let node = b.node(.argument, labelToken.range.union(value.range)) {
+                    $0.push(label)
+                    $0.push(value)
+                }
                 b.addToList(node)
             }
         }
-        let fields = b.fieldStart
-        b.push(name)
-        b.pushList(since: arguments)
-        return b.node(.pathCommand, SourceRange(start: name.range.start, end: previousEnd), fields: fields)
+        return b.node(.pathCommand, SourceRange(start: name.range.start, end: previousEnd)) {
+            $0.push(name)
+            $0.pushList(since: arguments)
+        }
     }
 }
 

@@ -262,9 +262,9 @@ public struct Parser {
 
     /// A block node of the items added to the list since `mark`.
     mutating func block(since mark: Int, _ range: SourceRange, closed: Bool) -> NodeRef {
-        let fields = b.fieldStart
-        b.pushList(since: mark)
-        return b.node(.block, range, bits: closed ? 1 : 0, fields: fields)
+        return b.node(.block, range, bits: closed ? 1 : 0) {
+            $0.pushList(since: mark)
+        }
     }
 
     /// Block = "{" { Item Separator } "}"

@@ -70,6 +70,14 @@ struct SyntaxBuilder {
         leaf(tag, range, bits: bits, data: fields)
     }
 
+    /// Appends a node whose fields `fields` pushes: they start where `extra` ends now.
+    mutating func node(_ tag: NodeTag, _ range: SourceRange, bits: UInt8 = 0,
+                       _ fields: (inout SyntaxBuilder) -> Void) -> NodeRef {
+        let start = fieldStart
+        fields(&self)
+        return node(tag, range, bits: bits, fields: start)
+    }
+
     mutating func push(_ word: UInt32) { extra.append(word) }
     mutating func push(_ node: NodeRef) { extra.append(node.id) }
     mutating func push(_ node: NodeRef?) { extra.append(node?.id ?? SyntaxArena.none) }
