@@ -614,12 +614,13 @@ extension Checker {
         properties.sort { $0.property < $1.property }
         let layer = Layer(id: node.id, kind: node.kind, parent: parent, isMask: node.isMask, properties: properties,
                           animations: node.animations, timing: node.timing, range: node.range)
-        if memo != nil {
-            // The next check reuses it, or lowers the node's values again if it moved.
-            node.irLayer = layer
-        } else {
-            // Nothing reads the node's model values once its IR is made: freeing them as
-            // the layers are flattened keeps them and the IR from peaking together.
+        // Kept (its arrays are the IR's own): a memo's next check reuses it, and a second
+        // flattening of the node could not make it again once the values below are gone.
+        node.irLayer = layer
+        if memo == nil {
+            // Nothing reads the node's model values once its IR is made (a memo's next
+            // check would, to make it again after a move): freeing them as the layers are
+            // flattened keeps them and the IR from peaking together.
             node.properties = LayerProperties()
         }
         return layer
