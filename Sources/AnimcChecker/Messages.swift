@@ -181,6 +181,15 @@ enum Messages {
                           help: "give '\(name)' a finite repeatCount or repeatDuration, or refer to its begin")
     }
 
+    /// A child without a duration of its own in a group without one takes the group's,
+    /// which is the extent of the children: not known while they are lowered.
+    static func sequencingDurationUnknown(_ range: SourceRange, name: String, group: String?) -> Diagnostic {
+        let from = group.map { "group '\($0)'" } ?? "its group"
+        return D.typeMismatch.at(range, "'\(name)' has no duration yet: it takes the duration of \(from), which lasts until its children end",
+                                 label: "not known here",
+                                 help: "give '\(name)' a duration of its own, or give \(from) one")
+    }
+
     static func sequencingAcross(_ range: SourceRange, name: String, group: String) -> Diagnostic {
         D.typeMismatch.at(range, "'\(name)' cannot be placed on this timeline: group '\(group)' warps time with its timing function",
                           label: "no single instant",

@@ -75,19 +75,37 @@ extension Checker {
             // The active duration itself, not end − begin, which would round.
             let t = target.timing
             let length = t.speed == 0 ? Double.infinity : ExactDecimal.divide(t.exactActiveDuration, abs(t.speed))
+            if length.isNaN {
+                report(Messages.sequencingDurationUnknown(range, name: target.name, group: target.groups.last?.name))
+                return .poison
+            }
             if length.isInfinite {
                 report(Messages.sequencingNeverEnds(range, name: target.name, what: "duration"))
                 return .poison
             }
-            return .number(ExactDecimal.divide(ExactDecimal.multiply(length, abs(fromTarget.scale)), abs(toHere.scale)), .time)
+            return finiteTime(ExactDecimal.divide(ExactDecimal.multiply(length, abs(fromTarget.scale)), abs(toHere.scale)), range)
         default:
             let instant = member.name == "begin" ? span.start : span.end
+            if instant.isNaN {
+                report(Messages.sequencingDurationUnknown(range, name: target.name, group: target.groups.last?.name))
+                return .poison
+            }
             if instant.isInfinite {
                 report(Messages.sequencingNeverEnds(range, name: target.name, what: member.name))
                 return .poison
             }
-            return .number(toHere.inverse(fromTarget.apply(instant)), .time)
+            return finiteTime(toHere.inverse(fromTarget.apply(instant)), range)
         }
+    }
+
+    /// A finite instant or length; extreme speeds and offsets can carry one past the
+    /// doubles.
+    private func finiteTime(_ x: Double, _ range: SourceRange) -> SemaValue {
+        guard x.isFinite else {
+            report(Messages.nonFinite(range, nan: x.isNaN))
+            return .poison
+        }
+        return .number(x, .time)
     }
 
     /// `a`, `a.b`, `a.b.c` as names; nil for any other expression.
