@@ -72,7 +72,11 @@ struct LayerProperties {
             switch (i, newValue) {
             case (let i?, let v?): entries[i] = (id, v.value, v.range)
             case (let i?, nil): entries.remove(at: i)
-            case (nil, let v?): entries.append((id, v.value, v.range))
+            case (nil, let v?):
+                // Room for a layer's usual handful at once: grown one at a time, the list
+                // was allocated three times for three properties.
+                if entries.isEmpty { entries.reserveCapacity(4) }
+                entries.append((id, v.value, v.range))
             case (nil, nil): break
             }
         }
@@ -400,6 +404,12 @@ extension Checker {
 
     // MARK: Instances
 
+    /// Whether two identifiers spell the same name: by interned id when both have one.
+    static func sameName(_ a: Identifier, _ b: Identifier) -> Bool {
+        if a.nameID != Identifier.noNameID && b.nameID != Identifier.noNameID { return a.nameID == b.nameID }
+        return a.name == b.name
+    }
+
     func lowerInstance(_ name: Identifier, _ indices: Children<Expr>, _ value: Expr, _ range: SourceRange, parent: LayerNode, scope: Scope) {
         guard case .call(let callee, let arguments) = tree[value] else {
             if case .error = tree[value] { return }
@@ -431,49 +441,54 @@ extension Checker {
         // components are lexically scoped.
         let declarationScope = info.scope
         let parameterScope = Scope(parent: declarationScope)
-        // A handful of arguments: a linear scan, not a dictionary allocated per instance.
-        var given: [(label: String, value: Expr, range: SourceRange)] = []
-        given.reserveCapacity(arguments.count)
-        func givenArgument(_ label: String) -> (value: Expr, range: SourceRange)? {
-            for g in given where g.label == label { return (g.value, g.range) }
-            return nil
+        // Each argument's place in the parameter list, found by interned name: names of
+        // one tree are equal exactly when their ids are.
+        let parameters = info.parameterList
+        let argumentList = tree[arguments]
+        // Where each parameter's argument is, in a buffer on the stack: an array for it
+        // was an allocation per instance.
+        let bound = withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, parameters.count)) { given -> Bool in
+            given.initialize(repeating: -1)
+            for (a, argument) in argumentList.enumerated() {
+                guard let label = argument.label else {
+                    report(Messages.badArguments(argument.range, callee: callee.name, problem: "an unlabelled argument",
+                                                 usage: "\(callee.name)(" + parameters.map { "\($0.name.name): ..." }.joined(separator: ", ") + ")"))
+                    return false
+                }
+                guard let p = parameters.firstIndex(where: { Checker.sameName($0.name, label) }) else {
+                    report(Messages.badArguments(label.range, callee: callee.name, problem: "unknown parameter '\(label.name)'",
+                                                 usage: "parameters are " + parameters.map(\.name.name).joined(separator: ", ")))
+                    return false
+                }
+                if given[p] >= 0 {
+                    report(Messages.badArguments(label.range, callee: callee.name, problem: "parameter '\(label.name)' given twice"))
+                    return false
+                }
+                given[p] = a
+            }
+            for (p, parameter) in parameters.enumerated() {
+                let v: SemaValue
+                let argument = given[p] >= 0 ? argumentList[given[p]] : nil
+                if let argument {
+                    v = eval(argument.value, scope)
+                } else if let d = parameter.defaultValue {
+                    v = eval(d, declarationScope)
+                } else {
+                    report(Messages.badInstance(value.range, problem: "missing argument '\(parameter.name.name)' for component '\(callee.name)'"))
+                    return false
+                }
+                if v.isPoison { return false }
+                var checked = v
+                if let type = parameter.type {
+                    checked = checkDeclaredType(v, type, argument?.range ?? parameter.range)
+                    if checked.isPoison { return false }
+                }
+                declare(Binding(name: parameter.name, kind: .parameter, scope: parameterScope, value: checked), in: parameterScope)
+                if let binding = parameterScope.local(parameter.name.name, id: parameter.name.nameID) { recordFolded(binding, checked) }
+            }
+            return true
         }
-        for argument in tree[arguments] {
-            guard let label = argument.label else {
-                report(Messages.badArguments(argument.range, callee: callee.name, problem: "an unlabelled argument",
-                                             usage: "\(callee.name)(" + tree[info.parameters].map { "\($0.name.name): ..." }.joined(separator: ", ") + ")"))
-                return
-            }
-            guard tree[info.parameters].contains(where: { $0.name.name == label.name }) else {
-                report(Messages.badArguments(label.range, callee: callee.name, problem: "unknown parameter '\(label.name)'",
-                                             usage: "parameters are " + tree[info.parameters].map(\.name.name).joined(separator: ", ")))
-                return
-            }
-            if givenArgument(label.name) != nil {
-                report(Messages.badArguments(label.range, callee: callee.name, problem: "parameter '\(label.name)' given twice"))
-                return
-            }
-            given.append((label.name, argument.value, argument.range))
-        }
-        for parameter in tree[info.parameters] {
-            let v: SemaValue
-            if let (expr, _) = givenArgument(parameter.name.name) {
-                v = eval(expr, scope)
-            } else if let d = parameter.defaultValue {
-                v = eval(d, declarationScope)
-            } else {
-                report(Messages.badInstance(value.range, problem: "missing argument '\(parameter.name.name)' for component '\(callee.name)'"))
-                return
-            }
-            if v.isPoison { return }
-            var checked = v
-            if let type = parameter.type {
-                checked = checkDeclaredType(v, type, givenArgument(parameter.name.name)?.range ?? parameter.range)
-                if checked.isPoison { return }
-            }
-            declare(Binding(name: parameter.name, kind: .parameter, scope: parameterScope, value: checked), in: parameterScope)
-            if let binding = parameterScope.local(parameter.name.name, id: parameter.name.nameID) { recordFolded(binding, checked) }
-        }
+        guard bound else { return }
         instantiating.append(ObjectIdentifier(info))
         definitionDepth += 1
         defer { instantiating.removeLast(); definitionDepth -= 1 }
