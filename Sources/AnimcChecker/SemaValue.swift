@@ -214,7 +214,7 @@ final class Scope {
     /// compare integers; the result is the same either way.
     func lookup(_ name: String, id: UInt32 = Identifier.noNameID) -> Binding? {
         let found = resolve(name, id)
-        if let log = templateReads.active { log.append((name, found)) }
+        if let log = templateReads.active { log.append(TemplateRead(name: name, id: id, binding: found)) }
         return found
     }
 

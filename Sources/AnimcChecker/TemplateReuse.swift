@@ -40,14 +40,31 @@ import AnimcSyntax
 
 /// The lookup log of the template animation being lowered, shared by the scopes of one
 /// check.
+/// A name a template's lowering looked up, with its interned id when the lookup had one
+/// (a later instance looks it up again by id: one array entry at the top level instead
+/// of hashing the name), and what it resolved to.
+struct TemplateRead {
+    let name: String
+    let id: UInt32
+    let binding: Binding?
+}
+
+/// A name a kept lowering read, and that binding's value then.
+struct KeptRead {
+    let name: String
+    let id: UInt32
+    let binding: Binding?
+    let value: SemaValue?
+}
+
 final class TemplateReads {
     final class Log {
-        var reads: [(name: String, binding: Binding?)] = []
+        var reads: [TemplateRead] = []
         /// Sites whose value was read as a hole, in the order lowering met them.
         var holes: [TemplateHole] = []
         /// The child of a group being lowered, for the holes its lowering meets.
         var child: Int?
-        func append(_ read: (String, Binding?)) { reads.append(read) }
+        func append(_ read: TemplateRead) { reads.append(read) }
     }
 
     /// The log lookups go to; nil when no template animation is being lowered. (Read by
@@ -98,7 +115,7 @@ final class TemplateSlot<Entry: KeptLowering> {
 /// What every kept lowering records for a later instance to be tested against.
 protocol KeptLowering: AnyObject {
     /// Each name looked up, what it resolved to, and that binding's value once lowered.
-    var reads: [(name: String, binding: Binding?, value: SemaValue?)] { get }
+    var reads: [KeptRead] { get }
     /// Expression evaluations lowering it again would make (see
     /// ``Checker/recordingReads(_:_:)``), so reuse counts toward the limit as lowering does.
     var evaluations: Int { get }
@@ -106,14 +123,14 @@ protocol KeptLowering: AnyObject {
 
 /// A lowered leaf animation or group and what its lowering read. Immutable once kept.
 final class TemplateEntry: KeptLowering {
-    let reads: [(name: String, binding: Binding?, value: SemaValue?)]
+    let reads: [KeptRead]
     let animation: Animation
     /// Holes included.
     let evaluations: Int
     let shape: TemplateShape
     let rules: TemplateRules
 
-    init(reads: [(name: String, binding: Binding?, value: SemaValue?)], animation: Animation, evaluations: Int,
+    init(reads: [KeptRead], animation: Animation, evaluations: Int,
          shape: TemplateShape, rules: TemplateRules) {
         self.reads = reads
         self.animation = animation
@@ -506,17 +523,17 @@ extension Checker {
 
     /// Each name a lowering looked up once, with what it resolved to and that binding's
     /// value then.
-    private static func keptReads(_ log: TemplateReads.Log) -> [(name: String, binding: Binding?, value: SemaValue?)] {
-        var reads: [(name: String, binding: Binding?, value: SemaValue?)] = []
-        for read in log.reads where !reads.contains(where: { $0.name == read.name && $0.binding === read.binding }) {
-            reads.append((read.name, read.binding, read.binding?.value))
+    private static func keptReads(_ log: TemplateReads.Log) -> [KeptRead] {
+        var reads: [KeptRead] = []
+        for read in log.reads where !reads.contains(where: { $0.binding === read.binding && $0.name == read.name }) {
+            reads.append(KeptRead(name: read.name, id: read.id, binding: read.binding, value: read.binding?.value))
         }
         return reads
     }
 
     /// Whether every name a kept lowering read resolves to the same value here.
-    private func readsMatch(_ reads: [(name: String, binding: Binding?, value: SemaValue?)], _ scope: Scope) -> Bool {
-        reads.allSatisfy { read in sameBinding(scope.lookup(read.name), read.binding, read.value) }
+    private func readsMatch(_ reads: [KeptRead], _ scope: Scope) -> Bool {
+        reads.allSatisfy { read in sameBinding(scope.lookup(read.name, id: read.id), read.binding, read.value) }
     }
 
     /// Whether a name that resolved to `recorded` (with `value` then) gives the same value
@@ -545,11 +562,11 @@ struct PropertyTemplateKey: Hashable {
 
 /// A layer property's value lowered in a template, and what its lowering read.
 final class PropertyTemplateEntry: KeptLowering {
-    let reads: [(name: String, binding: Binding?, value: SemaValue?)]
+    let reads: [KeptRead]
     let value: Value
     let evaluations: Int
 
-    init(reads: [(name: String, binding: Binding?, value: SemaValue?)], value: Value, evaluations: Int) {
+    init(reads: [KeptRead], value: Value, evaluations: Int) {
         self.reads = reads
         self.value = value
         self.evaluations = evaluations
