@@ -93,8 +93,8 @@ extension Checker {
         guard case .animation(let kind, let target, let alias, let along, let body) = tree[item] else { return nil }
         if animationBlocks[item.range] == nil {
             let name = animationNameRange(item)
-            animationBlocks[item.range] = body
-            animationNames[item.range] = name
+            animationBlocks.set(item.range, body)
+            animationNames.set(item.range, name)
             recorder?.animationNames.append((item.range, name))
         }
         var attributes = AttributeSet()

@@ -123,7 +123,7 @@ final class Checker {
     @exclusivity(unchecked) var propertyTemplates: [PropertyTemplateKey: TemplateSlot<PropertyTemplateEntry>] = [:]
     /// Whether the animation written at a range is a reusable leaf or group: a question of
     /// its syntax alone, asked again by every instance.
-    @exclusivity(unchecked) var reusableTemplates: [SourceRange: Bool] = [:]
+    @exclusivity(unchecked) var reusableTemplates = OffsetTable<Bool>()
     var reusesTemplates = true
     var templateEntryCount = 0
     var templateReuses = 0
@@ -147,8 +147,8 @@ final class Checker {
     private var reportedDefinitionDepth = false
     /// By the animation's range: its body, for fix-its that add attributes, and the
     /// range naming it (its key path, `as` name or group name).
-    @exclusivity(unchecked) var animationBlocks: [SourceRange: Block] = [:]
-    @exclusivity(unchecked) var animationNames: [SourceRange: SourceRange] = [:]
+    @exclusivity(unchecked) var animationBlocks = OffsetTable<Block>()
+    @exclusivity(unchecked) var animationNames = OffsetTable<SourceRange>()
     /// Per animation template: how many expansions there were, how many had no visible
     /// effect, and the warning to give if all of them had none.
     @exclusivity(unchecked) var noEffect: [SourceRange: (instances: Int, count: Int)] = [:]
@@ -156,21 +156,30 @@ final class Checker {
     /// visible effect, kept apart from the counts: few animations have one, and a
     /// `Diagnostic` in every entry made each entry ten times the size.
     @exclusivity(unchecked) var noEffectWarnings: [SourceRange: Diagnostic] = [:]
-    @exclusivity(unchecked) var foldedValues: [UInt32: String] = [:]
+    /// By the start of the declaration's name (see ``CheckResult/foldedValues``).
+    @exclusivity(unchecked) var foldedValues = OffsetTable<String>()
     var nameIndex: NameIndex?
 
     /// Records what a declaration evaluated to, for hover.
     func recordFolded(_ binding: Binding, _ value: SemaValue) {
         // Once a template's binding varies it stays so: without a recorder to feed, the
         // text of each further instance's value would be computed only to be dropped.
-        if recorder == nil, foldedValues[binding.name.range.start] == Checker.varies { return }
+        if recorder == nil, foldedValues[UInt64(binding.name.range.start)] == Checker.varies { return }
         guard !value.isPoison, let text = value.sourceText else { return }
         recordFolded(at: binding.name.range.start, text)
     }
 
+    /// The hover values as the result gives them.
+    func foldedHover() -> [UInt32: String] {
+        var out: [UInt32: String] = [:]
+        out.reserveCapacity(foldedValues.count)
+        for (key, text) in zip(foldedValues.keys, foldedValues.values) { out[UInt32(truncatingIfNeeded: key)] = text }
+        return out
+    }
+
     func recordFolded(at key: UInt32, _ text: String) {
         recorder?.folded.append((key, text))
-        if let previous = foldedValues[key], previous != text { foldedValues[key] = Checker.varies } else { foldedValues[key] = text }
+        if let previous = foldedValues[UInt64(key)], previous != text { foldedValues.set(UInt64(key), Checker.varies) } else { foldedValues.set(UInt64(key), text) }
     }
 
     /// What hover shows for a binding whose value differs between instances or iterations.
@@ -334,7 +343,7 @@ final class Checker {
         reportUnused()
         let sorted = diagnostics.sorted(by: Diagnostic.ordered)
         let ok = !sorted.contains { $0.severity == .error } && !hasSyntaxErrors
-        return CheckResult(composition: ok ? composition : nil, diagnostics: sorted, foldedValues: foldedValues,
+        return CheckResult(composition: ok ? composition : nil, diagnostics: sorted, foldedValues: foldedHover(),
                            partialComposition: composition, names: nameIndex)
     }
 

@@ -249,7 +249,7 @@ extension Checker {
             reusable = known
         } else {
             reusable = (Checker.isReusableLeaf(item, in: tree) || Checker.isReusableGroup(item, in: tree)) && !spansSyntaxError(item.range)
-            reusableTemplates[item.range] = reusable
+            reusableTemplates.set(item.range, reusable)
         }
         guard reusable else { return nil }
         return TemplateKey(range: item.range, layerKind: layerKind, groupDuration: group?.duration.map(\.bitPattern),
