@@ -18,7 +18,10 @@ public struct Animation: Hashable, Sendable {
 }
 
 public enum AnimationKind: Hashable, Sendable {
-    case property(PropertyAnimation)
+    /// Boxed: a property animation holds a key path and six arrays, and the checker copies
+    /// animations as values (a template's kept lowering into each instance, a group's
+    /// members into its rules); unboxed, every copy retained and released each of them.
+    indirect case property(PropertyAnimation)
     /// `CAAnimationGroup`: children run in the group's time and are clipped to it.
     case group([Animation])
 }
