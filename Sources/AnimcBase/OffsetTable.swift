@@ -6,64 +6,70 @@
 /// offsets into one file, already well spread once multiplied by a Fibonacci constant, so
 /// the table probes linearly from that product's top bits. Entries are kept in insertion
 /// order; nothing is ever removed.
+///
+/// Inlinable, as ``NameTable`` is: unspecialised generic code across the module boundary
+/// cost more than the hashing it saves.
 public struct OffsetTable<Value> {
-    public private(set) var keys: [UInt64] = []
-    public private(set) var values: [Value] = []
+    /// The keys in insertion order, and their values in the same order.
+    @inlinable public var keys: [UInt64] { storedKeys }
+    @inlinable public var values: [Value] { storedValues }
+    @usableFromInline var storedKeys: [UInt64] = []
+    @usableFromInline var storedValues: [Value] = []
     /// One more than the entry's position, 0 for an empty slot; a power of two long.
-    private var slots: [Int32] = []
-    private var shift = 64
+    @usableFromInline var slots: [Int32] = []
+    @usableFromInline var shift = 64
 
-    public init() {}
+    @inlinable public init() {}
 
-    public var count: Int { keys.count }
-    public var isEmpty: Bool { keys.isEmpty }
+    @inlinable public var count: Int { storedKeys.count }
+    @inlinable public var isEmpty: Bool { storedKeys.isEmpty }
 
     /// The key a range is stored under.
     @inline(__always)
-    public static func key(_ range: SourceRange) -> UInt64 { UInt64(range.start) << 32 | UInt64(range.end) }
+    @inlinable public static func key(_ range: SourceRange) -> UInt64 { UInt64(range.start) << 32 | UInt64(range.end) }
 
-    @inline(__always)
-    private func home(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift)) }
+    @inlinable @inline(__always)
+    func home(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift)) }
 
     /// The position in ``keys`` and ``values`` of `key`, if present.
-    public func position(_ key: UInt64) -> Int? {
+    @inlinable public func position(_ key: UInt64) -> Int? {
         guard !slots.isEmpty else { return nil }
         let mask = slots.count - 1
         var i = home(key)
         while true {
             let s = Int(slots[i])
             if s == 0 { return nil }
-            if keys[s - 1] == key { return s - 1 }
+            if storedKeys[s - 1] == key { return s - 1 }
             i = (i + 1) & mask
         }
     }
 
-    public subscript(key: UInt64) -> Value? {
+    @inlinable public subscript(key: UInt64) -> Value? {
         guard let p = position(key) else { return nil }
-        return values[p]
+        return storedValues[p]
     }
 
-    public subscript(range: SourceRange) -> Value? { self[OffsetTable.key(range)] }
+    @inlinable public subscript(range: SourceRange) -> Value? { self[OffsetTable.key(range)] }
 
     /// Sets the value of `key`, adding it when absent.
-    public mutating func set(_ key: UInt64, _ value: Value) {
+    @inlinable public mutating func set(_ key: UInt64, _ value: Value) {
         if let p = position(key) {
-            values[p] = value
+            storedValues[p] = value
             return
         }
         // Grown at half full, so a probe meets an empty slot soon.
-        if (keys.count + 1) * 2 > slots.count { grow() }
-        keys.append(key)
-        values.append(value)
-        insertSlot(key, Int32(keys.count))
+        if (storedKeys.count + 1) * 2 > slots.count { grow() }
+        storedKeys.append(key)
+        storedValues.append(value)
+        insertSlot(key, Int32(storedKeys.count))
     }
 
-    public mutating func set(_ range: SourceRange, _ value: Value) { set(OffsetTable.key(range), value) }
+    @inlinable public mutating func set(_ range: SourceRange, _ value: Value) { set(OffsetTable.key(range), value) }
 
     /// Changes the value of `key` in place, starting from `initial` when absent.
-    public mutating func update(_ key: UInt64, initial: Value, _ change: (inout Value) -> Void) {
+    @inlinable public mutating func update(_ key: UInt64, initial: Value, _ change: (inout Value) -> Void) {
         if let p = position(key) {
-            change(&values[p])
+            change(&storedValues[p])
             return
         }
         var v = initial
@@ -71,17 +77,17 @@ public struct OffsetTable<Value> {
         set(key, v)
     }
 
-    private mutating func insertSlot(_ key: UInt64, _ entry: Int32) {
+    @inlinable mutating func insertSlot(_ key: UInt64, _ entry: Int32) {
         let mask = slots.count - 1
         var i = home(key)
         while slots[i] != 0 { i = (i + 1) & mask }
         slots[i] = entry
     }
 
-    private mutating func grow() {
+    @usableFromInline mutating func grow() {
         let capacity = max(16, slots.count * 2)
         shift = 64 - capacity.trailingZeroBitCount
         slots = [Int32](repeating: 0, count: capacity)
-        for (p, key) in keys.enumerated() { insertSlot(key, Int32(p + 1)) }
+        for (p, key) in storedKeys.enumerated() { insertSlot(key, Int32(p + 1)) }
     }
 }

@@ -151,7 +151,7 @@ final class Checker {
     @exclusivity(unchecked) var animationNames = OffsetTable<SourceRange>()
     /// Per animation template: how many expansions there were, how many had no visible
     /// effect, and the warning to give if all of them had none.
-    @exclusivity(unchecked) var noEffect: [SourceRange: (instances: Int, count: Int)] = [:]
+    @exclusivity(unchecked) var noEffect = OffsetTable<(instances: Int, count: Int)>()
     /// The warning to give for a template of ``noEffect`` whose every expansion had no
     /// visible effect, kept apart from the counts: few animations have one, and a
     /// `Diagnostic` in every entry made each entry ten times the size.

@@ -44,7 +44,18 @@ final class LayerNode {
     var id: String {
         if let cachedID { return cachedID }
         let made: String
-        if let p = parent, p.parent != nil || !p.name.isEmpty { made = p.id + "." + name } else { made = name }
+        if let p = parent, p.parent != nil || !p.name.isEmpty {
+            // Appended into one buffer sized once: `a + "." + b` made the middle string too.
+            let prefix = p.id
+            var joined = ""
+            joined.reserveCapacity(prefix.utf8.count + 1 + name.utf8.count)
+            joined += prefix
+            joined += "."
+            joined += name
+            made = joined
+        } else {
+            made = name
+        }
         cachedID = made
         return made
     }

@@ -160,11 +160,11 @@ extension Checker {
     }
 
     func noteEffects(_ key: SourceRange, instances: Int, none: Int, last: Diagnostic?) {
-        noEffect[key, default: (0, 0)].instances += instances
-        if none > 0 {
-            noEffect[key]?.count += none
-            noEffectWarnings[key] = last
+        noEffect.update(OffsetTable<(instances: Int, count: Int)>.key(key), initial: (0, 0)) {
+            $0.instances += instances
+            $0.count += none
         }
+        if none > 0 { noEffectWarnings[key] = last }
     }
 
     func checkGroupRules(_ group: Animation, item: Item) {
