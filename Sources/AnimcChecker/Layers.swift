@@ -147,6 +147,10 @@ extension Checker {
             return nil
         }
         var layers: [Layer] = []
+        // Sized once from the layers expanded (a memo's reused items add to it): grown by
+        // doubling, the list of a large file held its old and new buffers together, at
+        // the check's peak.
+        layers.reserveCapacity(layerCount)
         flatten(root, parentIndex: nil, into: &layers)
         let settings = lowerComposition(comp.name, comp.body, comp.range)
         let result = Composition(
@@ -611,8 +615,13 @@ extension Checker {
                 flattenMask(mask, maskedID: layers[index].id, parentIndex: index, into: &layers)
             }
         }
+        flattenChildren(of: node, parentIndex: childParent, into: &layers)
+    }
+
+    /// Flattens a node's sublayers in order (masks come with the layers they mask).
+    private func flattenChildren(of node: LayerNode, parentIndex: Int?, into layers: inout [Layer]) {
         for child in node.children where !child.isMask {
-            flatten(child, parentIndex: childParent, into: &layers)
+            flatten(child, parentIndex: parentIndex, into: &layers)
         }
     }
 
@@ -626,9 +635,7 @@ extension Checker {
             layers[index].mask = layers.count
             flattenMask(inner, maskedID: layer.id, parentIndex: index, into: &layers)
         }
-        for child in mask.children where !child.isMask {
-            flatten(child, parentIndex: index, into: &layers)
-        }
+        flattenChildren(of: mask, parentIndex: index, into: &layers)
     }
 
     private func irLayer(_ node: LayerNode, parent: Int?) -> Layer {
