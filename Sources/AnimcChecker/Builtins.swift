@@ -248,13 +248,17 @@ extension Checker {
             }
             return .poison
         }
-        let items = tree[arguments].enumerated().map { i, argument -> (label: String?, value: SemaValue, range: SourceRange) in
+        let isSteps = callee.name == "steps"
+        var items: [(label: String?, value: SemaValue, range: SourceRange)] = []
+        items.reserveCapacity(arguments.count)
+        for (i, argument) in tree[arguments].enumerated() {
             // `steps(4, start)`: the position is a bare case name, like an enumeration.
-            if callee.name == "steps", i == 1, case .identifier(let word) = tree[argument.value],
+            if isSteps, i == 1, case .identifier(let word) = tree[argument.value],
                StepPosition(rawValue: word) != nil, scope.lookup(word) == nil {
-                return (argument.label?.name, .string(word), argument.value.range)
+                items.append((argument.label?.name, .string(word), argument.value.range))
+                continue
             }
-            return (argument.label?.name, eval(argument.value, scope), argument.value.range)
+            items.append((argument.label?.name, eval(argument.value, scope), argument.value.range))
         }
         let args = CallArguments(callee: callee.name, items: items, range: range, checker: self)
         if args.hasPoison { return .poison }
@@ -379,8 +383,9 @@ extension Checker {
             guard let s = a.bind(Builtins.vectorNames, required: 1, usage: "normalize(v)"), let v = a.vector(s[0], count: nil, what: "v") else { return .poison }
             let len = v.reduce(0) { $0 + $1 * $1 }.squareRoot()
             // The zero vector has no direction; normalising it gives zero, so the centre
-            // tile of a grid needs no special case.
-            return .vector(len == 0 ? v.map { _ in 0 } : v.map { $0 / len })
+            // tile of a grid needs no special case. (Built as the tuple at once: every
+            // tile of a grid normalises its offset.)
+            return .tuple(v.map { .number(len == 0 ? 0 : $0 / len, .none) }, isSize: false)
         case .distance:
             guard let s = a.bind(["a", "b"], required: 2, usage: "distance(a, b)") else { return .poison }
             let p = a.vector(s[0], count: nil, what: "a"), q = a.vector(s[1], count: p?.count, what: "b")

@@ -55,7 +55,10 @@ enum SwiftSpellings {
 
     /// Whether a call of `name` is a pasted Swift or Core Animation function.
     static func isFunction(_ name: String) -> Bool {
-        hasCapital(name) && functions.contains(name)
+        // Every one starts with a capital: the first byte rules out the `.anim` functions
+        // every layer calls (`rgb`, `cubic`) without a scan or a hash.
+        guard let first = name.utf8.first, first >= 0x41 && first <= 0x5A else { return false }
+        return functions.contains(name)
     }
 
     static func hasCapital(_ name: String) -> Bool {
