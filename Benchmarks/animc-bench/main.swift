@@ -331,6 +331,18 @@ if sections.contains("profile-keystroke") {
     }
     exit(0)
 }
+if sections.contains("profile-keystroke-shared") {
+    // The component-heavy file checked with a memo, then 10 edits to the timing function
+    // every tile reads: the language server's worst case, where every item is lowered again.
+    let heavy = componentHeavySource(blocks: 100)
+    let memo = CheckMemo()
+    sink += Double(Pipeline.compile(SourceFile(name: "heavy.anim", bytes: Array(heavy.utf8)), memo: memo).diagnostics.count)
+    for k in 0..<10 {
+        let edited = heavy.replacingOccurrences(of: "timing T = cubic(0.25, 0, 0.2, 1)", with: "timing T = cubic(0.25, 0, 0.2\(k), 1)")
+        sink += Double(Pipeline.compile(SourceFile(name: "heavy.anim", bytes: Array(edited.utf8)), memo: memo).diagnostics.count)
+    }
+    exit(0)
+}
 if sections.contains("profile-grid") {
     // The peer benchmark's grid scene (1,000 tiles unless --tiles says), 10,000 tiles' worth of cycles of 180 frames.
     let tiles = Int(option("--tiles") ?? "") ?? 1_000

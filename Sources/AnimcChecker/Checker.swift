@@ -164,7 +164,14 @@ final class Checker {
     func recordFolded(_ binding: Binding, _ value: SemaValue) {
         // Once a template's binding varies it stays so: without a recorder to feed, the
         // text of each further instance's value would be computed only to be dropped.
-        if recorder == nil, foldedValues[UInt64(binding.name.range.start)] == Checker.varies { return }
+        let key = binding.name.range.start
+        if let recorder {
+            // Recorded for a later check: skipped only once this item's own record says
+            // "varies" (the result does too, then).
+            if recorder.foldedVaries(key) { return }
+        } else if foldedValues[UInt64(key)] == Checker.varies {
+            return
+        }
         guard !value.isPoison, let text = value.sourceText else { return }
         recordFolded(at: binding.name.range.start, text)
     }
@@ -178,7 +185,7 @@ final class Checker {
     }
 
     func recordFolded(at key: UInt32, _ text: String) {
-        recorder?.folded.append((key, text))
+        recorder?.fold(key, text)
         if let previous = foldedValues[UInt64(key)], previous != text { foldedValues.set(UInt64(key), Checker.varies) } else { foldedValues.set(UInt64(key), text) }
     }
 

@@ -65,19 +65,46 @@ public final class CheckMemo: @unchecked Sendable {
 final class DependencyLog {
     /// Stands for "every top-level name": a suggestion read the whole list.
     static let everyName = "*"
-    private var frames: [Set<String>] = [[]]
+    // Written by every top-level lookup of the item being recorded, by the one thread that
+    // checks the file (see ``Scope``): no dynamic exclusivity checks.
+    @exclusivity(unchecked) private var frames: [Set<String>] = [[]]
+    /// The interned names already in the top frame, as bits. An item reads the same
+    /// handful of names again and again (every tile reads its component, `T`, `rgb`,
+    /// `length`): a bit answers what hashing the name into the set again would.
+    @exclusivity(unchecked) private var seen: [UInt64] = []
 
-    func read(_ name: String) { frames[frames.count - 1].insert(name) }
+    /// A name read on the top-level scope; `id` is its interned id when the lookup had one.
+    func read(_ name: String, id: UInt32 = Identifier.noNameID) {
+        guard id != Identifier.noNameID else {
+            frames[frames.count - 1].insert(name)
+            return
+        }
+        let word = Int(id >> 6), bit: UInt64 = 1 << UInt64(id & 63)
+        if word < seen.count, seen[word] & bit != 0 { return }
+        if word >= seen.count { seen += [UInt64](repeating: 0, count: word + 1 - seen.count) }
+        seen[word] |= bit
+        frames[frames.count - 1].insert(name)
+    }
 
     /// A suggestion read the list of every top-level name.
-    func readEveryName() { frames[frames.count - 1].insert(DependencyLog.everyName) }
+    func readEveryName() { read(DependencyLog.everyName) }
 
-    func push() { frames.append([]) }
+    // A frame pushed or popped changes which set the bits stand for: they are cleared,
+    // which costs at most a name's insertion again.
+    func push() {
+        frames.append([])
+        clearSeen()
+    }
 
     /// Ends a declaration's evaluation: the names it read directly.
     func pop() -> Set<String> {
+        clearSeen()
         guard frames.count > 1, let top = frames.popLast() else { return [] }
         return top
+    }
+
+    private func clearSeen() {
+        for i in seen.indices { seen[i] = 0 }
     }
 
     var itemNames: Set<String> { frames[0] }
@@ -88,12 +115,33 @@ final class ItemRecorder {
     var cacheable = true
     var reports: [Diagnostic] = []
     var folded: [(UInt32, String)] = []
+    /// Per key, the first text this item folded there, or nil once a different one came:
+    /// the compacted value is then "varies" whatever follows (see ``compact()``).
+    private var foldedSoFar = OffsetTable<String?>()
     var effects: [(SourceRange, Diagnostic?)] = []
     var animationNames: [(SourceRange, SourceRange)] = []
     var unrecognised: [SourceRange] = []
     let loweredStart: Int
 
     init(loweredStart: Int) { self.loweredStart = loweredStart }
+
+    /// Records a folded value.
+    func fold(_ key: UInt32, _ text: String) {
+        folded.append((key, text))
+        let k = UInt64(key)
+        guard let seen = foldedSoFar[k] else {
+            foldedSoFar.set(k, text)
+            return
+        }
+        if let first = seen, first != text { foldedSoFar.set(k, nil) }
+    }
+
+    /// Whether values folded at `key` can no longer change what this item records: it
+    /// already folded two different ones there. Each instance's text need not be made.
+    func foldedVaries(_ key: UInt32) -> Bool {
+        if case .some(.none) = foldedSoFar[UInt64(key)] { return true }
+        return false
+    }
 
     /// Merges what instances repeat (25 tiles report the same warning and fold the
     /// same parameters), so a replay does each thing once. Replaying the compacted

@@ -224,7 +224,7 @@ final class Scope {
     private func resolve(_ name: String, _ id: UInt32) -> Binding? {
         if parent == nil, let observer {
             let b = local(name, id: id)
-            observer.read(name)
+            observer.read(name, id: id)
             return b
         }
         if let b = local(name, id: id) { return b }
