@@ -108,9 +108,10 @@ final class Checker {
     /// `beginTime: go.end`.
     @exclusivity(unchecked) var loweredAnimations: [LoweredAnimation] = []
     /// Whether lowered animations are registered at all: only a reference (`go.end`)
-    /// reads them, and a file without one, checked without a memo (whose records a
-    /// later check with a reference would replay), has no use for them.
-    lazy var registersLowered: Bool = memo != nil || tree.arena.hasMemberAccess(named: Checker.sequencingMembers)
+    /// reads them, and a file without one has no use for them. A memo's record says
+    /// whether its item's were registered, and a check that registers replays only
+    /// records that did (see ``ItemRecord/registered``).
+    lazy var registersLowered: Bool = tree.arena.hasMemberAccess(named: Checker.sequencingMembers)
     /// The same, by layer: a reference searches its layer's, not every animation so far
     /// (a loop of sequenced layers was quadratic). Layers are alive as long as the check,
     /// so their identities are not reused.

@@ -199,6 +199,10 @@ final class ItemRecord {
     let readsEveryName: Bool
     let roots: [LayerNode]
     let lowered: [LoweredAnimation]
+    /// Whether the item's animations were registered as lowered (``lowered`` is then all
+    /// of them). A file without a reference (`go.end`) registers none, and a record made
+    /// so cannot be replayed into a check of a file with one: that item is lowered again.
+    let registered: Bool
     let events: ItemRecorder
     let layers: Int, iterations: Int, evaluations: Int
     /// Candidates its suggestions compared (see ``Checker/suggestionBudget``).
@@ -207,7 +211,7 @@ final class ItemRecord {
     var replayedIn = -1
 
     init(start: UInt32, length: UInt32, dependencies: [Dependency], readsEveryName: Bool, roots: [LayerNode],
-         lowered: [LoweredAnimation], events: ItemRecorder, layers: Int, iterations: Int, evaluations: Int,
+         lowered: [LoweredAnimation], registered: Bool, events: ItemRecorder, layers: Int, iterations: Int, evaluations: Int,
          suggestionWork: Int) {
         self.start = start
         self.length = length
@@ -215,6 +219,7 @@ final class ItemRecord {
         self.readsEveryName = readsEveryName
         self.roots = roots
         self.lowered = lowered
+        self.registered = registered
         self.events = events
         self.layers = layers
         self.iterations = iterations
@@ -312,7 +317,7 @@ extension Checker {
             start: item.range.start, length: item.range.end - item.range.start, dependencies: dependencies,
             readsEveryName: everyName,
             roots: Array(root.children[before.3...]), lowered: Array(loweredAnimations[recorder.loweredStart...]),
-            events: recorder, layers: layerCount - before.0, iterations: iterationCount - before.1,
+            registered: registersLowered, events: recorder, layers: layerCount - before.0, iterations: iterationCount - before.1,
             evaluations: evaluationCount - before.2, suggestionWork: suggestionWork - before.4)
         recorder.compact()
         memo.next[text, default: []].append(record)
@@ -354,6 +359,7 @@ extension Checker {
             }
         }
         if record.readsEveryName && !everyNameUnchanged { return false }
+        if registersLowered && !record.registered { return false }
         for m in moves where spansSyntaxError(SourceRange(start: m.to, end: m.to + m.length)) { return false }
         guard layerCount + record.layers <= ExpansionLimits.maxLayers,
               iterationCount + record.iterations <= ExpansionLimits.maxLoopIterations,

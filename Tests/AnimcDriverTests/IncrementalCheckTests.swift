@@ -115,6 +115,38 @@ import Testing
         #expect(memo.attempted == 2 * copies, "\(memo.attempted) replay attempts for \(2 * copies) items")
     }
 
+    /// A file without a reference (`go.end`) registers no lowered animations, so its
+    /// memo's records hold none. When an edit adds a reference, the items it may read
+    /// must be lowered again, not replayed without them: the reference finds the
+    /// animation, as a fresh check does, and an item whose text did not change counts
+    /// as lowered.
+    @Test func aReferenceAddedByAnEditFindsAnimationsOfUnchangedItems() {
+        let before = """
+        composition C {
+          size: 100 x 100
+        }
+
+        layer card {
+          basic opacity as go { duration: 1s, from: 0, to: 1 }
+        }
+
+        layer other {
+          position: (1, 1)
+        }
+
+        """
+        let after = before.replacingOccurrences(
+            of: "  position: (1, 1)", with: "  basic opacity { beginTime: card.go.end, duration: 1s, from: 0, to: 1 }")
+        let memo = CheckMemo()
+        #expect(Self.compare(Array(before.utf8), name: "before.anim", memo: memo) == nil)
+        #expect(memo.reused == 0)
+        #expect(Self.compare(Array(after.utf8), name: "before.anim", memo: memo) == nil)
+        #expect(memo.reused == 0, "the record of 'card' was made without registrations")
+        let result = Pipeline.compile(SourceFile(name: "after.anim", bytes: Array(after.utf8)), memo: memo)
+        #expect(result.diagnostics.allSatisfy { $0.severity != .error }, "\(result.diagnostics.map(\.message))")
+        #expect(memo.reused > 0, "with registrations, the records are replayed again")
+    }
+
     /// In the editor's large file, an edit inside one layer lowers that layer again and
     /// nothing else.
     @Test func anEditLowersOnlyTheItemItIsIn() throws {
