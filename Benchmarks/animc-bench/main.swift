@@ -319,28 +319,30 @@ if sections.contains("profile-check") {
     for _ in 0..<10 { sink += Double(compile(heavy).diagnostics.count) }
     exit(0)
 }
-if sections.contains("profile-keystroke") {
-    // The component-heavy file checked with a memo after 40 one-digit edits in one layer,
-    // as the language server does.
+/// The component-heavy file checked with a memo, then `count` edits that replace its
+/// first `target` with `edit(k)`, as the language server re-checks on each keystroke.
+/// The edited texts are built around one split of the file, so the profile holds the
+/// checks and little of the harness.
+func profileKeystrokes(_ count: Int, replacing target: String, with edit: (Int) -> String) {
     let heavy = componentHeavySource(blocks: 100)
+    guard let at = heavy.range(of: target) else { fail("'\(target)' is not in the component-heavy file") }
+    let before = heavy[..<at.lowerBound], after = heavy[at.upperBound...]
     let memo = CheckMemo()
     sink += Double(Pipeline.compile(SourceFile(name: "heavy.anim", bytes: Array(heavy.utf8)), memo: memo).diagnostics.count)
-    for k in 0..<40 {
-        let edited = heavy.replacingOccurrences(of: "position: (50, 550)", with: "position: (5\(k % 10), 550)")
+    for k in 0..<count {
+        let edited = before + edit(k) + after
         sink += Double(Pipeline.compile(SourceFile(name: "heavy.anim", bytes: Array(edited.utf8)), memo: memo).diagnostics.count)
     }
+}
+if sections.contains("profile-keystroke") {
+    // 40 one-digit edits in one layer.
+    profileKeystrokes(40, replacing: "position: (50, 550)") { "position: (5\($0 % 10), 550)" }
     exit(0)
 }
 if sections.contains("profile-keystroke-shared") {
-    // The component-heavy file checked with a memo, then 10 edits to the timing function
-    // every tile reads: the language server's worst case, where every item is lowered again.
-    let heavy = componentHeavySource(blocks: 100)
-    let memo = CheckMemo()
-    sink += Double(Pipeline.compile(SourceFile(name: "heavy.anim", bytes: Array(heavy.utf8)), memo: memo).diagnostics.count)
-    for k in 0..<10 {
-        let edited = heavy.replacingOccurrences(of: "timing T = cubic(0.25, 0, 0.2, 1)", with: "timing T = cubic(0.25, 0, 0.2\(k), 1)")
-        sink += Double(Pipeline.compile(SourceFile(name: "heavy.anim", bytes: Array(edited.utf8)), memo: memo).diagnostics.count)
-    }
+    // 10 edits to the timing function every tile reads: the language server's worst
+    // case, where every item is lowered again.
+    profileKeystrokes(10, replacing: "timing T = cubic(0.25, 0, 0.2, 1)") { "timing T = cubic(0.25, 0, 0.2\($0), 1)" }
     exit(0)
 }
 if sections.contains("profile-grid") {
