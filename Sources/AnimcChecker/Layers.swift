@@ -4,6 +4,12 @@ import AnimcIR
 import AnimcSyntax
 
 /// A layer while the tree is being built; flattened into ``Layer`` at the end.
+/// An IR layer held by reference (see ``LayerNode/irLayer``).
+final class IRLayerBox {
+    let layer: Layer
+    init(_ layer: Layer) { self.layer = layer }
+}
+
 final class LayerNode {
     // Containers changed on every property and animation; unchecked for the reason
     // given on ``Checker``'s.
@@ -29,7 +35,13 @@ final class LayerNode {
     var maskedBy: SourceRange?
     /// The IR of this layer once flattened, kept for a check memo's next check, which
     /// reuses it unless the layer moved. Made after lowering, so it never changes.
-    var irLayer: Layer?
+    /// Boxed: held inline, an IR layer's fields sat empty in every node from its
+    /// creation, through the check's peak, which comes before any layer is flattened.
+    var irLayer: Layer? {
+        get { irBox?.layer }
+        set { irBox = newValue.map(IRLayerBox.init) }
+    }
+    private var irBox: IRLayerBox?
 
     init(name: String, nameRange: SourceRange, kind: LayerKind, isMask: Bool, range: SourceRange) {
         self.name = name
