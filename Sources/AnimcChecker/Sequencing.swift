@@ -75,27 +75,28 @@ extension Checker {
             // The active duration itself, not end − begin, which would round.
             let t = target.timing
             let length = t.speed == 0 ? Double.infinity : ExactDecimal.divide(t.exactActiveDuration, abs(t.speed))
-            if length.isNaN {
-                report(Messages.sequencingDurationUnknown(range, name: target.name, group: target.groups.last?.name))
-                return .poison
-            }
-            if length.isInfinite {
-                report(Messages.sequencingNeverEnds(range, name: target.name, what: "duration"))
-                return .poison
-            }
+            guard isKnown(length, of: target, what: "duration", range) else { return .poison }
             return finiteTime(ExactDecimal.divide(ExactDecimal.multiply(length, abs(fromTarget.scale)), abs(toHere.scale)), range)
         default:
             let instant = member.name == "begin" ? span.start : span.end
-            if instant.isNaN {
-                report(Messages.sequencingDurationUnknown(range, name: target.name, group: target.groups.last?.name))
-                return .poison
-            }
-            if instant.isInfinite {
-                report(Messages.sequencingNeverEnds(range, name: target.name, what: member.name))
-                return .poison
-            }
+            guard isKnown(instant, of: target, what: member.name, range) else { return .poison }
             return finiteTime(toHere.inverse(fromTarget.apply(instant)), range)
         }
+    }
+
+    /// Whether `x`, the `what` of `target`, is a time there is to read, reporting when it
+    /// is not: NaN is a duration taken from a group whose children are still being
+    /// lowered, an infinity one of an animation that never ends.
+    private func isKnown(_ x: Double, of target: LoweredAnimation, what: String, _ range: SourceRange) -> Bool {
+        if x.isNaN {
+            report(Messages.sequencingDurationUnknown(range, name: target.name, group: target.groups.last?.name))
+            return false
+        }
+        if x.isInfinite {
+            report(Messages.sequencingNeverEnds(range, name: target.name, what: what))
+            return false
+        }
+        return true
     }
 
     /// A finite instant or length; extreme speeds and offsets can carry one past the
