@@ -57,11 +57,7 @@ public struct OffsetTable<Value> {
             storedValues[p] = value
             return
         }
-        // Grown at half full, so a probe meets an empty slot soon.
-        if (storedKeys.count + 1) * 2 > slots.count { grow() }
-        storedKeys.append(key)
-        storedValues.append(value)
-        insertSlot(key, Int32(storedKeys.count))
+        append(key, value)
     }
 
     @inlinable public mutating func set(_ range: SourceRange, _ value: Value) { set(OffsetTable.key(range), value) }
@@ -74,7 +70,16 @@ public struct OffsetTable<Value> {
         }
         var v = initial
         change(&v)
-        set(key, v)
+        append(key, v)
+    }
+
+    /// Adds `key`, known to be absent, without probing for it again.
+    @inlinable mutating func append(_ key: UInt64, _ value: Value) {
+        // Grown at half full, so a probe meets an empty slot soon.
+        if (storedKeys.count + 1) * 2 > slots.count { grow() }
+        storedKeys.append(key)
+        storedValues.append(value)
+        insertSlot(key, Int32(storedKeys.count))
     }
 
     @inlinable mutating func insertSlot(_ key: UInt64, _ entry: Int32) {

@@ -174,7 +174,7 @@ final class Checker {
             return
         }
         guard !value.isPoison, let text = value.sourceText else { return }
-        recordFolded(at: binding.name.range.start, text)
+        recordFolded(at: key, text)
     }
 
     /// The hover values as the result gives them.

@@ -74,7 +74,7 @@ extension Checker {
             case .pathDecl(let name, let body):
                 declare(Binding(name: name, kind: .path, pathBody: body, scope: scope), in: scope)
             case .component(let name, let params, let body):
-                let info = ComponentInfo(name: name, parameters: params, parameterList: Array(tree[params]), body: body, scope: scope, range: item.range)
+                let info = ComponentInfo(name: name, parameters: Array(tree[params]), body: body, scope: scope, range: item.range)
                 declare(Binding(name: name, kind: .component, scope: scope, value: .component(info)), in: scope)
             default:
                 break

@@ -3,13 +3,13 @@ import AnimcDiagnostics
 import AnimcIR
 import AnimcSyntax
 
-/// A layer while the tree is being built; flattened into ``Layer`` at the end.
 /// An IR layer held by reference (see ``LayerNode/irLayer``).
 final class IRLayerBox {
     let layer: Layer
     init(_ layer: Layer) { self.layer = layer }
 }
 
+/// A layer while the tree is being built; flattened into ``Layer`` at the end.
 final class LayerNode {
     // Containers changed on every property and animation; unchecked for the reason
     // given on ``Checker``'s.
@@ -470,7 +470,7 @@ extension Checker {
         let parameterScope = Scope(parent: declarationScope)
         // Each argument's place in the parameter list, found by interned name: names of
         // one tree are equal exactly when their ids are.
-        let parameters = info.parameterList
+        let parameters = info.parameters
         let argumentList = tree[arguments]
         // Where each parameter's argument is, in a buffer on the stack: an array for it
         // was an allocation per instance.

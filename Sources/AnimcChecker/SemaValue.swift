@@ -99,10 +99,9 @@ enum SemaValue {
 /// lexically scoped: their bodies see the declaration's surroundings, not the caller's).
 final class ComponentInfo {
     let name: Identifier
-    let parameters: Children<Parameter>
     /// The parameters read out of the tree once: every instance binds its arguments to
     /// them, and reading them again per instance made each name's string anew.
-    let parameterList: [Parameter]
+    let parameters: [Parameter]
     let body: Block
     /// Unowned: the scope holds the binding that holds this, and a cycle would keep
     /// every scope of a loop alive. Instances are checked only where the component is
@@ -110,10 +109,9 @@ final class ComponentInfo {
     unowned let scope: Scope
     let range: SourceRange
 
-    init(name: Identifier, parameters: Children<Parameter>, parameterList: [Parameter], body: Block, scope: Scope, range: SourceRange) {
+    init(name: Identifier, parameters: [Parameter], body: Block, scope: Scope, range: SourceRange) {
         self.name = name
         self.parameters = parameters
-        self.parameterList = parameterList
         self.body = body
         self.scope = scope
         self.range = range
