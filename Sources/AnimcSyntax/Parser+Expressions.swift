@@ -46,12 +46,38 @@ extension Parser {
             report(SyntaxDiagnostics.expectedExpression(errorRange, found: found, after: after()))
             return errorExpr(.empty(at: previousEnd))
         }
-        guard enter() else {
+        guard depth < Parser.maxDepth else {
+            _ = enter()
             skipExpression()
             return errorExpr(.empty(at: previousEnd))
         }
+        if isLoneAtom { return parsePrimary() }
+        depth += 1
         defer { leave() }
         return parseConditional()
+    }
+
+    /// Whether the current token is a number or a name that nothing after it can
+    /// continue: most values are (`0.5`, `easeIn`, each element of `(x, y)`). Such an
+    /// expression is its primary alone, so it skips the descent through every level
+    /// (conditional, range, the binary loop, unary, postfix), which was most of the
+    /// parser's work on ordinary values. The tree is the same either way.
+    @inline(__always)
+    private var isLoneAtom: Bool {
+        switch tok.kind {
+        case .number, .identifier: break
+        default: return false
+        }
+        let next = peek()
+        switch next.kind {
+        // None of these continues an expression: each level stops at them, and the
+        // conditional's `:` is read by the conditional, after its branch.
+        case .comma, .rParen, .rBracket, .rBrace, .tilde, .equal, .colon, .semicolon, .eof: return true
+        // Outside brackets a line break ends the expression: every continuation
+        // (operators, `?`, `..<`, transform lists) must be on the same line, and `[`
+        // and `.` must be attached.
+        default: return next.flags.contains(.newlineBefore) && bracketDepth == 0
+        }
     }
 
     /// After the nesting limit was reached inside a chain (already reported): skips the
