@@ -474,10 +474,10 @@ extension Checker {
 
     private func lowerSpring(_ a: AttributeSet) -> SpringParameters? {
         let labels = ["mass", "stiffness", "damping", "initialVelocity", "perceptualDuration", "bounce"]
-        var items: [(label: String?, value: SemaValue, range: SourceRange)] = []
+        var items: [CallItem] = []
         for label in labels {
             guard let attr = a[label] else { continue }
-            items.append((label, eval(attr.value, attr.scope), attr.value.range))
+            items.append(CallItem(label: label, value: eval(attr.value, attr.scope), range: attr.value.range))
         }
         let args = CallArguments(callee: "spring", items: items, range: items.first?.range ?? .empty(at: 0), checker: self)
         if args.hasPoison { return nil }

@@ -97,21 +97,28 @@ enum Builtins {
     static func enumerationOwning(_ name: String) -> String? { enumerationByCase[name] }
 }
 
-/// The evaluated arguments of a call, with helpers that bind them to parameters and
-/// check their types, reporting problems against the call.
+/// One evaluated argument of a call. A struct rather than a tuple: an array of
+/// tuples is destroyed element by element through the runtime's generic tuple
+/// witness, which was most of what freeing the arguments of `rgb(...)` cost.
+struct CallItem {
+    let label: String?
+    let value: SemaValue
+    let range: SourceRange
+}
+
 /// A built-in's parameters, each with the argument bound to it (nil when none was),
 /// as positions in the call's argument list: up to four held in place, so binding the
 /// arguments of `rgb(...)` or `cubic(...)` allocates nothing, and the slots hold no
 /// values of their own to release.
 struct ArgumentSlots: RandomAccessCollection {
     typealias Slot = (SemaValue, SourceRange)?
-    private let items: [(label: String?, value: SemaValue, range: SourceRange)]
+    private let items: [CallItem]
     /// Per parameter, one more than the position of its argument; 0 when unbound.
     private var first: Int32 = 0, second: Int32 = 0, third: Int32 = 0, fourth: Int32 = 0
     private var rest: [Int32]
     let count: Int
 
-    init(count: Int, items: [(label: String?, value: SemaValue, range: SourceRange)]) {
+    init(count: Int, items: [CallItem]) {
         self.count = count
         self.items = items
         rest = count > 4 ? Array(repeating: 0, count: count - 4) : []
@@ -157,9 +164,11 @@ struct ArgumentSlots: RandomAccessCollection {
     }
 }
 
+/// The evaluated arguments of a call, with helpers that bind them to parameters and
+/// check their types, reporting problems against the call.
 struct CallArguments {
     let callee: String
-    let items: [(label: String?, value: SemaValue, range: SourceRange)]
+    let items: [CallItem]
     let range: SourceRange
     let checker: Checker
 
@@ -170,21 +179,23 @@ struct CallArguments {
     func bind(_ names: [String], required: Int, usage: String) -> ArgumentSlots? {
         var slots = ArgumentSlots(count: names.count, items: items)
         var next = 0
-        for (position, item) in items.enumerated() {
-            if let label = item.label {
+        // By index, reading only the label: iterating the items copied each one's value.
+        for position in items.indices {
+            if let label = items[position].label {
+                let range = items[position].range
                 guard let i = names.firstIndex(of: label) else {
-                    checker.report(Messages.badArguments(item.range, callee: callee, problem: "unknown argument label '\(label)'", usage: usage))
+                    checker.report(Messages.badArguments(range, callee: callee, problem: "unknown argument label '\(label)'", usage: usage))
                     return nil
                 }
                 if slots.isBound(i) {
-                    checker.report(Messages.badArguments(item.range, callee: callee, problem: "argument '\(label)' given twice", usage: usage))
+                    checker.report(Messages.badArguments(range, callee: callee, problem: "argument '\(label)' given twice", usage: usage))
                     return nil
                 }
                 slots.bind(i, toArgument: position)
             } else {
                 while next < names.count && slots.isBound(next) { next += 1 }
                 guard next < names.count else {
-                    checker.report(Messages.badArguments(item.range, callee: callee, problem: "too many arguments", usage: usage))
+                    checker.report(Messages.badArguments(items[position].range, callee: callee, problem: "too many arguments", usage: usage))
                     return nil
                 }
                 slots.bind(next, toArgument: position)
@@ -249,16 +260,16 @@ extension Checker {
             return .poison
         }
         let isSteps = callee.name == "steps"
-        var items: [(label: String?, value: SemaValue, range: SourceRange)] = []
+        var items: [CallItem] = []
         items.reserveCapacity(arguments.count)
         for (i, argument) in tree[arguments].enumerated() {
             // `steps(4, start)`: the position is a bare case name, like an enumeration.
             if isSteps, i == 1, case .identifier(let word) = tree[argument.value],
                StepPosition(rawValue: word) != nil, scope.lookup(word) == nil {
-                items.append((argument.label?.name, .string(word), argument.value.range))
+                items.append(CallItem(label: argument.label?.name, value: .string(word), range: argument.value.range))
                 continue
             }
-            items.append((argument.label?.name, eval(argument.value, scope), argument.value.range))
+            items.append(CallItem(label: argument.label?.name, value: eval(argument.value, scope), range: argument.value.range))
         }
         let args = CallArguments(callee: callee.name, items: items, range: range, checker: self)
         if args.hasPoison { return .poison }

@@ -18,7 +18,7 @@ extension Checker {
         var failed = false
         expand(block, scope: Scope(parent: scope)) { item, itemScope in
             guard case .pathCommand(let name, let arguments) = tree[item] else { return }
-            let items = tree[arguments].map { (label: $0.label?.name, value: eval($0.value, itemScope), range: $0.value.range) }
+            let items = tree[arguments].map { CallItem(label: $0.label?.name, value: eval($0.value, itemScope), range: $0.value.range) }
             let args = CallArguments(callee: name.name, items: items, range: item.range, checker: self)
             if args.hasPoison { failed = true; return }
             if let added = pathCommand(name, args, hasCurrentPoint: !elements.isEmpty) {
