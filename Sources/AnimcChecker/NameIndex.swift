@@ -67,24 +67,58 @@ public struct NameIndex: Sendable {
     /// Indexes a tree, including trees with syntax errors (error nodes hold no names).
     public static func build(_ tree: SyntaxTree) -> NameIndex {
         var builder = Builder(tree: tree)
-        let global = StaticScope(parent: nil)
-        builder.block(tree.root, in: global, layer: builder.rootLayer, ownScope: false)
+        builder.block(tree.root, layer: builder.rootLayer, ownScope: false)
         return builder.index
     }
 }
 
-/// A lexical scope of value names (constants, timings, paths, components, parameters,
-/// loop variables).
-private final class StaticScope {
-    let parent: StaticScope?
-    // Read and written only by the one builder that made it (see ``Scope``).
-    @exclusivity(unchecked) var names = NameTable<Int>()
-    init(parent: StaticScope?) { self.parent = parent }
+/// The value names (constants, timings, paths, components, parameters, loop
+/// variables) visible at the builder's place in its walk, by interned name.
+///
+/// The walk is depth first, so the names visible at any point are those of the scopes
+/// it is inside: one entry per name, overwritten on entering a scope and restored on
+/// leaving it, answers a lookup with one load instead of a hash per enclosing scope.
+private struct Visibility {
+    /// Per interned name, the declaration it names here, or -1.
+    private var declaration: [Int32]
+    /// Per interned name, the scope depth that declared it (so a second declaration
+    /// in the same scope keeps the first, as the checker does).
+    private var depth: [Int32]
+    private var undo: [(name: UInt32, declaration: Int32, depth: Int32)] = []
+    private var current: Int32 = 0
 
-    /// Recursive so that each `parent` is borrowed, not retained (as ``Scope``'s lookup).
-    func lookup(_ name: String) -> Int? {
-        if let d = names[name] { return d }
-        return parent?.lookup(name)
+    init(nameCount: Int) {
+        declaration = Array(repeating: -1, count: nameCount)
+        depth = Array(repeating: -1, count: nameCount)
+    }
+
+    func lookup(_ name: UInt32) -> Int? {
+        guard Int(name) < declaration.count else { return nil }
+        let d = declaration[Int(name)]
+        return d < 0 ? nil : Int(d)
+    }
+
+    /// Enters a scope; `close` with the mark returned leaves it.
+    mutating func open() -> Int {
+        current += 1
+        return undo.count
+    }
+
+    mutating func close(_ mark: Int) {
+        while undo.count > mark {
+            let u = undo.removeLast()
+            declaration[Int(u.name)] = u.declaration
+            depth[Int(u.name)] = u.depth
+        }
+        current -= 1
+    }
+
+    mutating func declare(_ name: UInt32, _ d: Int) {
+        let i = Int(name)
+        guard i < declaration.count, depth[i] != current else { return }
+        undo.append((name, declaration[i], depth[i]))
+        declaration[i] = Int32(d)
+        depth[i] = current
     }
 }
 
@@ -107,13 +141,18 @@ private struct Builder {
     let tree: SyntaxTree
     var index = NameIndex()
     let rootLayer = StaticLayer(parent: nil)
+    var visible: Visibility
 
-    init(tree: SyntaxTree) { self.tree = tree }
+    init(tree: SyntaxTree) {
+        self.tree = tree
+        visible = Visibility(nameCount: tree.arena.names.count)
+    }
 
-    mutating func declare(_ name: Identifier, _ kind: NameIndex.Kind, extent: SourceRange, in scope: StaticScope?) -> Int {
+    /// Declares `name`; a value name (`inScope`) also becomes visible in the current scope.
+    mutating func declare(_ name: Identifier, _ kind: NameIndex.Kind, extent: SourceRange, inScope: Bool) -> Int {
         let d = index.declarations.count
         index.declarations.append(NameIndex.Declaration(name: name.name, range: name.range, kind: kind, extent: extent))
-        if let scope, scope.names[name.name] == nil { scope.names[name.name] = d }
+        if inScope { visible.declare(name.nameID, d) }
         return d
     }
 
@@ -122,13 +161,12 @@ private struct Builder {
     }
 
     /// A block's declarations first (order in a block does not matter), then its items.
-    /// With `ownScope`, the block's declarations go in a scope of its own, inside `outer`,
-    /// made only when the block declares something (most layer and animation bodies
-    /// declare nothing); without, they go in `outer` itself (the file, a component's
+    /// With `ownScope`, the block's declarations go in a scope of its own, opened only
+    /// when the block declares something (most layer and animation bodies declare
+    /// nothing); without, they go in the current scope itself (the file, a component's
     /// parameters, a loop's variables).
-    mutating func block(_ b: Block, in outer: StaticScope, layer: StaticLayer, ownScope: Bool = true) {
-        var scope = outer
-        var made = !ownScope
+    mutating func block(_ b: Block, layer: StaticLayer, ownScope: Bool = true) {
+        var mark: Int?
         let items = tree[b.items]
         for item in items {
             switch tree.tag(item) {
@@ -143,128 +181,131 @@ private struct Builder {
             case .component(let name, _, _): declared = (name, .component)
             default: continue
             }
-            if !made {
-                scope = StaticScope(parent: outer)
-                made = true
-            }
-            _ = declare(declared.0, declared.1, extent: item.range, in: scope)
+            if ownScope && mark == nil { mark = visible.open() }
+            _ = declare(declared.0, declared.1, extent: item.range, inScope: true)
         }
-        for item in items { self.item(item, scope: scope, layer: layer) }
+        for item in items { self.item(item, layer: layer) }
+        if let mark { visible.close(mark) }
     }
 
-    mutating func item(_ item: Item, scope: StaticScope, layer: StaticLayer) {
+    mutating func item(_ item: Item, layer: StaticLayer) {
         switch tree[item] {
         case .letDecl(_, _, let value), .timingDecl(_, let value):
-            expr(value, scope: scope, layer: layer)
+            expr(value, layer: layer)
         case .pathDecl(_, let body):
-            block(body, in: scope, layer: layer)
+            block(body, layer: layer)
         case .component(_, let params, let body):
-            let parameters = StaticScope(parent: scope)
-            for p in tree[params] {
-                if let d = p.defaultValue { expr(d, scope: scope, layer: layer) }
-                _ = declare(p.name, .parameter, extent: p.range, in: parameters)
-            }
-            block(body, in: parameters, layer: StaticLayer(parent: nil), ownScope: false)
+            // Defaults are read outside the component, where no parameter is visible:
+            // all of them first, then the parameters. Declarations and references keep
+            // their order (defaults declare nothing).
+            let parameters = tree[params]
+            for p in parameters { if let d = p.defaultValue { expr(d, layer: layer) } }
+            let mark = visible.open()
+            for p in parameters { _ = declare(p.name, .parameter, extent: p.range, inScope: true) }
+            block(body, layer: StaticLayer(parent: nil), ownScope: false)
+            visible.close(mark)
         case .composition(_, let body):
-            block(body, in: scope, layer: layer)
+            block(body, layer: layer)
         case .layer(_, _, let name, let indices, let body):
-            for i in tree[indices] { expr(i, scope: scope, layer: layer) }
+            for i in tree[indices] { expr(i, layer: layer) }
             let child = StaticLayer(parent: layer)
             if let name {
-                let d = declare(name, .layer, extent: item.range, in: nil)
+                let d = declare(name, .layer, extent: item.range, inScope: false)
                 if layer.children[name.name] == nil { layer.children[name.name] = (d, child) }
             }
-            block(body, in: scope, layer: child)
+            block(body, layer: child)
         case .instance(let name, let indices, let value):
-            for i in tree[indices] { expr(i, scope: scope, layer: layer) }
-            let d = declare(name, .layer, extent: item.range, in: nil)
+            for i in tree[indices] { expr(i, layer: layer) }
+            let d = declare(name, .layer, extent: item.range, inScope: false)
             if layer.children[name.name] == nil { layer.children[name.name] = (d, StaticLayer(parent: layer)) }
-            expr(value, scope: scope, layer: layer)
+            expr(value, layer: layer)
         case .property(let key, let value):
             // `mask: name` names a layer: a sublayer, else one further out.
             if key.dotted == "mask", case .identifier(let n) = tree[value] {
                 if let d = findLayer(n, from: layer) { refer(value.range, to: d) }
                 return
             }
-            expr(value, scope: scope, layer: layer)
+            expr(value, layer: layer)
         case .animation(_, _, let alias, let along, let body):
-            if let along { expr(along, scope: scope, layer: layer) }
+            if let along { expr(along, layer: layer) }
             // Animations are named for sequencing (`go.end`); earlier ones only.
-            block(body, in: scope, layer: layer)
+            block(body, layer: layer)
             if let alias {
-                let d = declare(alias, .animation, extent: item.range, in: nil)
+                let d = declare(alias, .animation, extent: item.range, inScope: false)
                 if layer.animations[alias.name] == nil { layer.animations[alias.name] = d }
             }
         case .keyframe(let time, let value, let timing):
-            expr(time, scope: scope, layer: layer)
-            expr(value, scope: scope, layer: layer)
-            if let timing { expr(timing, scope: scope, layer: layer) }
+            expr(time, layer: layer)
+            expr(value, layer: layer)
+            if let timing { expr(timing, layer: layer) }
         case .forLoop(let bindings, let body):
-            let loop = StaticScope(parent: scope)
-            for b in tree[bindings] {
-                expr(b.sequence, scope: scope, layer: layer)
-                _ = declare(b.name, .loopVariable, extent: b.range, in: loop)
-            }
-            block(body, in: loop, layer: layer, ownScope: false)
+            // Each sequence is read outside the loop, where no loop variable is visible.
+            let loopBindings = tree[bindings]
+            for b in loopBindings { expr(b.sequence, layer: layer) }
+            let mark = visible.open()
+            for b in loopBindings { _ = declare(b.name, .loopVariable, extent: b.range, inScope: true) }
+            block(body, layer: layer, ownScope: false)
+            visible.close(mark)
         case .ifItem(let condition, let then, let otherwise):
-            expr(condition, scope: scope, layer: layer)
-            block(then, in: scope, layer: layer)
-            if let otherwise { block(otherwise, in: scope, layer: layer) }
+            expr(condition, layer: layer)
+            block(then, layer: layer)
+            if let otherwise { block(otherwise, layer: layer) }
         case .pathCommand(_, let arguments):
-            for a in tree[arguments] { expr(a.value, scope: scope, layer: layer) }
+            for a in tree[arguments] { expr(a.value, layer: layer) }
         case .error:
             break
         }
     }
 
-    mutating func expr(_ e: Expr, scope: StaticScope, layer: StaticLayer) {
+    mutating func expr(_ e: Expr, layer: StaticLayer) {
         switch tree[e] {
         case .identifier(let n):
-            if let d = scope.lookup(n) { refer(e.range, to: d) } else { index.unresolved.append(Identifier(n, e.range)) }
+            let id = tree.nameID(e)
+            if let d = visible.lookup(id) { refer(e.range, to: d) } else { index.unresolved.append(Identifier(n, e.range, nameID: id)) }
         case .paren(let inner), .unary(_, let inner):
-            expr(inner, scope: scope, layer: layer)
+            expr(inner, layer: layer)
         case .tuple(let items), .list(let items), .sequence(let items):
-            for x in tree[items] { expr(x, scope: scope, layer: layer) }
+            for x in tree[items] { expr(x, layer: layer) }
         case .binary(_, let l, let r), .range(let l, let r, _):
-            expr(l, scope: scope, layer: layer)
-            expr(r, scope: scope, layer: layer)
+            expr(l, layer: layer)
+            expr(r, layer: layer)
         case .conditional(let c, let a, let b):
-            expr(c, scope: scope, layer: layer)
-            expr(a, scope: scope, layer: layer)
-            expr(b, scope: scope, layer: layer)
+            expr(c, layer: layer)
+            expr(a, layer: layer)
+            expr(b, layer: layer)
         case .call(let callee, let arguments):
-            if let d = scope.lookup(callee.name) { refer(callee.range, to: d) } else { index.unresolved.append(callee) }
-            for a in tree[arguments] { expr(a.value, scope: scope, layer: layer) }
+            if let d = visible.lookup(callee.nameID) { refer(callee.range, to: d) } else { index.unresolved.append(callee) }
+            for a in tree[arguments] { expr(a.value, layer: layer) }
         case .index(let base, let indices):
-            expr(base, scope: scope, layer: layer)
-            for i in tree[indices] { expr(i, scope: scope, layer: layer) }
+            expr(base, layer: layer)
+            for i in tree[indices] { expr(i, layer: layer) }
         case .member(let base, let name):
             // `go.end`, `card.go.end`: an animation, when the first name is not a value.
-            if Checker.sequencingMembers.contains(name.name), let (d, range) = animation(base, scope: scope, layer: layer) {
+            if Checker.sequencingMembers.contains(name.name), let (d, range) = animation(base, layer: layer) {
                 refer(range, to: d)
                 return
             }
-            expr(base, scope: scope, layer: layer)
+            expr(base, layer: layer)
         case .pathLiteral(let body):
-            block(body, in: scope, layer: layer)
+            block(body, layer: layer)
         case .number, .string, .color, .bool, .implicitMember, .error:
             break
         }
     }
 
     /// The animation `a` or `layer.a` names, and the range of its name in the reference.
-    func animation(_ base: Expr, scope: StaticScope, layer: StaticLayer) -> (Int, SourceRange)? {
+    func animation(_ base: Expr, layer: StaticLayer) -> (Int, SourceRange)? {
         var names: [Identifier] = []
         var e = base
         while true {
             switch tree[e] {
-            case .identifier(let n): names.insert(Identifier(n, e.range), at: 0)
+            case .identifier(let n): names.insert(Identifier(n, e.range, nameID: tree.nameID(e)), at: 0)
             case .member(let b, let n): names.insert(n, at: 0); e = b; continue
             default: return nil
             }
             break
         }
-        guard let last = names.last, scope.lookup(names[0].name) == nil else { return nil }
+        guard let last = names.last, visible.lookup(names[0].nameID) == nil else { return nil }
         if names.count == 1 { return layer.animations[last.name].map { ($0, last.range) } }
         var s: StaticLayer? = layer
         while let start = s {
