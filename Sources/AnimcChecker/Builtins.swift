@@ -107,21 +107,25 @@ struct CallItem {
 }
 
 /// A built-in's parameters, each with the argument bound to it (nil when none was),
-/// as positions in the call's argument list: up to four held in place, so binding the
-/// arguments of `rgb(...)` or `cubic(...)` allocates nothing, and the slots hold no
-/// values of their own to release.
+/// as positions in the call's argument list, held in place: binding the arguments of
+/// `rgb(...)` or `cubic(...)` allocates nothing, and the slots hold no values of their
+/// own to release. The call's argument list is their one reference, so freeing the
+/// slots is one release (a second array for the positions of longer parameter lists
+/// made every destroy go through the runtime's generic value witness).
 struct ArgumentSlots: RandomAccessCollection {
     typealias Slot = (SemaValue, SourceRange)?
+    /// The most parameters a built-in has (`arc` has five).
+    static let capacity = 8
     private let items: [CallItem]
     /// Per parameter, one more than the position of its argument; 0 when unbound.
-    private var first: Int32 = 0, second: Int32 = 0, third: Int32 = 0, fourth: Int32 = 0
-    private var rest: [Int32]
+    private var positions: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0, 0, 0, 0)
     let count: Int
 
     init(count: Int, items: [CallItem]) {
+        // The parameter lists are the built-ins' own, fixed in this file: not input.
+        precondition(count <= ArgumentSlots.capacity, "a built-in with more than \(ArgumentSlots.capacity) parameters")
         self.count = count
         self.items = items
-        rest = count > 4 ? Array(repeating: 0, count: count - 4) : []
     }
 
     var startIndex: Int { 0 }
@@ -131,13 +135,7 @@ struct ArgumentSlots: RandomAccessCollection {
 
     private func position(_ i: Int) -> Int32 {
         precondition(i >= 0 && i < count, "argument slot out of range")
-        switch i {
-        case 0: return first
-        case 1: return second
-        case 2: return third
-        case 3: return fourth
-        default: return rest[i - 4]
-        }
+        return withUnsafeBytes(of: positions) { $0.load(fromByteOffset: i * 4, as: Int32.self) }
     }
 
     subscript(i: Int) -> Slot {
@@ -154,13 +152,7 @@ struct ArgumentSlots: RandomAccessCollection {
     mutating func bind(_ i: Int, toArgument argument: Int) {
         precondition(i >= 0 && i < count, "argument slot out of range")
         let p = Int32(argument + 1)
-        switch i {
-        case 0: first = p
-        case 1: second = p
-        case 2: third = p
-        case 3: fourth = p
-        default: rest[i - 4] = p
-        }
+        withUnsafeMutableBytes(of: &positions) { $0.storeBytes(of: p, toByteOffset: i * 4, as: Int32.self) }
     }
 }
 
