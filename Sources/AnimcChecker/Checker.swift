@@ -112,6 +112,17 @@ final class Checker {
     /// whether its item's were registered, and a check that registers replays only
     /// records that did (see ``ItemRecord/registered``).
     lazy var registersLowered: Bool = tree.arena.hasMemberAccess(named: Checker.sequencingMembers)
+    /// Whether any name in the file spells π as Swift does (`M_PI`, `.pi`, `Double.pi`):
+    /// without one, no product can be a folded π, and every product, quotient and
+    /// negation skips looking for one (a dictionary lookup per operand name).
+    lazy var spellsSwiftPi: Bool = tree.arena.names.contains { name in
+        if case .pi? = SwiftSpellings.names[name] { return true }
+        if case .pi? = SwiftSpellings.member(name) { return true }
+        return false
+    }
+    /// Whether the file names the host clock (`CACurrentMediaTime`) anywhere: without
+    /// it, no sum is a ported `CACurrentMediaTime() + delay`.
+    lazy var namesHostClock: Bool = tree.arena.names.contains(SwiftSpellings.hostClock)
     /// The same, by layer: a reference searches its layer's, not every animation so far
     /// (a loop of sequenced layers was quadratic). Layers are alive as long as the check,
     /// so their identities are not reused.

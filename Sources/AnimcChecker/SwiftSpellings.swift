@@ -185,7 +185,7 @@ extension Checker {
     /// `.pi / 4`, `2 * .pi`, `-.pi` where an angle is expected: one report for the
     /// whole product, folded into degrees (`45deg`), and the angle's value.
     func swiftFoldedPi(_ expr: Expr, _ scope: Scope) -> SemaValue? {
-        guard expectedDimension != Dimension.none else { return nil }
+        guard expectedDimension != Dimension.none, spellsSwiftPi else { return nil }
         let folded: String?
         switch tree[expr] {
         case .binary(let op, let l, let r) where op == .multiply || op == .divide: folded = foldedPi(l, r, op)
@@ -209,6 +209,7 @@ extension Checker {
     /// `CACurrentMediaTime() + 0.2`: one report for the sum, whose `.anim` form is the
     /// delay alone (a bare number becomes seconds where a time is expected), and its value.
     func swiftHostClockSum(_ expr: Expr, _ l: Expr, _ r: Expr, _ scope: Scope) -> SemaValue? {
+        guard namesHostClock else { return nil }
         let delay: Expr
         if SwiftSpellings.isHostClock(l, in: tree) { delay = r } else if SwiftSpellings.isHostClock(r, in: tree) { delay = l } else { return nil }
         guard scope.lookup(SwiftSpellings.hostClock) == nil else { return nil }
