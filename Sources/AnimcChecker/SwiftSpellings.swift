@@ -15,6 +15,9 @@ enum SwiftSpellings {
         /// π times the factor: `180deg` where an angle is expected (or the context is
         /// unknown: in Core Animation code π is nearly always an angle), `pi` otherwise.
         case pi(Double)
+        /// A plain number written as a C constant (`M_2_PI` is 2/π, `M_SQRT2` is √2):
+        /// its `.anim` form is the literal.
+        case number(Double)
         /// `inf`
         case infinity
         /// A `.anim` word: a constant, an enumeration case, a timing function or colour.
@@ -23,7 +26,12 @@ enum SwiftSpellings {
 
     static let names: [String: Meaning] = {
         var table: [String: Meaning] = [
-            "M_PI": .pi(1), "M_PI_2": .pi(0.5), "M_PI_4": .pi(0.25), "M_2_PI": .pi(2),
+            "M_PI": .pi(1), "M_PI_2": .pi(0.5), "M_PI_4": .pi(0.25),
+            // math.h's other constants are plain numbers: `M_2_PI` is 2/π, not 2π.
+            "M_1_PI": .number(1 / Double.pi), "M_2_PI": .number(2 / Double.pi), "M_2_SQRTPI": .number(2 / Double.pi.squareRoot()),
+            "M_SQRT2": .number(2.0.squareRoot()), "M_SQRT1_2": .number(0.5.squareRoot()), "M_E": .number(2.718281828459045),
+            "M_LOG2E": .number(1.4426950408889634), "M_LOG10E": .number(0.4342944819032518), "M_LN2": .number(0.6931471805599453),
+            "M_LN10": .number(2.302585092994046),
             "HUGE": .infinity, "HUGE_VAL": .infinity, "HUGE_VALF": .infinity, "FLT_MAX": .infinity, "DBL_MAX": .infinity,
             "INFINITY": .infinity, "MAXFLOAT": .infinity, "CGFLOAT_MAX": .infinity,
             "CATransform3DIdentity": .word("identity"), "CGAffineTransformIdentity": .word("identity"),
@@ -227,6 +235,9 @@ extension Checker {
 
     private func swiftMeaning(_ meaning: SwiftSpellings.Meaning, written: String, _ range: SourceRange, _ scope: Scope) -> SemaValue {
         switch meaning {
+        case .number(let x):
+            reportSpelling(at: range, written: written, replacement: formatNumber(x))
+            return .number(x, .none)
         case .pi(let factor):
             let angle = expectedDimension != Dimension.none
             reportSpelling(at: range, written: written, replacement: piText(factor, angle: angle))
@@ -299,6 +310,7 @@ extension Checker {
         func meaningText(_ m: SwiftSpellings.Meaning) -> String {
             switch m {
             case .pi(let f): return piText(f, angle: angle)
+            case .number(let x): return formatNumber(x)
             case .infinity: return "inf"
             case .word(let w): return w
             }
@@ -462,3 +474,4 @@ extension Checker {
         }
     }
 }
+
