@@ -86,14 +86,14 @@ extension Checker {
             }
             return nil
         case .point, .size:
-            guard let xs = v.plainNumbers, xs.count == 2 else {
+            guard let (x, y) = v.plainPair else {
                 // Two components with units: the shape was right, the units are not.
                 if case .tuple(let items, _) = v, items.count == 2 {
                     return mismatch("the \(type == .point ? "coordinates of a point" : "width and height of a size") are plain numbers (points), without units")
                 }
                 return mismatch(type == .point ? "a point is written (x, y)" : "a size is written width x height")
             }
-            return type == .point ? .point(Point(xs[0], xs[1])) : .size(Size(xs[0], xs[1]))
+            return type == .point ? .point(Point(x, y)) : .size(Size(x, y))
         case .rect:
             if let xs = v.plainNumbers {
                 if xs.count == 4 { return .rect(Rect(xs[0], xs[1], xs[2], xs[3])) }

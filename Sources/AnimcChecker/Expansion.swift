@@ -60,6 +60,18 @@ extension Checker {
     }
 
     /// Registers the declarations among `items` in `scope`.
+    /// How many declarations `register` makes for a block's items.
+    func declarationCount(_ items: Children<Item>) -> Int {
+        var count = 0
+        for item in tree[items] {
+            switch tree.tag(item) {
+            case .letDecl, .timingDecl, .pathDecl, .component: count += 1
+            default: continue
+            }
+        }
+        return count
+    }
+
     func register(_ items: Children<Item>, in scope: Scope) {
         for item in tree[items] {
             switch tree.tag(item) {
@@ -74,7 +86,8 @@ extension Checker {
             case .pathDecl(let name, let body):
                 declare(Binding(name: name, kind: .path, pathBody: body, scope: scope), in: scope)
             case .component(let name, let params, let body):
-                let info = ComponentInfo(name: name, parameters: Array(tree[params]), body: body, scope: scope, range: item.range)
+                let info = ComponentInfo(name: name, parameters: Array(tree[params]), body: body,
+                                         declarationCount: declarationCount(body.items), scope: scope, range: item.range)
                 declare(Binding(name: name, kind: .component, scope: scope, value: .component(info)), in: scope)
             default:
                 break
@@ -101,9 +114,10 @@ extension Checker {
         guard !sequences.contains(where: { $0.count == 0 }) else { return }
         activeLoops.append(tree[bindings].first.map { $0.range.union(tree[bindings][bindings.count - 1].range) } ?? range)
         defer { activeLoops.removeLast() }
+        let bindingsPerIteration = bindings.count + declarationCount(body.items)
         while true {
             guard allowExpansion(iterations: 1, at: range) else { return }
-            let iteration = Scope(parent: scope)
+            let iteration = Scope(parent: scope, capacity: bindingsPerIteration)
             for (k, binding) in tree[bindings].enumerated() {
                 declare(Binding(name: binding.name, kind: .loopVariable, scope: iteration, value: sequences[k][indices[k]]), in: iteration)
             }

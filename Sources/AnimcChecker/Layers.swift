@@ -467,7 +467,7 @@ extension Checker {
         // Parameters live in a scope whose parent is the component's declaration scope:
         // components are lexically scoped.
         let declarationScope = info.scope
-        let parameterScope = Scope(parent: declarationScope)
+        let parameterScope = Scope(parent: declarationScope, capacity: info.parameters.count + info.declarationCount)
         // Each argument's place in the parameter list, found by interned name: names of
         // one tree are equal exactly when their ids are.
         let parameters = info.parameters

@@ -81,6 +81,14 @@ enum SemaValue {
         return result
     }
 
+    /// The two numbers of a plain-number pair, `(x, y)` or `w x h`, without building an
+    /// array: every point and size property reads one.
+    var plainPair: (Double, Double)? {
+        guard case .tuple(let items, _) = self, items.count == 2,
+              case .number(let x, .none) = items[0], case .number(let y, .none) = items[1] else { return nil }
+        return (x, y)
+    }
+
     /// Whether ``plainNumbers`` is non-nil, without building the array.
     var isPlainNumbers: Bool {
         guard case .tuple(let items, _) = self else { return false }
@@ -103,16 +111,20 @@ final class ComponentInfo {
     /// them, and reading them again per instance made each name's string anew.
     let parameters: [Parameter]
     let body: Block
+    /// The declarations of the body, which go in an instance's scope beside the
+    /// parameters (so that scope is sized once).
+    let declarationCount: Int
     /// Unowned: the scope holds the binding that holds this, and a cycle would keep
     /// every scope of a loop alive. Instances are checked only where the component is
     /// visible, so while its scope lives.
     unowned let scope: Scope
     let range: SourceRange
 
-    init(name: Identifier, parameters: [Parameter], body: Block, scope: Scope, range: SourceRange) {
+    init(name: Identifier, parameters: [Parameter], body: Block, declarationCount: Int, scope: Scope, range: SourceRange) {
         self.name = name
         self.parameters = parameters
         self.body = body
+        self.declarationCount = declarationCount
         self.scope = scope
         self.range = range
     }
@@ -205,6 +217,14 @@ final class Scope {
     init(parent: Scope?) {
         self.parent = parent
         templateReads = parent?.templateReads ?? TemplateReads()
+    }
+
+    /// A scope that will hold `capacity` bindings (an instance's parameters, a loop's
+    /// variables, with the declarations of the block they go with): its list is
+    /// allocated once instead of growing from one binding to two and four.
+    convenience init(parent: Scope?, capacity: Int) {
+        self.init(parent: parent)
+        if capacity > 0 { order.reserveCapacity(capacity) }
     }
 
     /// The binding `name` resolves to, here or further out. `id` is the name's interned
