@@ -503,14 +503,20 @@ extension Checker {
             registerLowered(name: animation.name, timing: animation.timing, nameRange: shape.nameRange)
             return
         }
-        currentFrame.groups.append(Animation(name: animation.name, timing: animation.timing, kind: .group([]), range: item.range))
+        // The group's time frame is read only by registration (rules read the IR), and
+        // registration happens only in files with a reference: elsewhere the frame is
+        // not made (an array and a copy of the group per instance).
+        let framed = registersLowered
+        if framed {
+            currentFrame.groups.append(Animation(name: animation.name, timing: animation.timing, kind: .group([]), range: item.range))
+        }
         // By index, not by copying each member and leaf: an `Animation` is many fields.
         for j in members.indices where j < rules.leaves.count {
             replayRules(members[j], shape, j, rules.leaves[j])
             registerLowered(name: members[j].name, timing: members[j].timing, nameRange: shape.leaves[j].nameRange)
         }
         if rules.group { checkGroupRules(animation, item: item) }
-        currentFrame.groups.removeLast(1)
+        if framed { currentFrame.groups.removeLast(1) }
         registerLowered(name: animation.name, timing: animation.timing, nameRange: shape.nameRange)
     }
 
