@@ -14,10 +14,20 @@
 public struct NameTable<Value> {
     /// Per slot: the hash of the name there (never 0), or 0 for an empty slot.
     @usableFromInline var hashes: [UInt64] = []
-    /// Per slot: where the name's entry is in `keys` and `values`.
+    /// Per slot: where the name's entry is in `items`.
     @usableFromInline var positions: [Int32] = []
-    @usableFromInline var keys: [String] = []
-    @usableFromInline var values: [Value] = []
+    /// The names and their values in insertion order, in one array: a table of a few
+    /// names (most of them) is one allocation, not one for names and one for values.
+    @usableFromInline var items: [Entry] = []
+
+    @usableFromInline struct Entry {
+        @usableFromInline var key: String
+        @usableFromInline var value: Value
+        @inlinable init(key: String, value: Value) {
+            self.key = key
+            self.value = value
+        }
+    }
 
     @inlinable public init() {}
 
@@ -26,24 +36,23 @@ public struct NameTable<Value> {
     }
 
     /// How many names the table holds.
-    @inlinable public var count: Int { keys.count }
+    @inlinable public var count: Int { items.count }
 
     /// The value for `name`, or nil. Setting a value adds the name or replaces its
     /// value; setting nil is not supported and is ignored.
     @inlinable public subscript(name: String) -> Value? {
         get {
             guard let p = position(name) else { return nil }
-            return values[p]
+            return items[p].value
         }
         set {
             guard let newValue else { return }
             if let p = position(name) {
-                values[p] = newValue
+                items[p].value = newValue
                 return
             }
-            keys.append(name)
-            values.append(newValue)
-            if keys.count > NameTable.linearLimit { index(keys.count - 1) }
+            items.append(Entry(key: name, value: newValue))
+            if items.count > NameTable.linearLimit { index(items.count - 1) }
         }
     }
 
@@ -53,20 +62,20 @@ public struct NameTable<Value> {
 
     /// Every name and its value, in the order they were added.
     @inlinable public var entries: [(key: String, value: Value)] {
-        Array(zip(keys, values))
+        items.map { (key: $0.key, value: $0.value) }
     }
 
     /// Changes every value in place, stopping at the first for which `body` returns
     /// false; returns whether none did.
     @inlinable public mutating func updateValues(_ body: (inout Value) -> Bool) -> Bool {
-        for i in values.indices where !body(&values[i]) { return false }
+        for i in items.indices where !body(&items[i].value) { return false }
         return true
     }
 
     @inlinable func position(_ name: String) -> Int? {
         guard !hashes.isEmpty else {
             let length = name.utf8.count
-            for (p, key) in keys.enumerated() where key.utf8.count == length && key == name { return p }
+            for p in items.indices where items[p].key.utf8.count == length && items[p].key == name { return p }
             return nil
         }
         let h = NameTable.hash(name)
@@ -77,7 +86,7 @@ public struct NameTable<Value> {
             if stored == 0 { return nil }
             if stored == h {
                 let p = Int(positions[i])
-                if keys[p] == name { return p }
+                if items[p].key == name { return p }
             }
             i = (i + 1) & mask
         }
@@ -85,19 +94,19 @@ public struct NameTable<Value> {
 
     /// Adds the entry at `p` to the hash index, building or growing the index first
     /// when it would be more than half full.
-    @usableFromInline mutating func index(_ p: Int) {
-        if keys.count * 2 > hashes.count {
+    @inlinable mutating func index(_ p: Int) {
+        if items.count * 2 > hashes.count {
             let size = Swift.max(32, hashes.count * 2)
             hashes = [UInt64](repeating: 0, count: size)
             positions = [Int32](repeating: 0, count: size)
-            for q in keys.indices { place(q) }
+            for q in items.indices { place(q) }
         } else {
             place(p)
         }
     }
 
-    @usableFromInline mutating func place(_ p: Int) {
-        let h = NameTable.hash(keys[p]), mask = hashes.count - 1
+    @inlinable mutating func place(_ p: Int) {
+        let h = NameTable.hash(items[p].key), mask = hashes.count - 1
         var i = Int(truncatingIfNeeded: h) & mask
         while hashes[i] != 0 { i = (i + 1) & mask }
         hashes[i] = h
@@ -120,3 +129,4 @@ public struct NameTable<Value> {
 }
 
 extension NameTable: Sendable where Value: Sendable {}
+extension NameTable.Entry: Sendable where Value: Sendable {}

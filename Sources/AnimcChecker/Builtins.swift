@@ -380,10 +380,18 @@ extension Checker {
             let scaled = binary(.multiply, diff, .number(t, .none), a.range, a.range, a.range)
             return binary(.add, from.0, scaled, a.range, from.1, a.range)
         case .length:
-            guard let s = a.bind(Builtins.vectorNames, required: 1, usage: "length(v)"), let v = a.vector(s[0], count: nil, what: "v") else { return .poison }
+            guard let s = a.bind(Builtins.vectorNames, required: 1, usage: "length(v)") else { return .poison }
+            // A point, read without building an array; the sum in the same order as below.
+            if let (x, y) = s[0]?.0.plainPair { return .number((0 + x * x + y * y).squareRoot(), .none) }
+            guard let v = a.vector(s[0], count: nil, what: "v") else { return .poison }
             return .number(v.reduce(0) { $0 + $1 * $1 }.squareRoot(), .none)
         case .normalize:
-            guard let s = a.bind(Builtins.vectorNames, required: 1, usage: "normalize(v)"), let v = a.vector(s[0], count: nil, what: "v") else { return .poison }
+            guard let s = a.bind(Builtins.vectorNames, required: 1, usage: "normalize(v)") else { return .poison }
+            if let (x, y) = s[0]?.0.plainPair {
+                let len = (0 + x * x + y * y).squareRoot()
+                return .tuple([.number(len == 0 ? 0 : x / len, .none), .number(len == 0 ? 0 : y / len, .none)], isSize: false)
+            }
+            guard let v = a.vector(s[0], count: nil, what: "v") else { return .poison }
             let len = v.reduce(0) { $0 + $1 * $1 }.squareRoot()
             // The zero vector has no direction; normalising it gives zero, so the centre
             // tile of a grid needs no special case. (Built as the tuple at once: every
