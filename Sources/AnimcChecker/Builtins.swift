@@ -265,7 +265,8 @@ extension Checker {
         }
         let args = CallArguments(callee: callee.name, items: items, range: range, checker: self)
         if args.hasPoison { return .poison }
-        if let result = callBuiltin(callee.name, args) { return result }
+        let function = builtinFunctions.value(callee.nameID, nameCount: tree.arena.names.count) { Builtins.functions[callee.name] }
+        if let function, let result = callBuiltin(callee.name, function, args) { return result }
         if Builtins.constant(callee.name) != nil {
             report(Messages.notCallable(callee.range, name: callee.name, what: "constant"))
             return .poison
@@ -277,8 +278,7 @@ extension Checker {
     }
 
     // swiftlint:disable:next cyclomatic_complexity
-    private func callBuiltin(_ name: String, _ a: CallArguments) -> SemaValue? {
-        guard let function = Builtins.functions[name] else { return nil }
+    private func callBuiltin(_ name: String, _ function: Builtins.Function, _ a: CallArguments) -> SemaValue? {
         switch function {
         // Colours
         case .rgb:

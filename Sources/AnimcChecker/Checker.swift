@@ -123,6 +123,11 @@ final class Checker {
     /// Whether the file names the host clock (`CACurrentMediaTime`) anywhere: without
     /// it, no sum is a ported `CACurrentMediaTime() + delay`.
     lazy var namesHostClock: Bool = tree.arena.names.contains(SwiftSpellings.hostClock)
+    /// What each interned name means as a declared type and as a built-in function,
+    /// found once per name: every instance of a component checks its parameters' types
+    /// and most call `rgb` or `length`, and each found them by hashing the name.
+    @exclusivity(unchecked) var typeNames = NameIDCache<TypeNames.Kind>()
+    @exclusivity(unchecked) var builtinFunctions = NameIDCache<Builtins.Function>()
     /// The same, by layer: a reference searches its layer's, not every animation so far
     /// (a loop of sequenced layers was quadratic). Layers are alive as long as the check,
     /// so their identities are not reused.
@@ -439,5 +444,20 @@ final class Checker {
             return false
         }
         return true
+    }
+}
+
+/// Per interned name of one tree, a value computed from the name once (nil included).
+/// A name made outside the tree (``Identifier/noNameID``) is computed every time.
+struct NameIDCache<T> {
+    private var slots: [T??] = []
+
+    mutating func value(_ id: UInt32, nameCount: Int, _ compute: () -> T?) -> T? {
+        guard id != Identifier.noNameID, Int(id) < nameCount else { return compute() }
+        if slots.isEmpty { slots = Array(repeating: nil, count: nameCount) }
+        if let known = slots[Int(id)] { return known }
+        let made = compute()
+        slots[Int(id)] = .some(made)
+        return made
     }
 }

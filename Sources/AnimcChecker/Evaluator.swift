@@ -214,7 +214,7 @@ extension Checker {
 
     /// `let x: Time = ...`: the annotation names a type the value must have.
     func checkDeclaredType(_ v: SemaValue, _ type: Identifier, _ range: SourceRange) -> SemaValue {
-        guard let expected = TypeNames.lookup(type.name) else {
+        guard let expected = typeNames.value(type.nameID, nameCount: tree.arena.names.count, { TypeNames.lookup(type.name) }) else {
             reportSuggesting(type.name, among: TypeNames.all.count, { TypeNames.all }) {
                 Messages.unknownName(type.range, name: type.name, suggestion: $0, help: "types are " + TypeNames.all.joined(separator: ", "))
             }
