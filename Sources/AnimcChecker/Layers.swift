@@ -413,21 +413,42 @@ extension Checker {
     /// reporting an index that is not a whole number.
     func indexedName(_ name: String, _ indices: Children<Expr>, _ scope: Scope, what: String) -> String? {
         guard !indices.isEmpty else { return name }
-        // Built in place: every instance in a loop names itself here.
-        var indexed = name
-        indexed.reserveCapacity(name.utf8.count + 4 * indices.count + 2)
-        for (i, index) in tree[indices].enumerated() {
-            let v = eval(index, scope)
-            guard case .number(let x, .none) = v, x == x.rounded(), x.magnitude < 1e15 else {
-                if !v.isPoison { report(Messages.typeMismatch(index.range, expected: "a whole number", found: v.typeName, context: what)) }
-                return nil
+        // Every instance in a loop names itself here. Written as bytes into a buffer on the
+        // stack and made a string once: a name this short (`tile[2,3]`) is then a small
+        // string, where appending to one with room reserved put each on the heap.
+        let capacity = name.utf8.count + 2 + Checker.maxIndexBytes * indices.count
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> String? in
+            var n = 0
+            for b in name.utf8 { buffer[n] = b; n += 1 }
+            for (i, index) in tree[indices].enumerated() {
+                let v = eval(index, scope)
+                guard case .number(let x, .none) = v, x == x.rounded(), x.magnitude < 1e15 else {
+                    if !v.isPoison { report(Messages.typeMismatch(index.range, expected: "a whole number", found: v.typeName, context: what)) }
+                    return nil
+                }
+                buffer[n] = i == 0 ? 0x5B : 0x2C  // "[" or ","
+                n += 1
+                // As `formatNumber` writes a whole number (so -0 is "0").
+                var k = Int64(x)
+                if k < 0 { buffer[n] = 0x2D; n += 1; k = -k }
+                let first = n
+                repeat {
+                    buffer[n] = UInt8(truncatingIfNeeded: k % 10) + 0x30
+                    n += 1
+                    k /= 10
+                } while k > 0
+                var (lo, hi) = (first, n - 1)
+                while lo < hi { buffer.swapAt(lo, hi); lo += 1; hi -= 1 }
             }
-            indexed += i == 0 ? "[" : ","
-            indexed += formatNumber(x)
+            buffer[n] = 0x5D  // "]"
+            n += 1
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<n]), as: UTF8.self)
         }
-        indexed += "]"
-        return indexed
     }
+
+    /// The most bytes one index takes in a name: a separator, a sign and the 15 digits
+    /// of a whole number below 1e15.
+    static let maxIndexBytes = 17
 
     // MARK: Instances
 

@@ -21,6 +21,28 @@ import Testing
         return nil
     }
 
+    /// Indexed names are written as `formatNumber` writes whole numbers: negative
+    /// indices with their sign, -0 as 0, fifteen digits, and any base name, short or long.
+    @Test func indexedLayerNames() throws {
+        let text = """
+        composition { size: 10 x 10 }
+        for i in -2 ... 2 {
+          layer d[i, i * 123456789012345, -0.0 * i, 1e14] { opacity: 0.5 }
+        }
+        layer aVeryLongLayerNameThatIsNotSmall[3] { opacity: 1 }
+        """
+        let result = Pipeline.compile(SourceFile(name: "t.anim", text: text))
+        let c = try #require(result.composition)
+        var expected: [String] = []
+        for i in -2...2 {
+            let parts = [Double(i), Double(i) * 123456789012345, 0, 1e14].map(formatNumber)
+            expected.append("d[" + parts.joined(separator: ",") + "]")
+        }
+        expected.append("aVeryLongLayerNameThatIsNotSmall[3]")
+        #expect(c.layers.map(\.id) == expected)
+        #expect(expected[0] == "d[-2,-246913578024690,0,100000000000000]")
+    }
+
     @Test func arithmeticAndPrecedence() {
         #expect(number("1 + 2 * 3 - 4 / 2") == 5)
         #expect(number("(1 + 2) * 3") == 9)
