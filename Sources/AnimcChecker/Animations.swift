@@ -99,6 +99,8 @@ extension Checker {
         }
         var attributes = AttributeSet()
         var rows: [KeyframeRow] = []
+        // Rows are most of a keyframes body: one allocation for them, not one per doubling.
+        if kind.name == "keyframes" { rows.reserveCapacity(body.items.count) }
         var children: [Item] = []
         var childScopes: [Scope] = []
         var failed = false

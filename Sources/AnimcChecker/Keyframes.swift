@@ -20,8 +20,7 @@ extension Checker {
                                                 ? attributeInsertion(body, "calculationMode: discrete", message: "use discrete mode") : nil))
             return nil
         }
-        let arrayAttributes = ["values", "keyTimes", "timingFunctions"].compactMap { a[$0] }
-        if !rows.isEmpty, let first = arrayAttributes.first {
+        if !rows.isEmpty, let first = a["values"] ?? a["keyTimes"] ?? a["timingFunctions"] {
             report(Messages.keyframeForms(first.range, problem: "keyframe rows and '\(first.name):' cannot be mixed"))
             return nil
         }
@@ -123,19 +122,21 @@ extension Checker {
             return nil
         }
         guard checkSameStructure(values, valueRanges) else { return nil }
-        var tcb: [[Double]] = []
-        for name in ["tensionValues", "continuityValues", "biasValues"] {
-            guard let attr = a[name] else { tcb.append([]); continue }
+        /// `tensionValues` and its kin: empty when absent, nil after reporting.
+        func perKeyNumbers(_ name: String) -> [Double]? {
+            guard let attr = a[name] else { return [] }
             guard let (xs, _) = lowerList(attr, as: .number, context: "'\(name)'") else { return nil }
             let numbers = xs.compactMap { if case .number(let x) = $0 { return x } else { return nil } }
             guard numbers.count == values.count else {
                 report(Messages.keyTimesCount(attr.value.range, keyTimes: numbers.count, values: values.count, mode: .cubic))
                 return nil
             }
-            tcb.append(numbers)
+            return numbers
         }
+        guard let tension = perKeyNumbers("tensionValues"), let continuity = perKeyNumbers("continuityValues"),
+              let bias = perKeyNumbers("biasValues") else { return nil }
         return Keyframes(values: values, keyTimes: keyTimes, timingFunctions: timingFunctions, calculationMode: mode,
-                         tension: tcb[0], continuity: tcb[1], bias: tcb[2])
+                         tension: tension, continuity: continuity, bias: bias)
     }
 
     /// A keyframe row's value, range-checked as the property's model value is; nil after
