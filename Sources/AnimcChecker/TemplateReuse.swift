@@ -82,6 +82,13 @@ struct TemplateKey: Hashable {
     var inGroup: Bool
     var definitionDepth: Int
     var expectedDimension: Dimension?
+
+    /// Hashed by where the animation is written alone, which nearly always tells keys
+    /// apart (equality still compares everything): every instance looks its key up, and
+    /// hashing all seven fields was most of the lookup.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(UInt64(range.start) << 32 | UInt64(range.end))
+    }
 }
 
 /// Where in a lowered animation a hole's value goes.
