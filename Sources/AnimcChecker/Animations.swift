@@ -16,6 +16,17 @@ struct Attribute {
     var value: Expr
     var range: SourceRange
     var scope: Scope
+    /// The name's length (see ``AttributeSet/signature(_:)``).
+    let signature: UInt32
+
+    init(name: String, nameRange: SourceRange, value: Expr, range: SourceRange, scope: Scope) {
+        self.name = name
+        self.nameRange = nameRange
+        self.value = value
+        self.range = range
+        self.scope = scope
+        signature = AttributeSet.signature(name)
+    }
 }
 
 /// An animation's attributes by canonical name. A handful per animation, so a linear
@@ -23,10 +34,14 @@ struct Attribute {
 struct AttributeSet {
     private(set) var values: [Attribute] = []
 
+    /// Attributes are compared by name length first, by index, so a lookup (a
+    /// keyframes animation makes about forty, most for names it does not give) copies no
+    /// attribute out of the list and compares no strings of other lengths.
+    static func signature(_ name: String) -> UInt32 { UInt32(truncatingIfNeeded: name.utf8.count) }
+
     subscript(name: String) -> Attribute? {
-        // Lengths first, as in `Scope.local`.
-        let length = name.utf8.count
-        for a in values where a.name.utf8.count == length && a.name == name { return a }
+        let signature = AttributeSet.signature(name)
+        for k in values.indices where values[k].signature == signature && values[k].name == name { return values[k] }
         return nil
     }
 
