@@ -16,8 +16,8 @@ struct Attribute {
     var value: Expr
     var range: SourceRange
     var scope: Scope
-    /// The name's length (see ``AttributeSet/signature(_:)``).
-    let signature: UInt32
+    /// The name's length in bytes, which lookups compare first (see ``AttributeSet``).
+    let nameLength: Int
 
     init(name: String, nameRange: SourceRange, value: Expr, range: SourceRange, scope: Scope) {
         self.name = name
@@ -25,7 +25,7 @@ struct Attribute {
         self.value = value
         self.range = range
         self.scope = scope
-        signature = AttributeSet.signature(name)
+        nameLength = name.utf8.count
     }
 }
 
@@ -37,11 +37,9 @@ struct AttributeSet {
     /// Attributes are compared by name length first, by index, so a lookup (a
     /// keyframes animation makes about forty, most for names it does not give) copies no
     /// attribute out of the list and compares no strings of other lengths.
-    static func signature(_ name: String) -> UInt32 { UInt32(truncatingIfNeeded: name.utf8.count) }
-
     subscript(name: String) -> Attribute? {
-        let signature = AttributeSet.signature(name)
-        for k in values.indices where values[k].signature == signature && values[k].name == name { return values[k] }
+        let length = name.utf8.count
+        for k in values.indices where values[k].nameLength == length && values[k].name == name { return values[k] }
         return nil
     }
 
