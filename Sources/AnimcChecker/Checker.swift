@@ -174,8 +174,27 @@ final class Checker {
     /// `Diagnostic` in every entry made each entry ten times the size.
     @exclusivity(unchecked) var noEffectWarnings: [SourceRange: Diagnostic] = [:]
     /// By the start of the declaration's name (see ``CheckResult/foldedValues``).
-    @exclusivity(unchecked) var foldedValues = OffsetTable<String>()
+    @exclusivity(unchecked) var foldedValues = OffsetTable<FoldedValue>()
     var nameIndex: NameIndex?
+
+    /// A hover value as recorded. The first value a declaration takes is kept as the
+    /// value and written out only for the result; a second one that surely prints
+    /// differently makes it "varies" with nothing written. Formatting the values (number
+    /// formatting, joined tuples) of the first two instances of every template binding
+    /// was most of recording them. Values that might print alike (zeros, angles, which
+    /// are rounded) are compared by text, as they always were.
+    enum FoldedValue {
+        case value(SemaValue)
+        case text(String)
+
+        /// The text hover shows. A value is kept only when it has one.
+        var text: String {
+            switch self {
+            case .value(let v): return v.sourceText ?? ""
+            case .text(let t): return t
+            }
+        }
+    }
 
     /// Records what a declaration evaluated to, for hover.
     func recordFolded(_ binding: Binding, _ value: SemaValue) {
@@ -186,24 +205,50 @@ final class Checker {
             // Recorded for a later check: skipped only once this item's own record says
             // "varies" (the result does too, then).
             if recorder.foldedVaries(key) { return }
-        } else if foldedValues[UInt64(key)] == Checker.varies {
+            guard !value.isPoison, let text = value.sourceText else { return }
+            recordFolded(at: key, text)
             return
         }
-        guard !value.isPoison, let text = value.sourceText else { return }
-        recordFolded(at: key, text)
+        let previous = foldedValues[UInt64(key)]
+        if case .text(let t)? = previous, t == Checker.varies { return }
+        guard !value.isPoison, value.hasSourceText else { return }
+        switch previous {
+        case nil:
+            // A long list's text is short ("a list of 1000 values"): kept as text, the
+            // list is not held to the end of the check.
+            if case .list(let items) = value, items.count > 16, let text = value.sourceText {
+                foldedValues.set(UInt64(key), .text(text))
+            } else {
+                foldedValues.set(UInt64(key), .value(value))
+            }
+        case .value(let first)?:
+            if first.isSame(as: value) { return }
+            if first.printsDifferently(from: value) {
+                foldedValues.set(UInt64(key), .text(Checker.varies))
+                return
+            }
+            let text = first.sourceText ?? ""
+            foldedValues.set(UInt64(key), .text(text == value.sourceText ? text : Checker.varies))
+        case .text(let text)?:
+            if text != value.sourceText { foldedValues.set(UInt64(key), .text(Checker.varies)) }
+        }
     }
 
     /// The hover values as the result gives them.
     func foldedHover() -> [UInt32: String] {
         var out: [UInt32: String] = [:]
         out.reserveCapacity(foldedValues.count)
-        for (key, text) in zip(foldedValues.keys, foldedValues.values) { out[UInt32(truncatingIfNeeded: key)] = text }
+        for (key, folded) in zip(foldedValues.keys, foldedValues.values) { out[UInt32(truncatingIfNeeded: key)] = folded.text }
         return out
     }
 
     func recordFolded(at key: UInt32, _ text: String) {
         recorder?.fold(key, text)
-        if let previous = foldedValues[UInt64(key)], previous != text { foldedValues.set(UInt64(key), Checker.varies) } else { foldedValues.set(UInt64(key), text) }
+        if let previous = foldedValues[UInt64(key)], previous.text != text {
+            foldedValues.set(UInt64(key), .text(Checker.varies))
+        } else {
+            foldedValues.set(UInt64(key), .text(text))
+        }
     }
 
     /// What hover shows for a binding whose value differs between instances or iterations.
