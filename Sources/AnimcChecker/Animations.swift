@@ -178,7 +178,7 @@ extension Checker {
             typedTarget = nil
         } else {
             guard let t = target else { return nil }
-            guard let info = PropertyTable.keyPath(t.dotted) else {
+            guard let info = keyPathInfo(t) else {
                 reportSuggesting(t.dotted, among: PropertyTable.keyPaths.count, { PropertyTable.keyPaths.map(\.keyPath) }) {
                     Messages.unknownKeyPath(t.range, path: t.dotted, suggestion: $0)
                 }

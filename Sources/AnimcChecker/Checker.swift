@@ -128,6 +128,14 @@ final class Checker {
     /// and most call `rgb` or `length`, and each found them by hashing the name.
     @exclusivity(unchecked) var typeNames = NameIDCache<TypeNames.Kind>()
     @exclusivity(unchecked) var builtinFunctions = NameIDCache<Builtins.Function>()
+    /// What each written key path means, the same way: every layer property and
+    /// animation target looked its path up by hashing it.
+    @exclusivity(unchecked) var keyPathInfos = NameIDCache<KeyPathInfo>()
+
+    /// The property table's entry for a key path as written.
+    func keyPathInfo(_ key: KeyPathSyntax) -> KeyPathInfo? {
+        keyPathInfos.value(key.dottedID, nameCount: tree.arena.names.count) { PropertyTable.keyPath(key.dotted) }
+    }
     /// The same, by layer: a reference searches its layer's, not every animation so far
     /// (a loop of sequenced layers was quadratic). Layers are alive as long as the check,
     /// so their identities are not reused.
@@ -439,18 +447,19 @@ final class Checker {
     private func reportUnused() {
         let index = NameIndex.build(tree)
         nameIndex = index
-        let unreferenced = index.unreferenced
+        // Only declarations that can be warned about are candidates (layers and
+        // animations, most of a large file's declarations, are not), picked out by kind
+        // before anything is copied: with every layer among them, 100,000 layers made
+        // this an edit distance per layer per misspelling.
+        let unreferenced = index.unreferenced.filter { Checker.warnsUnused(index.declarations[$0].kind) }
         // Inside a component nobody instantiates, the component's own warning says it all.
         // A misspelt use (`duraton`) is reported with its suggestion; the declaration it
         // meant is not also "never used".
-        // Only declarations that can be warned about are candidates: with every layer
-        // among them, 100,000 layers made this an edit distance per layer per misspelling.
-        let declaredNames = Array(Set(unreferenced.map { index.declarations[$0] }.filter { Checker.warnsUnused($0.kind) }.map(\.name)))
+        let declaredNames = Array(Set(unreferenced.map { index.declarations[$0].name }))
         let meant = declaredNames.isEmpty ? [] : Set(Set(index.unresolved.map(\.name)).compactMap { AnimcBase.closestMatch(to: $0, in: declaredNames) })
         let deadComponents = unreferenced.map { index.declarations[$0] }.filter { $0.kind == .component }.map(\.extent)
         for d in unreferenced {
             let declaration = index.declarations[d]
-            guard Checker.warnsUnused(declaration.kind) else { continue }
             if declaration.name.hasPrefix("_") || meant.contains(declaration.name) { continue }
             // A declaration being typed is not yet "unused": an error in it, or later on
             // its last line (where the parser may have cut it short), keeps it quiet.

@@ -369,7 +369,7 @@ extension Checker {
             }
             return
         }
-        guard let keyPath = PropertyTable.keyPath(path) else {
+        guard let keyPath = keyPathInfo(key) else {
             reportSuggesting(path, among: PropertyTable.properties.count + 1 + Checker.layerTimingAttributes.count,
                              { PropertyTable.properties.map(\.id.rawValue) + ["mask"] + Checker.layerTimingAttributes }) {
                 Messages.unknownProperty(key.range, name: path, kind: node.kind, suggestion: $0)

@@ -59,9 +59,10 @@ public struct NameIndex: Sendable {
 
     /// Declarations no reference resolves to.
     public var unreferenced: [Int] {
-        var used = Set<Int>()
-        for r in references { used.insert(r.declaration) }
-        return declarations.indices.filter { !used.contains($0) }
+        // One flag per declaration: a set hashed each of a file's references.
+        var used = [Bool](repeating: false, count: declarations.count)
+        for r in references where r.declaration >= 0 && r.declaration < used.count { used[r.declaration] = true }
+        return declarations.indices.filter { !used[$0] }
     }
 
     /// Indexes a tree, including trees with syntax errors (error nodes hold no names).

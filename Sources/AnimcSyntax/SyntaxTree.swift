@@ -152,16 +152,21 @@ public struct KeyPathSyntax: SyntaxElement, Hashable {
     public let range: SourceRange
     /// The whole path as one name, `transform.rotation.z` (interned when parsed).
     public let dotted: String
+    /// ``dotted``'s place among the tree's interned names: two key paths of one tree are
+    /// the same path exactly when these are equal.
+    public let dottedID: UInt32
 
     @inlinable public static func make(_ arena: SyntaxArena, _ id: UInt32) -> KeyPathSyntax {
         let n = arena.nodes[Int(id)]
-        return KeyPathSyntax(id: id, range: SourceRange(start: n.start, end: n.end), dotted: arena.names[Int(arena.extra[Int(n.data)])])
+        let name = arena.extra[Int(n.data)]
+        return KeyPathSyntax(id: id, range: SourceRange(start: n.start, end: n.end), dotted: arena.names[Int(name)], dottedID: name)
     }
 
-    @inlinable init(id: UInt32, range: SourceRange, dotted: String) {
+    @inlinable init(id: UInt32, range: SourceRange, dotted: String, dottedID: UInt32) {
         self.id = id
         self.range = range
         self.dotted = dotted
+        self.dottedID = dottedID
     }
 }
 
