@@ -251,6 +251,7 @@ extension Checker {
             }
             return .poison
         }
+        if let folded = literalColorOrCurve(callee, arguments) { return folded }
         let isSteps = callee.name == "steps"
         var items: [CallItem] = []
         items.reserveCapacity(arguments.count)
@@ -275,6 +276,44 @@ extension Checker {
             Messages.unknownFunction(callee.range, name: callee.name, suggestion: $0)
         }
         return .poison
+    }
+
+    /// `rgb(12, 78, 101)`, `rgba(...)` or `cubic(0.25, 0.1, 0.25, 1)` written with plain
+    /// number literals, each in range: its value at once, as ``callBuiltin`` makes it,
+    /// with the evaluations it counts, but without evaluating and binding arguments (a
+    /// layer's colour and a keyframe's curve are such calls, and each cost about 3,400
+    /// instructions). Anything else (a name, a unit, a label, a value out of range, the
+    /// evaluation limit near) is nil and goes the general way, which reports.
+    private func literalColorOrCurve(_ callee: Identifier, _ arguments: Children<Argument>) -> SemaValue? {
+        let count = arguments.count
+        guard count == 3 || count == 4, evaluationCount <= evaluationLimit - count,
+              let function = builtinFunctions.value(callee.nameID, nameCount: tree.arena.names.count, { Builtins.functions[callee.name] })
+        else { return nil }
+        switch function {
+        case .rgb: guard count == (callee.name == "rgb" ? 3 : 4) else { return nil }
+        case .cubic: guard count == 4 else { return nil }
+        default: return nil
+        }
+        var x = (0.0, 0.0, 0.0, 1.0)
+        for (k, argument) in tree[arguments].enumerated() {
+            guard argument.label == nil, !spansSyntaxError(argument.value.range),
+                  case .number(let v, let unit) = tree[argument.value], unit == nil || unit == .pt else { return nil }
+            switch k {
+            case 0: x.0 = v
+            case 1: x.1 = v
+            case 2: x.2 = v
+            default: x.3 = v
+            }
+        }
+        if case .rgb = function {
+            guard (0...255).contains(x.0), (0...255).contains(x.1), (0...255).contains(x.2), (0...1).contains(x.3) else { return nil }
+            evaluationCount += count
+            return .color(Color(red: x.0 / 255, green: x.1 / 255, blue: x.2 / 255, alpha: x.3))
+        }
+        guard (0...1).contains(x.0), (0...1).contains(x.2) else { return nil }
+        evaluationCount += count
+        if x.0 == 0 && x.1 == 0 && x.2 == 1 && x.3 == 1 { return .timing(.linear) }
+        return .timing(.cubic(x1: x.0, y1: x.1, x2: x.2, y2: x.3))
     }
 
     // swiftlint:disable:next cyclomatic_complexity

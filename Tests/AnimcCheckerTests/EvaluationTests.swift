@@ -1,4 +1,5 @@
 import AnimcBase
+import Foundation
 import AnimcChecker
 import AnimcDriver
 import AnimcIR
@@ -19,6 +20,38 @@ import Testing
     func number(_ expression: String, prelude: String = "") -> Double? {
         if case .number(let x)? = value(expression, prelude: prelude).0 { return x }
         return nil
+    }
+
+    /// `rgb`, `rgba` and `cubic` with plain literals take a shortcut past argument
+    /// binding (`literalColorOrCurve`). Each is compared with the same call written so
+    /// that it goes the general way (an argument `+ 0`): the same value, bit for bit,
+    /// and the same diagnostics where a value is out of range.
+    @Test func literalColorsAndCurvesAreTheGeneralPathsValues() throws {
+        let calls = ["rgb(12, 78, 101)", "rgb(0, 0, 0)", "rgb(255, 255, 255)", "rgb(0.5, 254.75, 3)", "rgba(12, 78, 101, 0.5)",
+                     "rgba(1, 2, 3, 1)", "rgba(1, 2, 3, 0)", "rgb(256, 0, 0)", "rgb(1, 2)", "rgba(1, 2, 3, 1.5)", "rgb(1pt, 2, 3)",
+                     "rgb(1, 2, 3s)"]
+        for call in calls {
+            let general = call.replacingOccurrences(of: ")", with: " + 0)")
+            let (a, codesA) = value(call, property: "backgroundColor")
+            let (b, codesB) = value(general, property: "backgroundColor")
+            #expect(codesA == codesB, "\(call): \(codesA) against \(codesB)")
+            if case .color(let x)? = a, case .color(let y)? = b {
+                #expect([x.red, x.green, x.blue, x.alpha].map(\.bitPattern) == [y.red, y.green, y.blue, y.alpha].map(\.bitPattern), "\(call)")
+            } else {
+                #expect(a == nil && b == nil, "\(call): \(String(describing: a)) against \(String(describing: b))")
+            }
+        }
+        let curves = ["cubic(0.25, 0.1, 0.25, 1)", "cubic(0, 0, 1, 1)", "cubic(1, -2, 0, 3)", "cubic(1.5, 0, 0, 1)", "cubic(0, 0, 1)"]
+        for curve in curves {
+            let text = { (c: String) in
+                "composition { size: 10 x 10 }\nlayer box {\n  keyframes opacity {\n    duration: 1s\n    0 = 0 ~ \(c)\n    1 = 1\n  }\n}\n"
+            }
+            let a = Pipeline.compile(SourceFile(name: "t.anim", text: text(curve)))
+            let b = Pipeline.compile(SourceFile(name: "t.anim", text: text(curve.replacingOccurrences(of: ")", with: " + 0)"))))
+            #expect(a.diagnostics.map(\.code) == b.diagnostics.map(\.code), "\(curve)")
+            // The animations' ranges differ by the inserted text; their contents must not.
+            #expect(a.composition?.layers.first?.animations.map(\.kind) == b.composition?.layers.first?.animations.map(\.kind), "\(curve)")
+        }
     }
 
     /// Indexed names are written as `formatNumber` writes whole numbers: negative
