@@ -454,6 +454,13 @@ public enum LiteralValue {
     /// converted exactly with Clinger's fast path (an integer mantissa times or divided
     /// by an exact power of ten rounds once, correctly). The rest go through `strtod`.
     public static func number(_ bytes: ArraySlice<UInt8>) -> (Double, NumberUnit?)? {
+        bytes.withUnsafeBufferPointer { number($0) }
+    }
+
+    /// ``number(_:)-(ArraySlice<UInt8>)`` over the token's bytes in place: the parser
+    /// decodes every number literal, and slicing the file's array retained it and
+    /// checked each index.
+    public static func number(_ bytes: UnsafeBufferPointer<UInt8>) -> (Double, NumberUnit?)? {
         var i = bytes.startIndex
         var mantissa: UInt64 = 0
         var digits = 0
@@ -484,13 +491,13 @@ public enum LiteralValue {
         if i == bytes.endIndex {
             unit = nil
         } else {
-            guard let u = NumberUnit.from(spelling: String(decoding: bytes[i...], as: UTF8.self)) else { return nil }
+            guard let u = NumberUnit.from(spelling: String(decoding: UnsafeBufferPointer(rebasing: bytes[i...]), as: UTF8.self)) else { return nil }
             unit = u
         }
         if exactPath && mantissa < (1 << 53) && scale <= 22 {
             return (Double(mantissa) / powersOfTen[scale], unit)
         }
-        return number(Substring(String(decoding: bytes[bytes.startIndex..<i], as: UTF8.self))).map { ($0.0, unit) }
+        return number(Substring(String(decoding: UnsafeBufferPointer(rebasing: bytes[bytes.startIndex..<i]), as: UTF8.self))).map { ($0.0, unit) }
     }
 
     private static let powersOfTen: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { r, _ in r * 10 } }

@@ -377,7 +377,9 @@ extension Parser {
         switch t.kind {
         case .number:
             advance()
-            guard !t.flags.contains(.hasError), let (value, unit) = LiteralValue.number(file.bytes[Int(t.range.start)..<Int(t.range.end)]) else {
+            let lower = Int(t.range.start), upper = min(Int(t.range.end), file.bytes.count)
+            guard !t.flags.contains(.hasError), lower <= upper,
+                  let (value, unit) = file.bytes.withUnsafeBufferPointer({ LiteralValue.number(UnsafeBufferPointer(rebasing: $0[lower..<upper])) }) else {
                 return errorExpr(t.range)
             }
             return b.number(value, unit, t.range)
