@@ -503,15 +503,22 @@ final class Checker {
 
 /// Per interned name of one tree, a value computed from the name once (nil included).
 /// A name made outside the tree (``Identifier/noNameID``) is computed every time.
+///
+/// Four bytes per name of the tree (where each name's value is among the few computed),
+/// so a file of 100,000 names pays 400 KB for each table, whatever the value's size.
 struct NameIDCache<T> {
-    private var slots: [T??] = []
+    /// Per name: 0 when not computed yet, else one more than the value's place in `values`.
+    private var slots: [Int32] = []
+    private var values: [T?] = []
 
     mutating func value(_ id: UInt32, nameCount: Int, _ compute: () -> T?) -> T? {
         guard id != Identifier.noNameID, Int(id) < nameCount else { return compute() }
-        if slots.isEmpty { slots = Array(repeating: nil, count: nameCount) }
-        if let known = slots[Int(id)] { return known }
+        if slots.isEmpty { slots = Array(repeating: 0, count: nameCount) }
+        let slot = slots[Int(id)]
+        if slot > 0 { return values[Int(slot) - 1] }
         let made = compute()
-        slots[Int(id)] = .some(made)
+        values.append(made)
+        slots[Int(id)] = Int32(truncatingIfNeeded: values.count)
         return made
     }
 }
