@@ -59,25 +59,26 @@ extension Checker {
         }
     }
 
-    /// Registers the declarations among `items` in `scope`.
+    /// Whether an item of this kind declares a name in its block's scope (`let`,
+    /// `timing`, `path`, `component`): what ``register`` registers, what
+    /// ``declarationCount(_:)`` counts and what the name index declares first.
+    static func declaresName(_ tag: ItemTag) -> Bool {
+        switch tag {
+        case .letDecl, .timingDecl, .pathDecl, .component: return true
+        default: return false
+        }
+    }
+
     /// How many declarations `register` makes for a block's items.
     func declarationCount(_ items: Children<Item>) -> Int {
         var count = 0
-        for item in tree[items] {
-            switch tree.tag(item) {
-            case .letDecl, .timingDecl, .pathDecl, .component: count += 1
-            default: continue
-            }
-        }
+        for item in tree[items] where Checker.declaresName(tree.tag(item)) { count += 1 }
         return count
     }
 
+    /// Registers the declarations among `items` in `scope`.
     func register(_ items: Children<Item>, in scope: Scope) {
-        for item in tree[items] {
-            switch tree.tag(item) {
-            case .letDecl, .timingDecl, .pathDecl, .component: break
-            default: continue
-            }
+        for item in tree[items] where Checker.declaresName(tree.tag(item)) {
             switch tree[item] {
             case .letDecl(let name, let type, let value):
                 declare(Binding(name: name, kind: .constant, expr: value, declaredType: type, scope: scope), in: scope)

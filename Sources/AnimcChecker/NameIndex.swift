@@ -169,11 +169,7 @@ private struct Builder {
     mutating func block(_ b: Block, layer: StaticLayer, ownScope: Bool = true) {
         var mark: Int?
         let items = tree[b.items]
-        for item in items {
-            switch tree.tag(item) {
-            case .letDecl, .timingDecl, .pathDecl, .component: break
-            default: continue
-            }
+        for item in items where Checker.declaresName(tree.tag(item)) {
             let declared: (Identifier, NameIndex.Kind)
             switch tree[item] {
             case .letDecl(let name, _, _): declared = (name, .constant)

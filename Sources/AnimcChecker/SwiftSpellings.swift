@@ -474,4 +474,3 @@ extension Checker {
         }
     }
 }
-
