@@ -251,7 +251,8 @@ extension Checker {
             }
             return .poison
         }
-        if let folded = literalColorOrCurve(callee, arguments) { return folded }
+        let function = builtinFunctions.value(callee.nameID, nameCount: tree.arena.names.count) { Builtins.functions[callee.name] }
+        if let function, let folded = literalColorOrCurve(callee, function, arguments) { return folded }
         let isSteps = callee.name == "steps"
         var items: [CallItem] = []
         items.reserveCapacity(arguments.count)
@@ -266,7 +267,6 @@ extension Checker {
         }
         let args = CallArguments(callee: callee.name, items: items, range: range, checker: self)
         if args.hasPoison { return .poison }
-        let function = builtinFunctions.value(callee.nameID, nameCount: tree.arena.names.count) { Builtins.functions[callee.name] }
         if let function, let result = callBuiltin(callee.name, function, args) { return result }
         if Builtins.constant(callee.name) != nil {
             report(Messages.notCallable(callee.range, name: callee.name, what: "constant"))
@@ -284,11 +284,9 @@ extension Checker {
     /// layer's colour and a keyframe's curve are such calls, and each cost about 3,400
     /// instructions). Anything else (a name, a unit, a label, a value out of range, the
     /// evaluation limit near) is nil and goes the general way, which reports.
-    private func literalColorOrCurve(_ callee: Identifier, _ arguments: Children<Argument>) -> SemaValue? {
+    private func literalColorOrCurve(_ callee: Identifier, _ function: Builtins.Function, _ arguments: Children<Argument>) -> SemaValue? {
         let count = arguments.count
-        guard count == 3 || count == 4, evaluationCount <= evaluationLimit - count,
-              let function = builtinFunctions.value(callee.nameID, nameCount: tree.arena.names.count, { Builtins.functions[callee.name] })
-        else { return nil }
+        guard count == 3 || count == 4, evaluationCount <= evaluationLimit - count else { return nil }
         switch function {
         case .rgb: guard count == (callee.name == "rgb" ? 3 : 4) else { return nil }
         case .cubic: guard count == 4 else { return nil }
@@ -306,14 +304,34 @@ extension Checker {
             }
         }
         if case .rgb = function {
-            guard (0...255).contains(x.0), (0...255).contains(x.1), (0...255).contains(x.2), (0...1).contains(x.3) else { return nil }
+            guard Checker.isChannel(x.0, 0), Checker.isChannel(x.1, 1), Checker.isChannel(x.2, 2), Checker.isChannel(x.3, 3) else { return nil }
             evaluationCount += count
-            return .color(Color(red: x.0 / 255, green: x.1 / 255, blue: x.2 / 255, alpha: x.3))
+            return Checker.rgbColor(x)
         }
-        guard (0...1).contains(x.0), (0...1).contains(x.2) else { return nil }
+        guard Checker.isCubicControl(x.0), Checker.isCubicControl(x.2) else { return nil }
         evaluationCount += count
-        if x.0 == 0 && x.1 == 0 && x.2 == 1 && x.3 == 1 { return .timing(.linear) }
-        return .timing(.cubic(x1: x.0, y1: x.1, x2: x.2, y2: x.3))
+        return Checker.cubicTiming(x)
+    }
+
+    /// The largest value channel `i` of `rgb`/`rgba` takes: 255, and 1 for alpha.
+    static func channelMaximum(_ i: Int) -> Double { i == 3 ? 1 : 255 }
+
+    /// Whether `x` is a value channel `i` takes (the general path reports the others).
+    static func isChannel(_ x: Double, _ i: Int) -> Bool { !(x < 0 || x > channelMaximum(i)) }
+
+    /// `rgb`/`rgba`'s colour from its channels as written (0...255, alpha 0...1).
+    static func rgbColor(_ c: (Double, Double, Double, Double)) -> SemaValue {
+        .color(Color(red: c.0 / 255, green: c.1 / 255, blue: c.2 / 255, alpha: c.3))
+    }
+
+    /// Whether `x` may be one of `cubic`'s x control points (0...1).
+    static func isCubicControl(_ x: Double) -> Bool { !(x < 0 || x > 1) }
+
+    /// `cubic(x1, y1, x2, y2)`'s timing function: the straight line's control points are
+    /// `linear`.
+    static func cubicTiming(_ p: (Double, Double, Double, Double)) -> SemaValue {
+        if p.0 == 0 && p.1 == 0 && p.2 == 1 && p.3 == 1 { return .timing(.linear) }
+        return .timing(.cubic(x1: p.0, y1: p.1, x2: p.2, y2: p.3))
     }
 
     // swiftlint:disable:next cyclomatic_complexity
@@ -327,19 +345,19 @@ extension Checker {
             var c = (0.0, 0.0, 0.0, 1.0)
             for (i, slot) in s.enumerated() {
                 guard let x = a.number(slot, what: names[i]) else { return .poison }
-                let maximum = i == 3 ? 1.0 : 255.0
-                if x < 0 || x > maximum, let r = slot?.1 {
+                let maximum = Checker.channelMaximum(i)
+                if !Checker.isChannel(x, i), let r = slot?.1 {
                     report(Messages.outOfRange(r, what: "\(names[i])", value: formatNumber(x), valid: "0...\(formatNumber(maximum))"))
                     return .poison
                 }
                 switch i {
-                case 0: c.0 = x / 255
-                case 1: c.1 = x / 255
-                case 2: c.2 = x / 255
+                case 0: c.0 = x
+                case 1: c.1 = x
+                case 2: c.2 = x
                 default: c.3 = x
                 }
             }
-            return .color(Color(red: c.0, green: c.1, blue: c.2, alpha: c.3))
+            return Checker.rgbColor(c)
 
         // Math
         case .sqrt:
@@ -542,16 +560,15 @@ extension Checker {
             guard let s = a.bind(Builtins.cubicNames, required: 4, usage: "cubic(x1, y1, x2, y2)") else { return .poison }
             guard let x1 = a.number(s[0], what: "x1"), let y1 = a.number(s[1], what: "y1"),
                   let x2 = a.number(s[2], what: "x2"), let y2 = a.number(s[3], what: "y2") else { return .poison }
-            if x1 < 0 || x1 > 1 {
+            if !Checker.isCubicControl(x1) {
                 report(Messages.cubicControl(s[0]?.1 ?? a.range, which: "x1", value: x1))
                 return .poison
             }
-            if x2 < 0 || x2 > 1 {
+            if !Checker.isCubicControl(x2) {
                 report(Messages.cubicControl(s[2]?.1 ?? a.range, which: "x2", value: x2))
                 return .poison
             }
-            if x1 == 0 && y1 == 0 && x2 == 1 && y2 == 1 { return .timing(.linear) }
-            return .timing(.cubic(x1: x1, y1: y1, x2: x2, y2: y2))
+            return Checker.cubicTiming((x1, y1, x2, y2))
         case .steps:
             guard a.items.count >= 1, a.items.count <= 2 else {
                 report(Messages.badArguments(a.range, callee: name, problem: "\(a.items.count) arguments", usage: "steps(count, position = end)"))
