@@ -664,9 +664,23 @@ extension Checker {
     }
 
     /// Flattens a node's sublayers in order (masks come with the layers they mask).
+    ///
+    /// Without a memo nothing reads a node once it is flattened, so each sublayer is let
+    /// go as soon as its IR is made: the checker's nodes and the IR then never peak
+    /// together, where holding every node to the end kept both at the compile's peak.
+    /// (A mask is held by the layer it masks, which flattens it first.)
     private func flattenChildren(of node: LayerNode, parentIndex: Int?, into layers: inout [Layer]) {
-        for child in node.children where !child.isMask {
-            flatten(child, parentIndex: parentIndex, into: &layers)
+        guard memo == nil, !node.children.isEmpty else {
+            for child in node.children where !child.isMask {
+                flatten(child, parentIndex: parentIndex, into: &layers)
+            }
+            return
+        }
+        var pending = ContiguousArray(node.children.reversed())
+        node.children = []
+        node.childNames = NameTable()
+        while let child = pending.popLast() {
+            if !child.isMask { flatten(child, parentIndex: parentIndex, into: &layers) }
         }
     }
 
@@ -703,10 +717,13 @@ extension Checker {
         }
         let layer = Layer(id: node.id, kind: node.kind, parent: parent, isMask: node.isMask, properties: properties,
                           animations: node.animations, timing: node.timing, range: node.range)
-        // Kept (its arrays are the IR's own): a memo's next check reuses it, and a second
-        // flattening of the node could not make it again once the values below are gone.
-        node.irLayer = layer
-        if memo == nil {
+        if memo != nil {
+            // Kept (its arrays are the IR's own): a memo's next check reuses it, and a
+            // second flattening of the node could not make it again once its values are
+            // gone. Without a memo the node is let go once flattened (see
+            // `flattenChildren`), and nothing flattens it twice.
+            node.irLayer = layer
+        } else {
             // Nothing reads the node's model values once its IR is made (a memo's next
             // check would, to make it again after a move): freeing them as the layers are
             // flattened keeps them and the IR from peaking together.
