@@ -90,28 +90,36 @@ final class LayerNode {
     }
 }
 
-/// A layer's model values by property, in the order they were set. A layer sets each
-/// property at most once, so there are at most as many as the property table has, and a
-/// search in order costs less than hashing: every property of every layer is looked up
-/// here while it is checked.
+/// A layer's model values by property, kept in property order: the order of the IR's
+/// list, which then takes this one as it is instead of building and sorting a second.
+/// A layer sets each property at most once, so there are at most as many as the
+/// property table has, and a search in order costs less than hashing: every property
+/// of every layer is looked up here while it is checked.
 struct LayerProperties {
-    private(set) var entries: [(id: PropertyID, value: Value, range: SourceRange)] = []
+    private(set) var entries: [PropertyValue] = []
 
     subscript(id: PropertyID) -> (value: Value, range: SourceRange)? {
         get {
-            for e in entries where e.id == id { return (e.value, e.range) }
+            for e in entries where e.property == id { return (e.value, e.range) }
             return nil
         }
         set {
-            let i = entries.firstIndex { $0.id == id }
+            let i = entries.firstIndex { $0.property == id }
             switch (i, newValue) {
-            case (let i?, let v?): entries[i] = (id, v.value, v.range)
+            case (let i?, let v?): entries[i] = PropertyValue(id, v.value, range: v.range)
             case (let i?, nil): entries.remove(at: i)
             case (nil, let v?):
                 // Room for a layer's usual handful at once: grown one at a time, the list
                 // was allocated three times for three properties.
                 if entries.isEmpty { entries.reserveCapacity(4) }
-                entries.append((id, v.value, v.range))
+                // Inserted in order: a layer sets a handful of properties, most of them
+                // in the order of the table.
+                var k = entries.count
+                entries.append(PropertyValue(id, v.value, range: v.range))
+                while k > 0 && id < entries[k - 1].property {
+                    entries.swapAt(k, k - 1)
+                    k -= 1
+                }
             case (nil, nil): break
             }
         }
@@ -702,20 +710,7 @@ extension Checker {
             layer.parent = parent
             return layer
         }
-        // Built in a loop sized once (a `map` over the entries grew its result), and
-        // sorted by insertion: a layer sets a handful of properties.
-        let entries = node.properties.entries
-        var properties: [PropertyValue] = []
-        properties.reserveCapacity(entries.count)
-        for e in entries {
-            var k = properties.count
-            properties.append(PropertyValue(e.id, e.value, range: e.range))
-            while k > 0 && properties[k].property < properties[k - 1].property {
-                properties.swapAt(k, k - 1)
-                k -= 1
-            }
-        }
-        let layer = Layer(id: node.id, kind: node.kind, parent: parent, isMask: node.isMask, properties: properties,
+        let layer = Layer(id: node.id, kind: node.kind, parent: parent, isMask: node.isMask, properties: node.properties.entries,
                           animations: node.animations, timing: node.timing, range: node.range)
         if memo != nil {
             // Kept (its arrays are the IR's own): a memo's next check reuses it, and a
@@ -724,9 +719,7 @@ extension Checker {
             // `flattenChildren`), and nothing flattens it twice.
             node.irLayer = layer
         } else {
-            // Nothing reads the node's model values once its IR is made (a memo's next
-            // check would, to make it again after a move): freeing them as the layers are
-            // flattened keeps them and the IR from peaking together.
+            // The IR holds the node's property list now; the node lets go of its share.
             node.properties = LayerProperties()
         }
         return layer
