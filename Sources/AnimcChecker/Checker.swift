@@ -143,9 +143,9 @@ final class Checker {
     @exclusivity(unchecked) var currentFrame = TimeFrame()
     /// Leaf animations of templates already lowered, by where they are written and
     /// what they read (see TemplateReuse.swift).
-    @exclusivity(unchecked) var templateCache: [TemplateKey: TemplateSlot<TemplateEntry>] = [:]
+    @exclusivity(unchecked) var templateCache = TemplateTable<TemplateKey, TemplateSlot<TemplateEntry>>()
     /// Layer property values of templates already lowered, the same way.
-    @exclusivity(unchecked) var propertyTemplates: [PropertyTemplateKey: TemplateSlot<PropertyTemplateEntry>] = [:]
+    @exclusivity(unchecked) var propertyTemplates = TemplateTable<PropertyTemplateKey, TemplateSlot<PropertyTemplateEntry>>()
     /// Whether the animation written at a range is a reusable leaf or group: a question of
     /// its syntax alone, asked again by every instance.
     @exclusivity(unchecked) var reusableTemplates = OffsetTable<Bool>()

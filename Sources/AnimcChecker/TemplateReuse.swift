@@ -73,7 +73,7 @@ final class TemplateReads {
 }
 
 /// Everything besides names that lowering a leaf animation reads.
-struct TemplateKey: Hashable {
+struct TemplateKey: Equatable {
     var range: SourceRange
     var layerKind: LayerKind
     /// The enclosing group's duration as bits (a child without a duration takes it); nil
@@ -82,12 +82,43 @@ struct TemplateKey: Hashable {
     var inGroup: Bool
     var definitionDepth: Int
     var expectedDimension: Dimension?
+}
 
-    /// Hashed by where the animation is written alone, which nearly always tells keys
-    /// apart (equality still compares everything): every instance looks its key up, and
-    /// hashing all seven fields was most of the lookup.
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(UInt64(range.start) << 32 | UInt64(range.end))
+/// Template slots by key, found by the range the key holds and then compared in full.
+///
+/// Every instance of a template looks its slots up, several a layer. A `Dictionary`
+/// hashed each key with SipHash, whose set-up and finalisation were most of the lookup;
+/// here the range finds the chain (an ``OffsetTable`` probe), and the few keys written
+/// at one range (one per definition depth or enclosing group) are compared in turn.
+struct TemplateTable<Key: Equatable, Slot: AnyObject> {
+    /// Per range, the position of the last entry added for it.
+    private var last = OffsetTable<Int32>()
+    private var keys: [Key] = []
+    private var slots: [Slot] = []
+    /// Per entry, the position of the previous one at its range, or -1.
+    private var previous: [Int32] = []
+
+    /// The slot of `key`, written at `range`. Mutating though it changes nothing: the
+    /// checker holds the table in a property, and a read copied the table out of it (its
+    /// six arrays retained and released) for every lookup, where a mutating access
+    /// works in place. (A class instead cost a search of the runtime's conformance
+    /// records the first time each kind of table was made, in every process.)
+    mutating func slot(_ key: Key, at range: SourceRange) -> Slot? {
+        guard var i = last[range] else { return nil }
+        while i >= 0 {
+            if keys[Int(i)] == key { return slots[Int(i)] }
+            i = previous[Int(i)]
+        }
+        return nil
+    }
+
+    /// Adds a slot for a key not in the table.
+    mutating func insert(_ slot: Slot, for key: Key, at range: SourceRange) {
+        let position = Int32(truncatingIfNeeded: keys.count)
+        keys.append(key)
+        slots.append(slot)
+        previous.append(last[range] ?? -1)
+        last.set(OffsetTable<Int32>.key(range), position)
     }
 }
 
@@ -325,7 +356,7 @@ extension Checker {
     /// value here; otherwise lowers afresh and keeps the result when it can be reused.
     func lowerTemplateAnimation(_ item: Item, key: TemplateKey, layerKind: LayerKind, scope: Scope,
                                 group: GroupContext?) -> Animation? {
-        let slot = templateCache[key]
+        let slot = templateCache.slot(key, at: key.range)
         if let slot {
             if slot.isCold { return lowerAnimationAfresh(item, layerKind: layerKind, scope: scope, group: group) }
             // Holes are evaluated first, so that one that fails falls back before any
@@ -353,7 +384,7 @@ extension Checker {
               let shape = TemplateShape(item, holes: recorded.log.holes, in: tree) else { return animation }
         templateEntryCount += 1
         let kept = slot ?? TemplateSlot<TemplateEntry>()
-        if slot == nil { templateCache[key] = kept }
+        if slot == nil { templateCache.insert(kept, for: key, at: key.range) }
         kept.entries.append(TemplateEntry(reads: Checker.keptReads(recorded.log), animation: animation,
                                           evaluations: recorded.evaluations, shape: shape,
                                           rules: templateRules(animation, shape: shape)))
@@ -568,7 +599,7 @@ extension Checker {
 
 /// Where a layer property's value is written, and the definition depth (the depth limit
 /// is met inside evaluation).
-struct PropertyTemplateKey: Hashable {
+struct PropertyTemplateKey: Equatable {
     var range: SourceRange
     var definitionDepth: Int
 }
@@ -603,7 +634,7 @@ extension Checker {
         }
         guard reusesTemplates, definitionDepth > 0 || !activeLoops.isEmpty, hub.active == nil else { return lower() }
         let key = PropertyTemplateKey(range: expr.range, definitionDepth: definitionDepth)
-        let slot = propertyTemplates[key]
+        let slot = propertyTemplates.slot(key, at: key.range)
         if let slot {
             if slot.isCold { return lower() }
             if let entry = keptLowering(in: slot, scope) {
@@ -617,7 +648,7 @@ extension Checker {
         guard let value, recorded.keepable, hasRoom(slot) else { return value }
         templateEntryCount += 1
         let kept = slot ?? TemplateSlot<PropertyTemplateEntry>()
-        if slot == nil { propertyTemplates[key] = kept }
+        if slot == nil { propertyTemplates.insert(kept, for: key, at: key.range) }
         kept.entries.append(PropertyTemplateEntry(reads: Checker.keptReads(recorded.log), value: value,
                                                   evaluations: recorded.evaluations))
         return value
