@@ -32,24 +32,27 @@ extension Checker {
         var ok = true
 
         if !rows.isEmpty {
+            // Built as they are read, and only these: a row's ranges are the row's own
+            // (every row was read once `ok` holds), and a segment's timing function is
+            // written only once one is given, the rows before it taking `linear`.
             var times: [Double] = []
-            var timeRanges: [SourceRange] = []
-            var timings: [TimingFunction?] = []
             values.reserveCapacity(rows.count)
-            valueRanges.reserveCapacity(rows.count)
             times.reserveCapacity(rows.count)
-            timeRanges.reserveCapacity(rows.count)
-            timings.reserveCapacity(rows.count)
             for (i, row) in rows.enumerated() {
                 if let v = atHole(.row(i), row.value, row.scope, type: info.type, { lowerRowValue(row.value, row.scope, info, property) }) {
                     values.append(v)
-                    valueRanges.append(row.value.range)
                 } else { ok = false }
-                if let t = keyTime(row.time, row.scope) { times.append(t); timeRanges.append(row.time.range) } else { ok = false }
+                if let t = keyTime(row.time, row.scope) { times.append(t) } else { ok = false }
                 if let e = row.timing {
-                    if let f = lowerTimingFunction(e, row.scope, context: "a keyframe's segment") { timings.append(f) } else { ok = false; timings.append(nil) }
-                } else {
-                    timings.append(nil)
+                    if let f = lowerTimingFunction(e, row.scope, context: "a keyframe's segment") {
+                        if timingFunctions.isEmpty {
+                            timingFunctions.reserveCapacity(rows.count)
+                            timingFunctions.append(contentsOf: repeatElement(.linear, count: i))
+                        }
+                        timingFunctions.append(f)
+                    } else { ok = false }
+                } else if !timingFunctions.isEmpty {
+                    timingFunctions.append(.linear)
                 }
             }
             guard ok else { return nil }
@@ -60,16 +63,20 @@ extension Checker {
             if mode.isPaced {
                 report(Messages.pacedIgnores(rows[0].time.range, attribute: "key times", mode: mode, removable: false))
             } else {
-                guard checkKeyTimes(times, timeRanges, mode: mode, valuesCount: values.count, rowsForm: true) else { return nil }
+                guard checkKeyTimes(times, mode: mode, valuesCount: values.count, rowsForm: true, range: { rows[$0].time.range })
+                else { return nil }
                 keyTimes = mode == .discrete ? times + [1] : times
             }
-            if timings.contains(where: { $0 != nil }) {
+            if !timingFunctions.isEmpty {
                 if mode.isPaced {
                     if let r = rows.first(where: { $0.timing != nil })?.timing?.range {
                         report(Messages.pacedIgnores(r, attribute: "timing functions", mode: mode, removable: false))
                     }
+                    timingFunctions = []
                 } else {
-                    timingFunctions = timings.dropLast().map { $0 ?? .linear }
+                    // One per segment: the last row's is `linear` (a timing function there
+                    // was reported above).
+                    timingFunctions.removeLast()
                 }
             }
         } else {
@@ -121,7 +128,7 @@ extension Checker {
             report(Messages.keyframeForms(animationNameRange(item), problem: "a keyframes animation needs at least one value"))
             return nil
         }
-        guard checkSameStructure(values, valueRanges) else { return nil }
+        guard checkSameStructure(values, range: { rows.isEmpty ? valueRanges[$0] : rows[$0].value.range }) else { return nil }
         /// `tensionValues` and its kin: empty when absent, nil after reporting.
         func perKeyNumbers(_ name: String) -> [Double]? {
             guard let attr = a[name] else { return [] }
@@ -190,7 +197,7 @@ extension Checker {
             report(countMismatch(times.count))
             return false
         }
-        guard checkKeyTimes(times, trs, mode: mode, valuesCount: valuesCount, rowsForm: false) else { return false }
+        guard checkKeyTimes(times, mode: mode, valuesCount: valuesCount, rowsForm: false, range: { trs[$0] }) else { return false }
         keyTimes = times
         return true
     }
@@ -229,14 +236,15 @@ extension Checker {
         return true
     }
 
-    private func checkKeyTimes(_ times: [Double], _ ranges: [SourceRange], mode: CalculationMode, valuesCount: Int,
-                               rowsForm: Bool) -> Bool {
+    /// `range(i)` is where key time `i` is written.
+    private func checkKeyTimes(_ times: [Double], mode: CalculationMode, valuesCount: Int, rowsForm: Bool,
+                               range ranges: (Int) -> SourceRange) -> Bool {
         for (i, t) in times.enumerated() where t < 0 || t > 1 {
-            report(Messages.keyTimesRange(ranges[i], value: t))
+            report(Messages.keyTimesRange(ranges(i), value: t))
             return false
         }
         for i in 1..<max(times.count, 1) where times[i] < times[i - 1] {
-            report(Messages.keyTimesOrder(ranges[i], previous: ranges[i - 1]))
+            report(Messages.keyTimesOrder(ranges(i), previous: ranges(i - 1)))
             return false
         }
         guard let first = times.first, let last = times.last else { return true }
@@ -245,16 +253,16 @@ extension Checker {
         if !rowsForm {
             // Pasted `keyTimes: [0, 0.7]`: Core Animation plays them, holding the first
             // value before the first key time and the last after the last.
-            if first != 0 { report(Messages.keyTimesShort(ranges[0], first: true, at: first)) }
-            if lastIsShort { report(Messages.keyTimesShort(ranges[ranges.count - 1], first: false, at: last)) }
+            if first != 0 { report(Messages.keyTimesShort(ranges(0), first: true, at: first)) }
+            if lastIsShort { report(Messages.keyTimesShort(ranges(times.count - 1), first: false, at: last)) }
             return true
         }
         if first != 0 {
-            report(Messages.keyTimesEnds(ranges[0], first: true, mode: mode))
+            report(Messages.keyTimesEnds(ranges(0), first: true, mode: mode))
             return false
         }
         if lastIsShort {
-            report(Messages.keyTimesEnds(ranges[ranges.count - 1], first: false, mode: mode))
+            report(Messages.keyTimesEnds(ranges(times.count - 1), first: false, mode: mode))
             return false
         }
         return true
@@ -287,18 +295,19 @@ extension Checker {
 
     /// Paths, dash patterns and colour lists interpolate element by element, so every
     /// value must have the first one's shape (E0412).
-    func checkSameStructure(_ values: [Value], _ ranges: [SourceRange]) -> Bool {
+    /// `range(i)` is where value `i` is written.
+    func checkSameStructure(_ values: [Value], range ranges: (Int) -> SourceRange) -> Bool {
         guard let first = values.first else { return true }
         for (i, v) in values.enumerated().dropFirst() {
             switch (first, v) {
             case (.path(let p), .path(let q)) where !p.hasSameStructure(as: q):
-                report(Messages.pathStructure(ranges[i], what: "this path", first: ranges[0]))
+                report(Messages.pathStructure(ranges(i), what: "this path", first: ranges(0)))
                 return false
             case (.numbers(let p), .numbers(let q)) where p.count != q.count:
-                report(Messages.pathStructure(ranges[i], what: "this list of \(q.count)", first: ranges[0]))
+                report(Messages.pathStructure(ranges(i), what: "this list of \(q.count)", first: ranges(0)))
                 return false
             case (.colors(let p), .colors(let q)) where p.count != q.count:
-                report(Messages.pathStructure(ranges[i], what: "this list of \(q.count) colours", first: ranges[0]))
+                report(Messages.pathStructure(ranges(i), what: "this list of \(q.count) colours", first: ranges(0)))
                 return false
             default: continue
             }
