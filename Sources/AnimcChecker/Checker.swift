@@ -456,7 +456,7 @@ final class Checker {
         // A misspelt use (`duraton`) is reported with its suggestion; the declaration it
         // meant is not also "never used".
         let declaredNames = Array(Set(unreferenced.map { index.declarations[$0].name }))
-        let meant = declaredNames.isEmpty ? [] : Set(Set(index.unresolved.map(\.name)).compactMap { AnimcBase.closestMatch(to: $0, in: declaredNames) })
+        let meant = declaredNames.isEmpty ? [] : Set(index.unresolvedNames.compactMap { AnimcBase.closestMatch(to: $0, in: declaredNames) })
         let deadComponents = unreferenced.map { index.declarations[$0] }.filter { $0.kind == .component }.map(\.extent)
         for d in unreferenced {
             let declaration = index.declarations[d]

@@ -43,8 +43,9 @@ public struct NameIndex: Sendable {
 
     public internal(set) var declarations: [Declaration] = []
     public internal(set) var references: [Reference] = []
-    /// Names used where no declaration of that name is in scope (built-ins, and typos).
-    public internal(set) var unresolved: [Identifier] = []
+    /// Names used where no declaration of that name is in scope (built-ins, and typos),
+    /// each once, in the order first used.
+    public internal(set) var unresolvedNames: [String] = []
 
     /// The declaration named or referred to at `offset`, if any.
     public func declaration(at offset: UInt32) -> Int? {
@@ -69,6 +70,7 @@ public struct NameIndex: Sendable {
     public static func build(_ tree: SyntaxTree) -> NameIndex {
         var builder = Builder(tree: tree)
         builder.block(tree.root, layer: builder.rootLayer, ownScope: false)
+        builder.index.unresolvedNames = builder.unresolved.map { tree.arena.names[Int($0)] }
         return builder.index
     }
 }
@@ -143,10 +145,29 @@ private struct Builder {
     var index = NameIndex()
     let rootLayer = StaticLayer(parent: nil)
     var visible: Visibility
+    /// Names used unresolved, once each by interned name: a file uses a handful of
+    /// built-ins thousands of times, and each use was an identifier kept with its name.
+    var unresolved: [UInt32] = []
+    private var isUnresolved: [Bool]
+    /// The interned id of `mask`, whose property names a layer; nil when the file never
+    /// spells it.
+    private let maskID: UInt32?
 
     init(tree: SyntaxTree) {
         self.tree = tree
-        visible = Visibility(nameCount: tree.arena.names.count)
+        let names = tree.arena.names
+        visible = Visibility(nameCount: names.count)
+        isUnresolved = Array(repeating: false, count: names.count)
+        maskID = names.firstIndex(of: "mask").map { UInt32(truncatingIfNeeded: $0) }
+    }
+
+    mutating func use(_ id: UInt32, at range: SourceRange) {
+        if let d = visible.lookup(id) {
+            refer(range, to: d)
+        } else if Int(id) < isUnresolved.count, !isUnresolved[Int(id)] {
+            isUnresolved[Int(id)] = true
+            unresolved.append(id)
+        }
     }
 
     /// Declares `name`; a value name (`inScope`) also becomes visible in the current scope.
@@ -218,7 +239,7 @@ private struct Builder {
             expr(value, layer: layer)
         case .property(let key, let value):
             // `mask: name` names a layer: a sublayer, else one further out.
-            if key.dotted == "mask", case .identifier(let n) = tree[value] {
+            if key.dottedID == maskID, case .identifier(let n) = tree[value] {
                 if let d = findLayer(n, from: layer) { refer(value.range, to: d) }
                 return
             }
@@ -255,10 +276,16 @@ private struct Builder {
     }
 
     mutating func expr(_ e: Expr, layer: StaticLayer) {
+        // A name is most of what is walked here: read by its id, without decoding the
+        // node (and retaining its name) first.
+        let id = tree.nameID(e)
+        if id != Identifier.noNameID {
+            use(id, at: e.range)
+            return
+        }
         switch tree[e] {
-        case .identifier(let n):
-            let id = tree.nameID(e)
-            if let d = visible.lookup(id) { refer(e.range, to: d) } else { index.unresolved.append(Identifier(n, e.range, nameID: id)) }
+        case .identifier:
+            break  // read above
         case .paren(let inner), .unary(_, let inner):
             expr(inner, layer: layer)
         case .tuple(let items), .list(let items), .sequence(let items):
@@ -271,7 +298,7 @@ private struct Builder {
             expr(a, layer: layer)
             expr(b, layer: layer)
         case .call(let callee, let arguments):
-            if let d = visible.lookup(callee.nameID) { refer(callee.range, to: d) } else { index.unresolved.append(callee) }
+            use(callee.nameID, at: callee.range)
             for a in tree[arguments] { expr(a.value, layer: layer) }
         case .index(let base, let indices):
             expr(base, layer: layer)
