@@ -95,9 +95,13 @@ extension Checker {
             }
             return type == .point ? .point(Point(x, y)) : .size(Size(x, y))
         case .rect:
-            if let xs = v.plainNumbers {
-                if xs.count == 4 { return .rect(Rect(xs[0], xs[1], xs[2], xs[3])) }
-                if xs.count == 2, case .tuple(_, true) = v { return .rect(Rect(0, 0, xs[0], xs[1])) }
+            // Read in place, as points and sizes are: every layer's `bounds` is one.
+            if case .tuple(let items, let isSize) = v {
+                if items.count == 4, case .number(let x, .none) = items[0], case .number(let y, .none) = items[1],
+                   case .number(let w, .none) = items[2], case .number(let h, .none) = items[3] {
+                    return .rect(Rect(x, y, w, h))
+                }
+                if isSize, let (w, h) = v.plainPair { return .rect(Rect(0, 0, w, h)) }
             }
             return mismatch("a rect is written (x, y, width, height), or width x height at the origin")
         case .color:
