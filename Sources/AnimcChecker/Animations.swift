@@ -118,7 +118,7 @@ extension Checker {
         var childScopes: [Scope] = []
         var failed = false
         let known = Checker.knownAttributes[kind.name] ?? Checker.timingAttributeNames + Checker.propertyAttributeNames
-        expand(body, scope: Scope(parent: scope)) { child, childScope in
+        expandNested(body, in: scope) { child, childScope in
             if tree.tag(child) == .animation {
                 guard kind.name == "group" else { return }  // reported by the parser
                 children.append(child)

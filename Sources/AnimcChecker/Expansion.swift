@@ -17,6 +17,20 @@ extension Checker {
         evaluateUnevaluated(scope)
     }
 
+    /// ``expand(_:scope:_:)`` for a nested block (a layer's, an animation's, a branch's):
+    /// in a scope of its own when it declares something, else in `outer` itself. A scope
+    /// with no bindings passes every lookup outwards, so the two answer alike, and most
+    /// bodies declare nothing: the empty scope was an allocation per layer and per
+    /// animation. (With none of its own, there is nothing of the block's left unevaluated.)
+    func expandNested(_ block: Block, in outer: Scope, _ visit: (Item, Scope) -> Void) {
+        let declarations = declarationCount(block.items)
+        guard declarations > 0 else {
+            for item in tree[block.items] { expandItem(item, scope: outer, visit) }
+            return
+        }
+        expand(block, scope: Scope(parent: outer, capacity: declarations), visit)
+    }
+
     /// One item of a block whose declarations are registered: `for` and `if` expanded,
     /// declarations skipped, anything else passed to `visit`.
     func expandItem(_ item: Item, scope: Scope, _ visit: (Item, Scope) -> Void) {
@@ -41,7 +55,7 @@ extension Checker {
                 return
             }
             if let chosen = flag ? then : otherwise {
-                expand(chosen, scope: Scope(parent: scope), visit)
+                expandNested(chosen, in: scope, visit)
             }
         default:
             break

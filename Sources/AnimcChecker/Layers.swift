@@ -311,7 +311,7 @@ extension Checker {
         node.parent = parent
         parent.children.append(node)
         parent.childNames[layerName] = node
-        expand(body, scope: Scope(parent: scope)) { item, itemScope in
+        expandNested(body, in: scope) { item, itemScope in
             lowerLayerItem(item, node, itemScope)
         }
         checkLayerRules(node)

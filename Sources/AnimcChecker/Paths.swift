@@ -16,7 +16,7 @@ extension Checker {
     func evalPathBlock(_ block: Block, _ scope: Scope) -> [PathElement]? {
         var elements: [PathElement] = []
         var failed = false
-        expand(block, scope: Scope(parent: scope)) { item, itemScope in
+        expandNested(block, in: scope) { item, itemScope in
             guard case .pathCommand(let name, let arguments) = tree[item] else { return }
             let items = tree[arguments].map { CallItem(label: $0.label?.name, value: eval($0.value, itemScope), range: $0.value.range) }
             let args = CallArguments(callee: name.name, items: items, range: item.range, checker: self)
