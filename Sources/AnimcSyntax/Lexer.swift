@@ -300,11 +300,14 @@ public struct Lexer {
                 malformed = true
             }
         }
+        // Whether the digits end with an exponent (a bare `e` may start a unit instead).
+        var hasExponent = false
         if peek() == 0x65 || peek() == 0x45 {
             let expStart = i
             var k = i + 1
             if k < bytes.count, bytes[k] == 0x2B || bytes[k] == 0x2D { k += 1 }
             if k < bytes.count, Lexer.isDigit(bytes[k]) {
+                hasExponent = true
                 i = k
                 while i < bytes.count, Lexer.isDigit(bytes[i]) { i += 1 }
             } else if k > i + 1 || !(k < bytes.count && Lexer.isIdentContinue(bytes[k])) {
@@ -317,7 +320,7 @@ public struct Lexer {
         let digitsEnd = i
         // Only a long literal or one with an exponent can overflow; checking just those
         // keeps ordinary numbers free of string conversions.
-        if !malformed && (digitsEnd - start > 300 || bytes[start..<digitsEnd].contains(where: { $0 == 0x65 || $0 == 0x45 })) {
+        if !malformed && (digitsEnd - start > 300 || hasExponent) {
             let value = Double(text(start, digitsEnd)) ?? .infinity
             if !value.isFinite {
                 report(SyntaxDiagnostics.numberOutOfRange(SourceRange(start, digitsEnd)))
@@ -330,8 +333,8 @@ public struct Lexer {
         } else if Lexer.isIdentStart(peek()) {
             let unitStart = i
             while i < bytes.count, Lexer.isIdentStart(bytes[i]) { i += 1 }
-            let unit = text(unitStart, i)
-            if NumberUnit.from(spelling: unit) == nil {
+            if NumberUnit.from(bytes: UnsafeBufferPointer(rebasing: bytes[unitStart..<i])) == nil {
+                let unit = text(unitStart, i)
                 let continues = i < bytes.count && Lexer.isDigit(bytes[i])
                 report(SyntaxDiagnostics.unknownUnit(SourceRange(unitStart, i), unit: unit,
                                                                  looksLikeSize: unit == "x" && continues))
@@ -491,7 +494,7 @@ public enum LiteralValue {
         if i == bytes.endIndex {
             unit = nil
         } else {
-            guard let u = NumberUnit.from(spelling: String(decoding: UnsafeBufferPointer(rebasing: bytes[i...]), as: UTF8.self)) else { return nil }
+            guard let u = NumberUnit.from(bytes: UnsafeBufferPointer(rebasing: bytes[i...])) else { return nil }
             unit = u
         }
         if exactPath && mantissa < (1 << 53) && scale <= 22 {

@@ -127,4 +127,21 @@ public enum NumberUnit: String, Sendable, CaseIterable, Hashable {
     public static func from(spelling: String) -> NumberUnit? {
         NumberUnit(rawValue: spelling)
     }
+
+    /// ``from(spelling:)`` for the spelling's UTF-8 bytes, without making a string: the
+    /// lexer checks every unit it meets and the parser reads it again. Compared byte by
+    /// byte with each case's spelling.
+    public static func from(bytes: UnsafeBufferPointer<UInt8>) -> NumberUnit? {
+        for unit in allCases {
+            var spelling = unit.rawValue
+            let same = spelling.withUTF8 { $0.count == bytes.count && memcmpEqual($0, bytes) }
+            if same { return unit }
+        }
+        return nil
+    }
+
+    private static func memcmpEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        for k in 0..<a.count where a[k] != b[k] { return false }
+        return true
+    }
 }

@@ -27,6 +27,20 @@ import Testing
         #expect(abs(c.0 - 15.0 / 255) < 1e-12 && abs(c.2 - 101.0 / 255) < 1e-12 && c.3 == 1)
     }
 
+    /// The byte matcher the lexer and the literal decoder use agrees with the spelling
+    /// table itself, on every unit and on near misses.
+    @Test func unitsByBytesAreUnitsBySpelling() {
+        let words = NumberUnit.allCases.map(\.rawValue) + ["", "S", "m", "sec", "px", "de", "degs", "turns", "%%", "rad ", "t", "pts"]
+        for word in words {
+            var bytes = Array(word.utf8)
+            let byBytes = bytes.withUnsafeMutableBufferPointer { NumberUnit.from(bytes: UnsafeBufferPointer($0)) }
+            #expect(byBytes == NumberUnit(rawValue: word), "\(word)")
+        }
+        #expect(LiteralValue.number("2s")! == (2, .s))
+        #expect(LiteralValue.number("50%")! == (0.5 * 100, .percent))
+        #expect(LiteralValue.number("3px") == nil)
+    }
+
     @Test func flagsRecordLineBreaksAndAttachment() {
         let tokens = Lexer.lex(SourceFile(name: "t", text: "f(1)\n g (2)")).tokens
         #expect(tokens[1].flags.contains(.attached))        // `(` right after `f`
