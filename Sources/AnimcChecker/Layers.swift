@@ -478,6 +478,20 @@ extension Checker {
         return a.name == b.name
     }
 
+    /// The position of the parameter `label` names: by interned id, or by name for an
+    /// identifier made outside the tree (none is today).
+    static func parameterIndex(of label: Identifier, ids: [UInt32], _ parameters: [Parameter]) -> Int? {
+        if label.nameID != Identifier.noNameID, !ids.contains(Identifier.noNameID) { return ids.firstIndex(of: label.nameID) }
+        return parameters.firstIndex { sameName($0.name, label) }
+    }
+
+    /// The argument an instance gives for a parameter: its value (nil when none is
+    /// given) and where the argument is written.
+    struct GivenArgument {
+        var value: Expr?
+        var range: SourceRange
+    }
+
     func lowerInstance(_ name: Identifier, _ indices: Children<Expr>, _ value: Expr, _ range: SourceRange, parent: LayerNode, scope: Scope) {
         guard case .call(let callee, let arguments) = tree[value] else {
             if case .error = tree[value] { return }
@@ -511,50 +525,55 @@ extension Checker {
         let parameterScope = Scope(parent: declarationScope, capacity: info.parameters.count + info.declarationCount)
         // Each argument's place in the parameter list, found by interned name: names of
         // one tree are equal exactly when their ids are.
-        let parameters = info.parameters
+        let parameters = info.parameters, parameterIDs = info.parameterIDs
         let argumentList = tree[arguments]
-        // Where each parameter's argument is, in a buffer on the stack: an array for it
-        // was an allocation per instance.
-        let bound = withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, parameters.count)) { given -> Bool in
-            given.initialize(repeating: -1)
-            for (a, argument) in argumentList.enumerated() {
+        // Per parameter, the argument given for it (its value, where it is written), in
+        // a buffer on the stack: an array for it was an allocation per instance, and
+        // decoding an argument twice, or copying a parameter out of the list to read
+        // one field, retained and released the strings of its names each time.
+        let bound = withUnsafeTemporaryAllocation(of: GivenArgument.self, capacity: max(1, parameters.count)) { given -> Bool in
+            given.initialize(repeating: GivenArgument(value: nil, range: .empty(at: 0)))
+            for argument in argumentList {
                 guard let label = argument.label else {
                     report(Messages.badArguments(argument.range, callee: callee.name, problem: "an unlabelled argument",
                                                  usage: "\(callee.name)(" + parameters.map { "\($0.name.name): ..." }.joined(separator: ", ") + ")"))
                     return false
                 }
-                guard let p = parameters.firstIndex(where: { Checker.sameName($0.name, label) }) else {
+                guard let p = Checker.parameterIndex(of: label, ids: parameterIDs, parameters) else {
                     report(Messages.badArguments(label.range, callee: callee.name, problem: "unknown parameter '\(label.name)'",
                                                  usage: "parameters are " + parameters.map(\.name.name).joined(separator: ", ")))
                     return false
                 }
-                if given[p] >= 0 {
+                if given[p].value != nil {
                     report(Messages.badArguments(label.range, callee: callee.name, problem: "parameter '\(label.name)' given twice"))
                     return false
                 }
-                given[p] = a
+                given[p] = GivenArgument(value: argument.value, range: argument.range)
             }
-            for (p, parameter) in parameters.enumerated() {
-                let v: SemaValue
-                let argument = given[p] >= 0 ? argumentList[given[p]] : nil
-                if let argument {
-                    v = eval(argument.value, scope)
-                } else if let d = parameter.defaultValue {
-                    v = eval(d, declarationScope)
-                } else {
-                    report(Messages.badInstance(value.range, problem: "missing argument '\(parameter.name.name)' for component '\(callee.name)'"))
-                    return false
+            return parameters.withUnsafeBufferPointer { list -> Bool in
+                for p in list.indices {
+                    let v: SemaValue
+                    let argument = given[p]
+                    if let value = argument.value {
+                        v = eval(value, scope)
+                    } else if let d = list[p].defaultValue {
+                        v = eval(d, declarationScope)
+                    } else {
+                        report(Messages.badInstance(value.range, problem: "missing argument '\(list[p].name.name)' for component '\(callee.name)'"))
+                        return false
+                    }
+                    if v.isPoison { return false }
+                    var checked = v
+                    if let type = list[p].type {
+                        checked = checkDeclaredType(v, type, argument.value != nil ? argument.range : list[p].range)
+                        if checked.isPoison { return false }
+                    }
+                    let name = list[p].name
+                    declare(Binding(name: name, kind: .parameter, scope: parameterScope, value: checked), in: parameterScope)
+                    if let binding = parameterScope.local(name.name, id: name.nameID) { recordFolded(binding, checked) }
                 }
-                if v.isPoison { return false }
-                var checked = v
-                if let type = parameter.type {
-                    checked = checkDeclaredType(v, type, argument?.range ?? parameter.range)
-                    if checked.isPoison { return false }
-                }
-                declare(Binding(name: parameter.name, kind: .parameter, scope: parameterScope, value: checked), in: parameterScope)
-                if let binding = parameterScope.local(parameter.name.name, id: parameter.name.nameID) { recordFolded(binding, checked) }
+                return true
             }
-            return true
         }
         guard bound else { return }
         instantiating.append(ObjectIdentifier(info))

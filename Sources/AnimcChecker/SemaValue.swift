@@ -110,6 +110,9 @@ final class ComponentInfo {
     /// The parameters read out of the tree once: every instance binds its arguments to
     /// them, and reading them again per instance made each name's string anew.
     let parameters: [Parameter]
+    /// Each parameter's interned name, in order: what every instance matches its
+    /// argument labels against, without copying a parameter (and its strings) to ask.
+    let parameterIDs: [UInt32]
     let body: Block
     /// The declarations of the body, which go in an instance's scope beside the
     /// parameters (so that scope is sized once).
@@ -123,6 +126,7 @@ final class ComponentInfo {
     init(name: Identifier, parameters: [Parameter], body: Block, declarationCount: Int, scope: Scope, range: SourceRange) {
         self.name = name
         self.parameters = parameters
+        parameterIDs = parameters.map(\.name.nameID)
         self.body = body
         self.declarationCount = declarationCount
         self.scope = scope
