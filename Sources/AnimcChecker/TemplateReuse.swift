@@ -437,25 +437,29 @@ extension Checker {
     /// reported anything): the instance is then lowered afresh, which reports the same.
     /// Also returns the evaluations the holes made.
     private func instantiate(_ entry: TemplateEntry, scope: Scope) -> (Animation, Int)? {
-        let holes = entry.shape.holes
-        guard !holes.isEmpty else { return (entry.animation, 0) }
+        // Holes and leaves are read in place, by index: copied out of the shape, each
+        // retained and released the strings and tables it holds.
+        let shape = entry.shape
+        guard !shape.holes.isEmpty else { return (entry.animation, 0) }
         // Nothing is evaluated unless every hole can be: a binding evaluated on first use
         // here would cost more than the one evaluation the entry counted.
-        for hole in holes {
-            guard let binding = scope.bindingBelowTopLevel(hole.name, id: tree.nameID(hole.expr)), binding.value != nil else { return nil }
+        for h in shape.holes.indices {
+            guard let binding = scope.bindingBelowTopLevel(shape.holes[h].name, id: tree.nameID(shape.holes[h].expr)),
+                  binding.value != nil else { return nil }
         }
         let log = scope.templateReads.active
         let holesBefore = log?.holes.count ?? 0, reportsBefore = reportCalls, evaluationsBefore = evaluationCount
         var animation = entry.animation
         var failed = false
-        for hole in holes {
-            guard let value = lowerHole(hole, entry.shape.leaves[hole.leaf], scope: scope) else { failed = true; break }
-            if let j = hole.hole.child {
+        for h in shape.holes.indices {
+            guard let value = lowerHole(h, of: shape, scope: scope) else { failed = true; break }
+            let site = shape.holes[h].hole.site
+            if let j = shape.holes[h].hole.child {
                 guard case .group(var members) = animation.kind, j < members.count else { failed = true; break }
-                Checker.fill(hole.hole.site, with: value, in: &members[j])
+                Checker.fill(site, with: value, in: &members[j])
                 animation.kind = .group(members)
             } else {
-                Checker.fill(hole.hole.site, with: value, in: &animation)
+                Checker.fill(site, with: value, in: &animation)
             }
         }
         if failed || reportCalls != reportsBefore {
@@ -478,16 +482,18 @@ extension Checker {
 
     /// Lowers the value at a hole site as lowering does there (``atHole`` included, so
     /// a group recorded around this instance logs the hole, not the read).
-    private func lowerHole(_ hole: TemplateShape.Hole, _ leaf: TemplateShape.Leaf, scope: Scope) -> HoleValue? {
-        let site = hole.hole.site, expr = hole.expr
+    private func lowerHole(_ h: Int, of shape: TemplateShape, scope: Scope) -> HoleValue? {
+        let site = shape.holes[h].hole.site, expr = shape.holes[h].expr
         switch site {
         case .beginTime:
             return atHole(site, expr, scope, type: .time) { lowerTimeAttribute("beginTime", expr, scope) }.map { .time($0) }
         case .row:
-            return atHole(site, expr, scope, type: leaf.info.type) { lowerRowValue(expr, scope, leaf.info, leaf.property) }.map { .value($0) }
+            let info = shape.leaves[shape.holes[h].leaf].info, property = shape.leaves[shape.holes[h].leaf].property
+            return atHole(site, expr, scope, type: info.type) { lowerRowValue(expr, scope, info, property) }.map { .value($0) }
         case .from, .to:
-            return atHole(site, expr, scope, type: leaf.info.type) {
-                lowerEndpoint(site == .from ? "from" : "to", expr, scope, leaf.info, model: leaf.property)
+            let info = shape.leaves[shape.holes[h].leaf].info, property = shape.leaves[shape.holes[h].leaf].property
+            return atHole(site, expr, scope, type: info.type) {
+                lowerEndpoint(site == .from ? "from" : "to", expr, scope, info, model: property)
             }.map { .endpoint($0) }
         }
     }
@@ -548,14 +554,21 @@ extension Checker {
         if framed {
             currentFrame.groups.append(Animation(name: animation.name, timing: animation.timing, kind: .group([]), range: item.range))
         }
-        // By index, not by copying each member and leaf: an `Animation` is many fields.
+        // By index, not by copying each member and leaf: an `Animation` is many fields,
+        // and a member is read only by a rule that runs again, or by registration (which
+        // files without a reference skip, so its arguments are not even gathered).
         for j in members.indices where j < rules.leaves.count {
-            replayRules(members[j], shape, j, rules.leaves[j])
-            registerLowered(name: members[j].name, timing: members[j].timing, nameRange: shape.leaves[j].nameRange)
+            switch rules.leaves[j] {
+            case .rerun: checkPropertyAnimationRules(members[j], item: shape.leaves[j].item, type: shape.leaves[j].info.type)
+            case .kept(let none): noteEffect(shape.leaves[j].nameRange, none)
+            }
+            if framed { registerLowered(name: members[j].name, timing: members[j].timing, nameRange: shape.leaves[j].nameRange) }
         }
         if rules.group { checkGroupRules(animation, item: item) }
-        if framed { currentFrame.groups.removeLast(1) }
-        registerLowered(name: animation.name, timing: animation.timing, nameRange: shape.nameRange)
+        if framed {
+            currentFrame.groups.removeLast(1)
+            registerLowered(name: animation.name, timing: animation.timing, nameRange: shape.nameRange)
+        }
     }
 
     private func replayRules(_ animation: Animation, _ shape: TemplateShape, _ j: Int, _ rules: TemplateRules.Leaf) {
