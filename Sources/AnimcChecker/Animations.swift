@@ -75,9 +75,11 @@ extension Checker {
     ]
 
     /// Every attribute each animation kind accepts, computed once.
-    static let knownAttributes: [String: [String]] = kindAttributes.reduce(into: [:]) { table, entry in
-        table[entry.key] = timingAttributeNames + (entry.key == "group" ? [] : propertyAttributeNames) + entry.value
-    }
+    /// Every attribute each kind of animation takes. An FNV-hashed table: every animation
+    /// looks its kind up, and a `Dictionary` hashed the name with SipHash.
+    static let knownAttributes = NameTable<[String]>(kindAttributes.map { kind, names in
+        (kind, timingAttributeNames + (kind == "group" ? [] : propertyAttributeNames) + names)
+    })
 
     /// The range naming an animation in messages: its key path or group name.
     func animationNameRange(_ item: Item) -> SourceRange { Checker.animationNameRange(item, in: tree) }

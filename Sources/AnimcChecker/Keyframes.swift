@@ -38,13 +38,16 @@ extension Checker {
             var times: [Double] = []
             values.reserveCapacity(rows.count)
             times.reserveCapacity(rows.count)
-            for (i, row) in rows.enumerated() {
-                if let v = atHole(.row(i), row.value, row.scope, type: info.type, { lowerRowValue(row.value, row.scope, info, property) }) {
+            // A row's parts are read in place: a row copied out of the list retained and
+            // released its scope, several times a row.
+            for i in rows.indices {
+                let value = rows[i].value, scope = rows[i].scope
+                if let v = atHole(.row(i), value, scope, type: info.type, { lowerRowValue(value, scope, info, property) }) {
                     values.append(v)
                 } else { ok = false }
-                if let t = keyTime(row.time, row.scope) { times.append(t) } else { ok = false }
-                if let e = row.timing {
-                    if let f = lowerTimingFunction(e, row.scope, context: "a keyframe's segment") {
+                if let t = keyTime(rows[i].time, scope) { times.append(t) } else { ok = false }
+                if let e = rows[i].timing {
+                    if let f = lowerTimingFunction(e, scope, context: "a keyframe's segment") {
                         if timingFunctions.isEmpty {
                             timingFunctions.reserveCapacity(rows.count)
                             timingFunctions.append(contentsOf: repeatElement(.linear, count: i))

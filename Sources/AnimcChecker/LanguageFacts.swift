@@ -5,7 +5,7 @@ import AnimcIR
 /// hover): the same tables the checker validates against, so they cannot drift.
 public enum LanguageFacts {
     /// `basic`, `keyframes`, `motion`, `spring`, `decay`, `group`, ...
-    public static var animationKinds: [String] { Checker.knownAttributes.keys.sorted() }
+    public static var animationKinds: [String] { Checker.knownAttributes.entries.map(\.key).sorted() }
 
     /// The attributes an animation of `kind` accepts (timing attributes included).
     public static func attributes(ofAnimationKind kind: String) -> [String] {
