@@ -203,7 +203,9 @@ extension Checker {
         guard let (info, property) = typedTarget else {
             // A group: lower the children in the group's time.
             var childAnimations: [Animation] = []
-            var keys: [String: SourceRange] = [:]
+            // FNV-hashed past a handful, searched in order below: a group has a few
+            // children, and a `Dictionary` hashed each key with SipHash.
+            var keys = NameTable<SourceRange>()
             let explicitDuration = timing.duration.isNaN ? nil : timing.duration
             // Children sequence against each other in the group's time.
             currentFrame.groups.append(Animation(name: name, timing: timing, kind: .group([]), range: item.range))

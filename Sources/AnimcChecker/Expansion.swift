@@ -130,11 +130,13 @@ extension Checker {
         activeLoops.append(tree[bindings].first.map { $0.range.union(tree[bindings][bindings.count - 1].range) } ?? range)
         defer { activeLoops.removeLast() }
         let bindingsPerIteration = bindings.count + declarationCount(body.items)
+        // The variables' names read out of the tree once, not once per iteration.
+        let names = tree[bindings].map(\.name)
         while true {
             guard allowExpansion(iterations: 1, at: range) else { return }
             let iteration = Scope(parent: scope, capacity: bindingsPerIteration)
-            for (k, binding) in tree[bindings].enumerated() {
-                declare(Binding(name: binding.name, kind: .loopVariable, scope: iteration, value: sequences[k][indices[k]]), in: iteration)
+            for k in names.indices {
+                declare(Binding(name: names[k], kind: .loopVariable, scope: iteration, value: sequences[k][indices[k]]), in: iteration)
             }
             expand(body, scope: iteration, visit)
             // Advance the odometer, last binding fastest.
