@@ -49,12 +49,14 @@ extension Checker {
                 if let e = rows[i].timing {
                     if let f = lowerTimingFunction(e, scope, context: "a keyframe's segment") {
                         if timingFunctions.isEmpty {
-                            timingFunctions.reserveCapacity(rows.count)
+                            // One per segment, from a row to the next: the last row's own
+                            // is reported below.
+                            timingFunctions.reserveCapacity(max(rows.count - 1, 1))
                             timingFunctions.append(contentsOf: repeatElement(.linear, count: i))
                         }
                         timingFunctions.append(f)
                     } else { ok = false }
-                } else if !timingFunctions.isEmpty {
+                } else if !timingFunctions.isEmpty && i < rows.count - 1 {
                     timingFunctions.append(.linear)
                 }
             }
@@ -70,17 +72,11 @@ extension Checker {
                 else { return nil }
                 keyTimes = mode == .discrete ? times + [1] : times
             }
-            if !timingFunctions.isEmpty {
-                if mode.isPaced {
-                    if let r = rows.first(where: { $0.timing != nil })?.timing?.range {
-                        report(Messages.pacedIgnores(r, attribute: "timing functions", mode: mode, removable: false))
-                    }
-                    timingFunctions = []
-                } else {
-                    // One per segment: the last row's is `linear` (a timing function there
-                    // was reported above).
-                    timingFunctions.removeLast()
+            if !timingFunctions.isEmpty && mode.isPaced {
+                if let r = rows.first(where: { $0.timing != nil })?.timing?.range {
+                    report(Messages.pacedIgnores(r, attribute: "timing functions", mode: mode, removable: false))
                 }
+                timingFunctions = []
             }
         } else {
             guard let valuesAttribute = a["values"] else {

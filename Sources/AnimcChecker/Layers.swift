@@ -109,9 +109,10 @@ struct LayerProperties {
             case (let i?, let v?): entries[i] = PropertyValue(id, v.value, range: v.range)
             case (let i?, nil): entries.remove(at: i)
             case (nil, let v?):
-                // Room for a layer's usual handful at once: grown one at a time, the list
-                // was allocated three times for three properties.
-                if entries.isEmpty { entries.reserveCapacity(4) }
+                // Room for a layer's usual handful at once, unless ``reserve(_:)`` made
+                // room already: grown one at a time, the list was allocated three times
+                // for three properties.
+                if entries.capacity == 0 { entries.reserveCapacity(4) }
                 // Inserted in order: a layer sets a handful of properties, most of them
                 // in the order of the table.
                 var k = entries.count
@@ -123,6 +124,12 @@ struct LayerProperties {
             case (nil, nil): break
             }
         }
+    }
+
+    /// Makes room for `count` values at once (a layer's property items, counted before
+    /// they are lowered), so the list is neither grown nor larger than it needs.
+    mutating func reserve(_ count: Int) {
+        if count > 0 && entries.isEmpty { entries.reserveCapacity(count) }
     }
 
     /// Moves every range in place, stopping at the first `shift` cannot move.
@@ -311,6 +318,12 @@ extension Checker {
         node.parent = parent
         parent.children.append(node)
         parent.childNames[layerName] = node
+        // Property items, counted from their tags: an upper bound on the values the layer
+        // sets (its timing attributes and `mask` are among them, and items in a `for` or
+        // an `if` are not, which only grows the list).
+        var propertyItems = 0
+        for item in tree[body.items] where tree.tag(item) == .property { propertyItems += 1 }
+        node.properties.reserve(propertyItems)
         expandNested(body, in: scope) { item, itemScope in
             lowerLayerItem(item, node, itemScope)
         }
