@@ -74,9 +74,8 @@ extension Checker {
         "group": [],
     ]
 
-    /// Every attribute each animation kind accepts, computed once.
-    /// Every attribute each kind of animation takes. An FNV-hashed table: every animation
-    /// looks its kind up, and a `Dictionary` hashed the name with SipHash.
+    /// Every attribute each kind of animation takes, computed once. An FNV-hashed table:
+    /// every animation looks its kind up, and a `Dictionary` hashed the name with SipHash.
     static let knownAttributes = NameTable<[String]>(kindAttributes.map { kind, names in
         (kind, timingAttributeNames + (kind == "group" ? [] : propertyAttributeNames) + names)
     })

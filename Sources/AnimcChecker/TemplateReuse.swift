@@ -72,8 +72,13 @@ final class TemplateReads {
     @exclusivity(unchecked) var active: Log?
 }
 
+/// A key of a ``TemplateTable``: compared in full, found by where it is written.
+protocol TemplateTableKey: Equatable {
+    var range: SourceRange { get }
+}
+
 /// Everything besides names that lowering a leaf animation reads.
-struct TemplateKey: Equatable {
+struct TemplateKey: TemplateTableKey {
     var range: SourceRange
     var layerKind: LayerKind
     /// The enclosing group's duration as bits (a child without a duration takes it); nil
@@ -90,7 +95,7 @@ struct TemplateKey: Equatable {
 /// hashed each key with SipHash, whose set-up and finalisation were most of the lookup;
 /// here the range finds the chain (an ``OffsetTable`` probe), and the few keys written
 /// at one range (one per definition depth or enclosing group) are compared in turn.
-struct TemplateTable<Key: Equatable, Slot: AnyObject> {
+struct TemplateTable<Key: TemplateTableKey, Slot: AnyObject> {
     /// Per range, the position of the last entry added for it.
     private var last = OffsetTable<Int32>()
     private var keys: [Key] = []
@@ -98,13 +103,13 @@ struct TemplateTable<Key: Equatable, Slot: AnyObject> {
     /// Per entry, the position of the previous one at its range, or -1.
     private var previous: [Int32] = []
 
-    /// The slot of `key`, written at `range`. Mutating though it changes nothing: the
-    /// checker holds the table in a property, and a read copied the table out of it (its
-    /// six arrays retained and released) for every lookup, where a mutating access
-    /// works in place. (A class instead cost a search of the runtime's conformance
-    /// records the first time each kind of table was made, in every process.)
-    mutating func slot(_ key: Key, at range: SourceRange) -> Slot? {
-        guard var i = last[range] else { return nil }
+    /// The slot of `key`. Mutating though it changes nothing: the checker holds the
+    /// table in a property, and a read copied the table out of it (its six arrays
+    /// retained and released) for every lookup, where a mutating access works in place.
+    /// (A class instead cost a search of the runtime's conformance records the first
+    /// time each kind of table was made, in every process.)
+    mutating func slot(_ key: Key) -> Slot? {
+        guard var i = last[key.range] else { return nil }
         while i >= 0 {
             if keys[Int(i)] == key { return slots[Int(i)] }
             i = previous[Int(i)]
@@ -113,12 +118,12 @@ struct TemplateTable<Key: Equatable, Slot: AnyObject> {
     }
 
     /// Adds a slot for a key not in the table.
-    mutating func insert(_ slot: Slot, for key: Key, at range: SourceRange) {
+    mutating func insert(_ slot: Slot, for key: Key) {
         let position = Int32(truncatingIfNeeded: keys.count)
         keys.append(key)
         slots.append(slot)
-        previous.append(last[range] ?? -1)
-        last.set(OffsetTable<Int32>.key(range), position)
+        previous.append(last[key.range] ?? -1)
+        last.set(OffsetTable<Int32>.key(key.range), position)
     }
 }
 
@@ -356,7 +361,7 @@ extension Checker {
     /// value here; otherwise lowers afresh and keeps the result when it can be reused.
     func lowerTemplateAnimation(_ item: Item, key: TemplateKey, layerKind: LayerKind, scope: Scope,
                                 group: GroupContext?) -> Animation? {
-        let slot = templateCache.slot(key, at: key.range)
+        let slot = templateCache.slot(key)
         if let slot {
             if slot.isCold { return lowerAnimationAfresh(item, layerKind: layerKind, scope: scope, group: group) }
             // Holes are evaluated first, so that one that fails falls back before any
@@ -384,7 +389,7 @@ extension Checker {
               let shape = TemplateShape(item, holes: recorded.log.holes, in: tree) else { return animation }
         templateEntryCount += 1
         let kept = slot ?? TemplateSlot<TemplateEntry>()
-        if slot == nil { templateCache.insert(kept, for: key, at: key.range) }
+        if slot == nil { templateCache.insert(kept, for: key) }
         kept.entries.append(TemplateEntry(reads: Checker.keptReads(recorded.log), animation: animation,
                                           evaluations: recorded.evaluations, shape: shape,
                                           rules: templateRules(animation, shape: shape)))
@@ -612,7 +617,7 @@ extension Checker {
 
 /// Where a layer property's value is written, and the definition depth (the depth limit
 /// is met inside evaluation).
-struct PropertyTemplateKey: Equatable {
+struct PropertyTemplateKey: TemplateTableKey {
     var range: SourceRange
     var definitionDepth: Int
 }
@@ -647,7 +652,7 @@ extension Checker {
         }
         guard reusesTemplates, definitionDepth > 0 || !activeLoops.isEmpty, hub.active == nil else { return lower() }
         let key = PropertyTemplateKey(range: expr.range, definitionDepth: definitionDepth)
-        let slot = propertyTemplates.slot(key, at: key.range)
+        let slot = propertyTemplates.slot(key)
         if let slot {
             if slot.isCold { return lower() }
             if let entry = keptLowering(in: slot, scope) {
@@ -661,7 +666,7 @@ extension Checker {
         guard let value, recorded.keepable, hasRoom(slot) else { return value }
         templateEntryCount += 1
         let kept = slot ?? TemplateSlot<PropertyTemplateEntry>()
-        if slot == nil { propertyTemplates.insert(kept, for: key, at: key.range) }
+        if slot == nil { propertyTemplates.insert(kept, for: key) }
         kept.entries.append(PropertyTemplateEntry(reads: Checker.keptReads(recorded.log), value: value,
                                                   evaluations: recorded.evaluations))
         return value
