@@ -94,12 +94,12 @@ extension Checker {
     private func noVisibleEffect(_ p: PropertyAnimation, _ values: [Value], item: Item) -> Diagnostic? {
         // A template (in a loop or component) is expanded many times; warn only when
         // every expansion has no effect, not when one instance happens to (the centre
-        // tile of a grid ripples by zero).
-        let key = animationNameRange(item)
+        // tile of a grid ripples by zero). Where the warning goes is looked up only for a
+        // warning: every animation passes here.
         guard values.count >= 2 || (values.count == 1 && isKeyframes(p)),
               let first = values.first, values.allSatisfy({ approximatelyEqual($0, first) }), !p.cumulative else { return nil }
         return CheckerDiagnostics.noVisibleEffect.at(
-            key, values.count == 1 ? "a single keyframe changes nothing over time" : "every value of this animation is the same",
+            animationNameRange(item), values.count == 1 ? "a single keyframe changes nothing over time" : "every value of this animation is the same",
             help: values.count == 1 ? "add a second keyframe, or set the property's model value instead" : "change a value, or remove the animation")
     }
 
@@ -219,7 +219,9 @@ extension Checker {
 
     /// W0508: two non-additive animations of one key path visible at once.
     private func checkFighting(_ animations: [Animation], topLevel: Bool) {
-        for (j, later) in animations.enumerated() {
+        // A fight needs two: the first animation has none before it to hide, and most
+        // layers have one (taking it apart cost a thousand instructions a layer).
+        for (j, later) in animations.enumerated().dropFirst() {
             guard case .property(let q) = later.kind, !q.additive else { continue }
             // `from: presentation` takes over from whatever shows: a deliberate hand-off.
             if case .basic(.presentation, _) = q.content { continue }

@@ -173,8 +173,11 @@ extension Checker {
     }
 
     /// Records a lowered animation for later references.
-    func registerLowered(_ a: Animation, nameRange: SourceRange) {
-        registerLowered(name: a.name, timing: a.timing, nameRange: nameRange)
+    /// `nameRange` is found only when the file registers: most do not, and finding it
+    /// takes the animation's item apart.
+    func registerLowered(_ a: Animation, nameRange: @autoclosure () -> SourceRange) {
+        guard registersLowered else { return }
+        registerLowered(name: a.name, timing: a.timing, nameRange: nameRange())
     }
 
     func registerLowered(name: String, timing: Timing, nameRange: SourceRange) {
