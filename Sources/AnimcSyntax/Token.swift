@@ -134,14 +134,8 @@ public enum NumberUnit: String, Sendable, CaseIterable, Hashable {
     public static func from(bytes: UnsafeBufferPointer<UInt8>) -> NumberUnit? {
         for unit in allCases {
             var spelling = unit.rawValue
-            let same = spelling.withUTF8 { $0.count == bytes.count && memcmpEqual($0, bytes) }
-            if same { return unit }
+            if spelling.withUTF8({ $0.elementsEqual(bytes) }) { return unit }
         }
         return nil
-    }
-
-    private static func memcmpEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        for k in 0..<a.count where a[k] != b[k] { return false }
-        return true
     }
 }
