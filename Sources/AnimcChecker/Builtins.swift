@@ -253,10 +253,30 @@ extension Checker {
         }
         let function = builtinFunctions.value(callee.nameID, nameCount: tree.arena.names.count) { Builtins.functions[callee.name] }
         if let function, let folded = literalColorOrCurve(callee, function, arguments) { return folded }
-        let isSteps = callee.name == "steps"
+        // `length(v)` and `normalize(v)` of a point, what a grid's every tile calls: the
+        // value at once, without gathering and binding arguments (each call cost about
+        // 2,300 instructions that way). The argument is evaluated once either way: a
+        // value of another shape goes on, evaluated, to the general path, which reports.
+        var evaluatedFirst: CallItem?
+        if function == .length || function == .normalize, arguments.count == 1 {
+            let argument = tree[arguments][0]
+            if argument.label == nil {
+                let v = eval(argument.value, scope)
+                if v.isPoison { return .poison }
+                if let (x, y) = v.plainPair {
+                    return function == .length ? Checker.length(x, y) : Checker.normalized(x, y)
+                }
+                evaluatedFirst = CallItem(label: nil, value: v, range: argument.value.range)
+            }
+        }
+        let isSteps = function == .steps
         var items: [CallItem] = []
         items.reserveCapacity(arguments.count)
         for (i, argument) in tree[arguments].enumerated() {
+            if i == 0, let evaluatedFirst {
+                items.append(evaluatedFirst)
+                continue
+            }
             // `steps(4, start)`: the position is a bare case name, like an enumeration.
             if isSteps, i == 1, case .identifier(let word) = tree[argument.value],
                StepPosition(rawValue: word) != nil, scope.lookup(word) == nil {
@@ -318,6 +338,15 @@ extension Checker {
 
     /// Whether `x` is a value channel `i` takes (the general path reports the others).
     static func isChannel(_ x: Double, _ i: Int) -> Bool { !(x < 0 || x > channelMaximum(i)) }
+
+    /// `length` of a point: the sum in the order the general vector case adds.
+    static func length(_ x: Double, _ y: Double) -> SemaValue { .number((0 + x * x + y * y).squareRoot(), .none) }
+
+    /// `normalize` of a point; the zero point normalises to itself.
+    static func normalized(_ x: Double, _ y: Double) -> SemaValue {
+        let len = (0 + x * x + y * y).squareRoot()
+        return .tuple([.number(len == 0 ? 0 : x / len, .none), .number(len == 0 ? 0 : y / len, .none)], isSize: false)
+    }
 
     /// `rgb`/`rgba`'s colour from its channels as written (0...255, alpha 0...1).
     static func rgbColor(_ c: (Double, Double, Double, Double)) -> SemaValue {
@@ -439,15 +468,12 @@ extension Checker {
         case .length:
             guard let s = a.bind(Builtins.vectorNames, required: 1, usage: "length(v)") else { return .poison }
             // A point, read without building an array; the sum in the same order as below.
-            if let (x, y) = s[0]?.0.plainPair { return .number((0 + x * x + y * y).squareRoot(), .none) }
+            if let (x, y) = s[0]?.0.plainPair { return Checker.length(x, y) }
             guard let v = a.vector(s[0], count: nil, what: "v") else { return .poison }
             return .number(v.reduce(0) { $0 + $1 * $1 }.squareRoot(), .none)
         case .normalize:
             guard let s = a.bind(Builtins.vectorNames, required: 1, usage: "normalize(v)") else { return .poison }
-            if let (x, y) = s[0]?.0.plainPair {
-                let len = (0 + x * x + y * y).squareRoot()
-                return .tuple([.number(len == 0 ? 0 : x / len, .none), .number(len == 0 ? 0 : y / len, .none)], isSize: false)
-            }
+            if let (x, y) = s[0]?.0.plainPair { return Checker.normalized(x, y) }
             guard let v = a.vector(s[0], count: nil, what: "v") else { return .poison }
             let len = v.reduce(0) { $0 + $1 * $1 }.squareRoot()
             // The zero vector has no direction; normalising it gives zero, so the centre
