@@ -425,19 +425,23 @@ final class Checker {
     }
 
     /// Registers a binding in `scope`, reporting duplicates and shadowing.
-    func declare(_ binding: Binding, in scope: Scope) {
+    /// Whether `binding` is now the scope's binding of its name (false when the scope
+    /// already had one, which stays).
+    @discardableResult
+    func declare(_ binding: Binding, in scope: Scope) -> Bool {
         let name = binding.name
         if let existing = scope.local(name.name, id: name.nameID) {
             if existing.name.range != name.range {
                 report(Messages.duplicate(name.range, name: name.name, what: binding.kind.noun, previous: existing.name.range))
             }
-            return
+            return false
         }
         if binding.kind != .loopVariable, let outer = scope.parent?.lookup(name),
            outer.name.range != name.range, outer.kind != .component {
             report(Messages.shadowing(name.range, name: name.name, outer: outer.name.range, what: outer.kind.noun))
         }
         scope.insert(binding)
+        return true
     }
 
     /// Unused declarations, from the static name index rather than from evaluation: a

@@ -159,11 +159,12 @@ extension Checker {
             definitionsTooDeep(use, name: binding.name.name)
             return .poison
         }
+        // Only a binding made without its value has a scope to evaluate it in.
+        guard let scope = binding.scope else { return .poison }
         definitionDepth += 1
         binding.evaluating = true
         let evaluationsBefore = evaluationCount
         bindingsEvaluating += 1
-        let scope = binding.scope
         // A top-level declaration has one value wherever it is first used: what the use
         // expects does not leak into it. The names it reads are kept with it, for the
         // items that use it (see CheckMemo).

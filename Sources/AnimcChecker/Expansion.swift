@@ -103,7 +103,7 @@ extension Checker {
             case .component(let name, let params, let body):
                 let info = ComponentInfo(name: name, parameters: Array(tree[params]), body: body,
                                          declarationCount: declarationCount(body.items), scope: scope, range: item.range)
-                declare(Binding(name: name, kind: .component, scope: scope, value: .component(info)), in: scope)
+                declare(Binding(name: name, kind: .component, value: .component(info)), in: scope)
             default:
                 break
             }
@@ -136,7 +136,7 @@ extension Checker {
             guard allowExpansion(iterations: 1, at: range) else { return }
             let iteration = Scope(parent: scope, capacity: bindingsPerIteration)
             for k in names.indices {
-                declare(Binding(name: names[k], kind: .loopVariable, scope: iteration, value: sequences[k][indices[k]]), in: iteration)
+                declare(Binding(name: names[k], kind: .loopVariable, value: sequences[k][indices[k]]), in: iteration)
             }
             expand(body, scope: iteration, visit)
             // Advance the odometer, last binding fastest.

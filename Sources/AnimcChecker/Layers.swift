@@ -582,8 +582,12 @@ extension Checker {
                         if checked.isPoison { return false }
                     }
                     let name = list[p].name
-                    declare(Binding(name: name, kind: .parameter, scope: parameterScope, value: checked), in: parameterScope)
-                    if let binding = parameterScope.local(name.name, id: name.nameID) { recordFolded(binding, checked) }
+                    let made = Binding(name: name, kind: .parameter, value: checked)
+                    if declare(made, in: parameterScope) {
+                        recordFolded(made, checked)
+                    } else if let binding = parameterScope.local(name.name, id: name.nameID) {
+                        recordFolded(binding, checked)
+                    }
                 }
                 return true
             }

@@ -163,8 +163,11 @@ final class Binding {
     /// this binding: a strong reference made every loop iteration's scope immortal (5
     /// million iterations kept 3 GB alive). A binding is evaluated only when found
     /// through a live scope or by the `expand` of its own scope, so its scope lives.
-    /// (Weak cost a side table per scope, 15% of a loop's time.)
-    unowned let scope: Scope
+    /// (Weak cost a side table per scope, 15% of a loop's time.) Nil for a binding made
+    /// with its value (a parameter, a loop variable, a component), which never evaluates
+    /// anything: holding its scope unowned cost reference counting on every instance
+    /// and iteration for nothing.
+    unowned let scope: Scope?
     var value: SemaValue?
     var evaluating = false
     /// For a binding of the file's top level, once evaluated: the top-level names its
@@ -172,14 +175,26 @@ final class Binding {
     /// they read (see ``CheckMemo``).
     var dependencies: Set<String>?
 
+    /// A declaration evaluated on first use, in `scope`.
     init(name: Identifier, kind: Kind, expr: Expr? = nil, pathBody: Block? = nil, declaredType: Identifier? = nil,
-         scope: Scope, value: SemaValue? = nil) {
+         scope: Scope) {
         self.name = name
         self.kind = kind
         self.expr = expr
         self.pathBody = pathBody
         self.declaredType = declaredType
         self.scope = scope
+        self.value = nil
+    }
+
+    /// A name bound to its value from the start.
+    init(name: Identifier, kind: Kind, value: SemaValue) {
+        self.name = name
+        self.kind = kind
+        self.expr = nil
+        self.pathBody = nil
+        self.declaredType = nil
+        self.scope = nil
         self.value = value
     }
 }

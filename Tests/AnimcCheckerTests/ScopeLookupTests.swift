@@ -32,7 +32,7 @@ import Testing
         var bindings: [String: Binding] = [:]
         for (i, name) in declared.enumerated() {
             let scope = i % 2 == 0 ? outer : inner
-            let b = Binding(name: name, kind: .constant, scope: scope, value: .number(Double(i), .none))
+            let b = Binding(name: name, kind: .constant, value: .number(Double(i), .none))
             scope.insert(b)
             bindings[name.name] = b
         }
@@ -55,7 +55,7 @@ import Testing
     @Test func identifiersWithoutAnIDAreLookedUpByName() {
         let (_, declared) = Self.names(count: 20)
         let scope = Scope(parent: nil)
-        for name in declared { scope.insert(Binding(name: name, kind: .constant, scope: scope, value: .number(0, .none))) }
+        for name in declared { scope.insert(Binding(name: name, kind: .constant, value: .number(0, .none))) }
         for name in declared {
             let made = Identifier(name.name, name.range)
             #expect(made.nameID == Identifier.noNameID)
