@@ -116,9 +116,10 @@ final class Checker {
     /// without one, no product can be a folded π, and every product, quotient and
     /// negation skips looking for one (a dictionary lookup per operand name).
     lazy var spellsSwiftPi: Bool = tree.arena.names.contains { name in
-        if case .pi? = SwiftSpellings.names[name] { return true }
-        if case .pi? = SwiftSpellings.member(name) { return true }
-        return false
+        // Lengths first: a file's names are mostly of other lengths than the few
+        // spellings, and looking each name up in the spelling tables hashed it.
+        let length = name.utf8.count
+        return SwiftSpellings.piSpellings.contains { $0.utf8.count == length && $0 == name }
     }
     /// Whether the file names the host clock (`CACurrentMediaTime`) anywhere: without
     /// it, no sum is a ported `CACurrentMediaTime() + delay`.

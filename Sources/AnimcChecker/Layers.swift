@@ -361,6 +361,13 @@ extension Checker {
     }
 
     private func lowerProperty(_ key: KeyPathSyntax, _ value: Expr, _ range: SourceRange, _ node: LayerNode, _ scope: Scope) {
+        // A layer property first: the common case, found by the key path's interned id,
+        // where comparing its text with `mask` and the timing attributes cost four
+        // string comparisons per property.
+        if let keyPath = keyPathInfo(key) {
+            lowerPropertyAt(keyPath, key, value, range, node, scope)
+            return
+        }
         let path = key.dotted
         if path == "mask" {
             guard case .identifier(let name) = tree[value] else {
@@ -390,17 +397,19 @@ extension Checker {
             }
             return
         }
-        guard let keyPath = keyPathInfo(key) else {
-            reportSuggesting(path, among: PropertyTable.properties.count + 1 + Checker.layerTimingAttributes.count,
-                             { PropertyTable.properties.map(\.id.rawValue) + ["mask"] + Checker.layerTimingAttributes }) {
-                Messages.unknownProperty(key.range, name: path, kind: node.kind, suggestion: $0)
-            }
-            return
+        reportSuggesting(path, among: PropertyTable.properties.count + 1 + Checker.layerTimingAttributes.count,
+                         { PropertyTable.properties.map(\.id.rawValue) + ["mask"] + Checker.layerTimingAttributes }) {
+            Messages.unknownProperty(key.range, name: path, kind: node.kind, suggestion: $0)
         }
+    }
+
+    /// `lowerProperty` of a key path the property table knows.
+    private func lowerPropertyAt(_ keyPath: KeyPathInfo, _ key: KeyPathSyntax, _ value: Expr, _ range: SourceRange,
+                                 _ node: LayerNode, _ scope: Scope) {
         let info = PropertyTable.info(keyPath.target.property)
         guard info.applies(to: node.kind) else {
             let owners = (info.kinds ?? []).map { Messages.kindNoun($0) + "s" }.sorted().joined(separator: " and ")
-            report(Messages.propertyNotOnKind(key.range, name: path, kind: node.kind, owners: owners))
+            report(Messages.propertyNotOnKind(key.range, name: key.dotted, kind: node.kind, owners: owners))
             return
         }
         if let component = keyPath.target.component {
@@ -408,10 +417,10 @@ extension Checker {
             return
         }
         if let previous = node.properties[info.id] {
-            report(Messages.duplicateProperty(range, name: path, previous: previous.range))
+            report(Messages.duplicateProperty(range, name: key.dotted, previous: previous.range))
             return
         }
-        guard let v = lowerPropertyValue(value, scope, info, path: path) else { return }
+        guard let v = lowerPropertyValue(value, scope, info, path: key.dotted) else { return }
         node.properties[info.id] = (v, range)
     }
 

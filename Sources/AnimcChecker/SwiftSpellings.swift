@@ -74,6 +74,13 @@ enum SwiftSpellings {
     }
 
     /// Swift's implicit members and the members of Swift types, by member name.
+    /// Every name that spells π in the tables above: math.h's constants, and `.pi`.
+    static let piSpellings: [String] = (Array(names.keys) + ["pi"]).filter { name in
+        if case .pi? = names[name] { return true }
+        if case .pi? = member(name) { return true }
+        return false
+    }
+
     static func member(_ name: String) -> Meaning? {
         switch name {
         case "pi": return .pi(1)

@@ -639,9 +639,9 @@ extension Checker {
     /// The value of a layer property written at `expr`: ``lowerValue(_:_:as:context:)``
     /// and the property's range check, taken from an earlier instance of the template
     /// when every name it read resolves to the same value here.
-    func lowerPropertyValue(_ expr: Expr, _ scope: Scope, _ info: PropertyInfo, path: String) -> Value? {
+    func lowerPropertyValue(_ expr: Expr, _ scope: Scope, _ info: PropertyInfo, path: @autoclosure () -> String) -> Value? {
         func lower() -> Value? {
-            guard let v = lowerValue(expr, scope, as: info.type, context: "'\(path)'"),
+            guard let v = lowerValue(expr, scope, as: info.type, context: "'\(path())'"),
                   checkRange(v, info, component: nil, at: expr.range) else { return nil }
             return v
         }
