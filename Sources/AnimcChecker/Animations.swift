@@ -97,7 +97,10 @@ extension Checker {
     /// Lowers an animation item. `group` is nil for an animation added directly to a layer.
     func lowerAnimation(_ item: Item, layerKind: LayerKind, scope: Scope, group: GroupContext?) -> Animation? {
         guard let key = templateKey(item, layerKind: layerKind, group: group) else {
-            return lowerAnimationAfresh(item, layerKind: layerKind, scope: scope, group: group)
+            let animation = lowerAnimationAfresh(item, layerKind: layerKind, scope: scope, group: group)
+            // Its children may be kept lowerings; it is not one.
+            lastTemplateEntry = nil
+            return animation
         }
         return lowerTemplateAnimation(item, key: key, layerKind: layerKind, scope: scope, group: group)
     }

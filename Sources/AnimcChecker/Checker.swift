@@ -38,6 +38,8 @@ struct CheckCounts {
     var templateReuses: Int
     /// Template layer property values reused.
     var propertyReuses: Int
+    /// Template layers whose lowering was reused (see LayerTemplates.swift).
+    var layerReuses: Int
     /// Candidates its suggestions compared (see ``Checker/suggestionBudget``).
     var suggestionWork: Int
 }
@@ -53,7 +55,7 @@ func checkCounting(_ tree: SyntaxTree, memo: CheckMemo? = nil, reusingTemplates:
     checker.evaluationLimit = evaluationLimit
     let result = checker.run()
     return (result, CheckCounts(templateReuses: checker.templateReuses, propertyReuses: checker.propertyReuses,
-                               suggestionWork: checker.suggestionWork))
+                               layerReuses: checker.layerReuses, suggestionWork: checker.suggestionWork))
 }
 
 /// Limits on expansion, so that no input can make the checker run away.
@@ -147,6 +149,15 @@ final class Checker {
     @exclusivity(unchecked) var templateCache = TemplateTable<TemplateKey, TemplateSlot<TemplateEntry>>()
     /// Layer property values of templates already lowered, the same way.
     @exclusivity(unchecked) var propertyTemplates = TemplateTable<PropertyTemplateKey, TemplateSlot<PropertyTemplateEntry>>()
+    /// Layers of templates already lowered, by where their body is written and what they
+    /// read (see LayerTemplates.swift); whether a body can be kept, by its range; what
+    /// the layer being lowered to be kept records; and the kept lowering the last
+    /// template animation lowered is, if any.
+    @exclusivity(unchecked) var layerTemplates = TemplateTable<LayerTemplateKey, TemplateSlot<LayerTemplateEntry>>()
+    @exclusivity(unchecked) var layerTemplateBodies = OffsetTable<Bool>()
+    var layerRecording: LayerRecording?
+    var lastTemplateEntry: TemplateEntry?
+    var layerReuses = 0
     /// Whether the animation written at a range is a reusable leaf or group: a question of
     /// its syntax alone, asked again by every instance.
     @exclusivity(unchecked) var reusableTemplates = OffsetTable<Bool>()

@@ -318,20 +318,11 @@ extension Checker {
         node.parent = parent
         parent.children.append(node)
         parent.childNames[layerName] = node
-        // Property items, counted from their tags: an upper bound on the values the layer
-        // sets (its timing attributes and `mask` are among them, and items in a `for` or
-        // an `if` are not, which only grows the list).
-        var propertyItems = 0
-        for item in tree[body.items] where tree.tag(item) == .property { propertyItems += 1 }
-        node.properties.reserve(propertyItems)
-        expandNested(body, in: scope) { item, itemScope in
-            lowerLayerItem(item, node, itemScope)
-        }
-        checkLayerRules(node)
+        lowerLayerBody(body, key: layerTemplateKey(body, kind: layerKind), node: node, scope: scope)
         return node
     }
 
-    private func lowerLayerItem(_ item: Item, _ node: LayerNode, _ scope: Scope) {
+    func lowerLayerItem(_ item: Item, _ node: LayerNode, _ scope: Scope) {
         switch tree.tag(item) {
         case .property:
             guard case .property(let key, let value) = tree[item] else { return }
@@ -347,7 +338,11 @@ extension Checker {
             let saved = currentFrame
             currentFrame = TimeFrame(layer: node, groups: [])
             defer { currentFrame = saved }
-            guard let animation = lowerAnimation(item, layerKind: node.kind, scope: scope, group: nil) else { return }
+            lastTemplateEntry = nil
+            guard let animation = lowerAnimation(item, layerKind: node.kind, scope: scope, group: nil) else {
+                layerRecording?.keepable = false
+                return
+            }
             if let previous = node.animationKeys[animation.name] {
                 report(Messages.duplicateAnimation(animationNameRange(item), name: animation.name, previous: previous,
                                                    insertAt: aliasInsertionPoint(item)))
@@ -355,6 +350,15 @@ extension Checker {
             }
             node.animationKeys[animation.name] = animationNameRange(item)
             node.animations.append(animation)
+            // A layer kept around this animation takes its kept lowering; without one,
+            // the layer cannot be kept.
+            if let recording = layerRecording {
+                if let entry = lastTemplateEntry {
+                    recording.animations.append(LayerAnimation(item: item, entry: entry))
+                } else {
+                    recording.keepable = false
+                }
+            }
         default:
             break
         }
@@ -389,7 +393,10 @@ extension Checker {
             }
             node.timingRanges[path] = range
             let type: ValueType = path == "speed" ? .number : .time
-            guard case .number(let x)? = lowerValue(value, scope, as: type, context: "'\(path)'") else { return }
+            let site: LayerHole.Site = path == "speed" ? .speed : path == "beginTime" ? .beginTime : .timeOffset
+            guard case .number(let x)? = layerHole(site, value, range: range, path: path, type: type, scope, {
+                lowerValue(value, scope, as: type, context: "'\(path)'")
+            }) else { return }
             switch path {
             case "beginTime": node.timing.beginTime = x
             case "speed": node.timing.speed = x
@@ -420,7 +427,9 @@ extension Checker {
             report(Messages.duplicateProperty(range, name: key.dotted, previous: previous.range))
             return
         }
-        guard let v = lowerPropertyValue(value, scope, info, path: key.dotted) else { return }
+        guard let v = layerHole(.property(info), value, range: range, path: key.dotted, type: info.type, scope, {
+            lowerPropertyValue(value, scope, info, path: key.dotted)
+        }) else { return }
         node.properties[info.id] = (v, range)
     }
 

@@ -361,9 +361,18 @@ extension Checker {
     /// value here; otherwise lowers afresh and keeps the result when it can be reused.
     func lowerTemplateAnimation(_ item: Item, key: TemplateKey, layerKind: LayerKind, scope: Scope,
                                 group: GroupContext?) -> Animation? {
+        let (animation, entry) = lowerTemplateAnimationEntry(item, key: key, layerKind: layerKind, scope: scope, group: group)
+        lastTemplateEntry = entry
+        return animation
+    }
+
+    /// ``lowerTemplateAnimation(_:key:layerKind:scope:group:)``, and the kept lowering the
+    /// animation is (taken or kept now), if any: a layer kept around it takes the same.
+    private func lowerTemplateAnimationEntry(_ item: Item, key: TemplateKey, layerKind: LayerKind, scope: Scope,
+                                             group: GroupContext?) -> (Animation?, TemplateEntry?) {
         let slot = templateCache.slot(key)
         if let slot {
-            if slot.isCold { return lowerAnimationAfresh(item, layerKind: layerKind, scope: scope, group: group) }
+            if slot.isCold { return (lowerAnimationAfresh(item, layerKind: layerKind, scope: scope, group: group), nil) }
             // Holes are evaluated first, so that one that fails falls back before any
             // effect is replayed.
             if let entry = keptLowering(in: slot, scope), let (animation, holeEvaluations) = instantiate(entry, scope: scope) {
@@ -371,7 +380,7 @@ extension Checker {
                 templateReuses += 1
                 slot.reuses += 1
                 replayEffects(of: animation, item: item, entry: entry)
-                return animation
+                return (animation, entry)
             }
         }
 
@@ -386,19 +395,20 @@ extension Checker {
         }
 
         guard let animation, recorded.keepable, hasRoom(slot),
-              let shape = TemplateShape(item, holes: recorded.log.holes, in: tree) else { return animation }
+              let shape = TemplateShape(item, holes: recorded.log.holes, in: tree) else { return (animation, nil) }
         templateEntryCount += 1
         let kept = slot ?? TemplateSlot<TemplateEntry>()
         if slot == nil { templateCache.insert(kept, for: key) }
-        kept.entries.append(TemplateEntry(reads: Checker.keptReads(recorded.log), animation: animation,
-                                          evaluations: recorded.evaluations, shape: shape,
-                                          rules: templateRules(animation, shape: shape)))
-        return animation
+        let entry = TemplateEntry(reads: Checker.keptReads(recorded.log), animation: animation,
+                                  evaluations: recorded.evaluations, shape: shape,
+                                  rules: templateRules(animation, shape: shape))
+        kept.entries.append(entry)
+        return (animation, entry)
     }
 
     /// The first kept lowering whose every read resolves to the same value here and whose
     /// evaluations fit under the limit.
-    private func keptLowering<Entry>(in slot: TemplateSlot<Entry>, _ scope: Scope) -> Entry? {
+    func keptLowering<Entry>(in slot: TemplateSlot<Entry>, _ scope: Scope) -> Entry? {
         for entry in slot.entries where evaluationCount <= evaluationLimit - entry.evaluations {
             if readsMatch(entry.reads, scope) { return entry }
         }
@@ -418,22 +428,25 @@ extension Checker {
 
     /// Runs `lower` with its lookups logged (see ``RecordedLowering``), then gives the
     /// log back to whatever was logging before.
-    private func recordingReads<T>(_ scope: Scope, _ lower: () -> T) -> (T, RecordedLowering) {
+    func recordingReads<T>(_ scope: Scope, _ lower: () -> T) -> (T, RecordedLowering) {
         let hub = scope.templateReads
         let log = TemplateReads.Log()
         let outer = hub.active, reportsBefore = reportCalls, evaluationsBefore = evaluationCount,
-            firstUsesBefore = bindingEvaluations
+            firstUsesBefore = bindingEvaluations, outerReadLowered = readLoweredAnimations
         hub.active = log
         readLoweredAnimations = false
         let result = lower()
         hub.active = outer
+        let readLowered = readLoweredAnimations
+        // What the lowering around this one read before it still counts for that one.
+        readLoweredAnimations = outerReadLowered || readLowered
         let evaluations = evaluationCount - evaluationsBefore - (bindingEvaluations - firstUsesBefore)
-        return (result, RecordedLowering(log: log, keepable: reportCalls == reportsBefore && !readLoweredAnimations,
+        return (result, RecordedLowering(log: log, keepable: reportCalls == reportsBefore && !readLowered,
                                          evaluations: evaluations))
     }
 
     /// Whether one more lowering may be kept: in the slot, and in all.
-    private func hasRoom<Entry>(_ slot: TemplateSlot<Entry>?) -> Bool {
+    func hasRoom<Entry>(_ slot: TemplateSlot<Entry>?) -> Bool {
         (slot?.entries.count ?? 0) < Checker.maxTemplateEntries && templateEntryCount < Checker.maxTemplateEntriesInAll
     }
 
@@ -441,7 +454,7 @@ extension Checker {
     /// value cannot be taken (its binding is not evaluated yet, or lowering it failed or
     /// reported anything): the instance is then lowered afresh, which reports the same.
     /// Also returns the evaluations the holes made.
-    private func instantiate(_ entry: TemplateEntry, scope: Scope) -> (Animation, Int)? {
+    func instantiate(_ entry: TemplateEntry, scope: Scope) -> (Animation, Int)? {
         // Holes and leaves are read in place, by index: copied out of the shape, each
         // retained and released the strings and tables it holds.
         let shape = entry.shape
@@ -545,7 +558,7 @@ extension Checker {
     /// What lowering the animation afresh does besides returning it, in the same order:
     /// the rules that read values, and the registration sequencing reads (a group's
     /// children register inside the group's time frame).
-    private func replayEffects(of animation: Animation, item: Item, entry: TemplateEntry) {
+    func replayEffects(of animation: Animation, item: Item, entry: TemplateEntry) {
         let shape = entry.shape, rules = entry.rules
         guard case .group(let members) = animation.kind else {
             if let leafRules = rules.leaves.first { replayRules(animation, shape, 0, leafRules) }
@@ -585,7 +598,7 @@ extension Checker {
 
     /// Each name a lowering looked up once, with what it resolved to and that binding's
     /// value then.
-    private static func keptReads(_ log: TemplateReads.Log) -> [KeptRead] {
+    static func keptReads(_ log: TemplateReads.Log) -> [KeptRead] {
         var reads: [KeptRead] = []
         for read in log.reads where !reads.contains(where: { $0.binding === read.binding && $0.name == read.name }) {
             reads.append(KeptRead(name: read.name, id: read.id, binding: read.binding, value: read.binding?.value))
@@ -650,7 +663,7 @@ extension Checker {
         case .identifier, .number, .string, .bool, .color: return lower()
         default: break
         }
-        guard reusesTemplates, definitionDepth > 0 || !activeLoops.isEmpty, hub.active == nil else { return lower() }
+        guard reusesTemplates, definitionDepth > 0 || !activeLoops.isEmpty else { return lower() }
         let key = PropertyTemplateKey(range: expr.range, definitionDepth: definitionDepth)
         let slot = propertyTemplates.slot(key)
         if let slot {
@@ -663,6 +676,9 @@ extension Checker {
             }
         }
         let (value, recorded) = recordingReads(scope, lower)
+        // A layer kept around this property read what its value read (a kept value's
+        // reads are logged to it by matching them).
+        hub.active?.reads += recorded.log.reads
         guard let value, recorded.keepable, hasRoom(slot) else { return value }
         templateEntryCount += 1
         let kept = slot ?? TemplateSlot<PropertyTemplateEntry>()

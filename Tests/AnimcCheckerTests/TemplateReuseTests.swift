@@ -81,11 +81,32 @@ import Testing
         #expect(result.diagnostics.map(\.code.rawValue) == ["E0313"])
     }
 
+    @Test func layersAreTakenWholeWithTheirHoles() throws {
+        let path = "Tests/AnimcCheckerTests/Fixtures/templates/layers.anim"
+        let bytes = Repository.bytes(path)
+        let (difference, _) = Self.compare(bytes, name: path)
+        #expect(difference == nil, "\(difference ?? "")")
+        let (result, counts) = checkCounting(parse(SourceFile(name: path, bytes: bytes)))
+        // Tiles: eight of nine. Dots: the second and fourth (the third's hole reports).
+        // Chips: the second and the fourth. Bars: the second and third. Markers and
+        // blinks: none.
+        #expect(counts.layerReuses == 8 + 2 + 2 + 2)
+        // Each taken tile takes its ripple group with it.
+        #expect(counts.templateReuses >= 8)
+        #expect(result.diagnostics.map(\.code.rawValue) == ["E0313", "W0508"])
+        // The holes are each instance's own: the tiles' positions and begin times differ.
+        let composition = try #require(check(parse(SourceFile(name: path, bytes: bytes))).partialComposition)
+        let tiles = composition.layers.filter { $0.id.hasPrefix("grid.tile") }
+        #expect(tiles.count == 9)
+        #expect(Set(tiles.map { "\($0.properties.first { $0.property == .position }?.value ?? .number(0))" }).count == 9)
+        #expect(Set(tiles.map(\.timing.beginTime)).count == 3)
+    }
+
     /// A reused lowering counts the evaluations its lowering made, so the expansion limit
     /// is met at the same expression with reuse as without: checked at every limit from
     /// 1 to past what each template fixture needs.
     @Test func theEvaluationLimitIsMetAtTheSamePlace() {
-        for name in ["reuse", "holes", "properties"] {
+        for name in ["reuse", "holes", "properties", "layers"] {
             let path = "Tests/AnimcCheckerTests/Fixtures/templates/\(name).anim"
             let tree = parse(SourceFile(name: path, bytes: Repository.bytes(path)))
             var limit = 1
