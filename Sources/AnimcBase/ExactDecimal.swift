@@ -48,8 +48,13 @@ public enum ExactDecimal {
     /// the decimal conversion (loop counters and indices are the common case).
     @inline(__always)
     private static func integral(_ a: Double, _ b: Double, _ op: (Int64, Int64) -> (partialValue: Int64, overflow: Bool)) -> Double? {
-        guard a == a.rounded(), b == b.rounded(), abs(a) < 9.007199254740992e15, abs(b) < 9.007199254740992e15 else { return nil }
-        let (r, overflow) = op(Int64(a), Int64(b))
+        // Whole when truncating to an integer and back gives it again: two conversion
+        // instructions, where `rounded()` was a call into the C library per operand.
+        // (The bound first: it keeps NaN and infinities away from the conversion.)
+        guard abs(a) < 9.007199254740992e15, abs(b) < 9.007199254740992e15 else { return nil }
+        let ia = Int64(a), ib = Int64(b)
+        guard Double(ia) == a, Double(ib) == b else { return nil }
+        let (r, overflow) = op(ia, ib)
         guard !overflow, abs(r) < 9_007_199_254_740_992 else { return nil }
         return Double(r)
     }

@@ -66,10 +66,13 @@ extension Checker {
 
     // MARK: Per animation
 
-    func checkPropertyAnimationRules(_ a: Animation, item: Item, type: ValueType) {
+    /// `nameRange` is where the animation is named (``animationNameRange(_:)``), when
+    /// the caller knows it: a template's instance does, and decoding the item again for
+    /// it cost more than the rule.
+    func checkPropertyAnimationRules(_ a: Animation, item: Item, type: ValueType, nameRange: SourceRange? = nil) {
         guard case .property(let p) = a.kind else { return }
         let values = animatedValues(p)
-        noteEffect(animationNameRange(item), noVisibleEffect(p, values, item: item))
+        noteEffect(nameRange ?? animationNameRange(item), noVisibleEffect(p, values, item: item))
         checkWrittenTurn(p, values, item: item)
     }
 

@@ -59,7 +59,10 @@ struct KeptRead {
 
 final class TemplateReads {
     final class Log {
-        var reads: [TemplateRead] = []
+        // Appended to by every lookup while a template is lowered; only ever accessed by
+        // the thread that checks the file (see `Scope`), so the dynamic exclusivity
+        // checks are skipped.
+        @exclusivity(unchecked) var reads: [TemplateRead] = []
         /// Sites whose value was read as a hole, in the order lowering met them.
         var holes: [TemplateHole] = []
         /// The child of a group being lowered, for the holes its lowering meets.
@@ -577,7 +580,8 @@ extension Checker {
         // files without a reference skip, so its arguments are not even gathered).
         for j in members.indices where j < rules.leaves.count {
             switch rules.leaves[j] {
-            case .rerun: checkPropertyAnimationRules(members[j], item: shape.leaves[j].item, type: shape.leaves[j].info.type)
+            case .rerun: checkPropertyAnimationRules(members[j], item: shape.leaves[j].item, type: shape.leaves[j].info.type,
+                                                     nameRange: shape.leaves[j].nameRange)
             case .kept(let none): noteEffect(shape.leaves[j].nameRange, none)
             }
             if framed { registerLowered(name: members[j].name, timing: members[j].timing, nameRange: shape.leaves[j].nameRange) }
@@ -591,7 +595,8 @@ extension Checker {
 
     private func replayRules(_ animation: Animation, _ shape: TemplateShape, _ j: Int, _ rules: TemplateRules.Leaf) {
         switch rules {
-        case .rerun: checkPropertyAnimationRules(animation, item: shape.leaves[j].item, type: shape.leaves[j].info.type)
+        case .rerun: checkPropertyAnimationRules(animation, item: shape.leaves[j].item, type: shape.leaves[j].info.type,
+                                                 nameRange: shape.leaves[j].nameRange)
         case .kept(let none): noteEffect(shape.leaves[j].nameRange, none)
         }
     }
