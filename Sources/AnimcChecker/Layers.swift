@@ -427,9 +427,15 @@ extension Checker {
             report(Messages.duplicateProperty(range, name: key.dotted, previous: previous.range))
             return
         }
-        guard let v = layerHole(.property(info), value, range: range, path: key.dotted, type: info.type, scope, {
-            lowerPropertyValue(value, scope, info, path: key.dotted)
-        }) else { return }
+        let lowered: Value?
+        if layerRecording == nil {
+            lowered = lowerPropertyValue(value, scope, info, path: key.dotted)
+        } else {
+            lowered = layerHole(.property(info), value, range: range, path: key.dotted, type: info.type, scope) {
+                lowerPropertyValue(value, scope, info, path: key.dotted)
+            }
+        }
+        guard let v = lowered else { return }
         node.properties[info.id] = (v, range)
     }
 
