@@ -62,7 +62,10 @@ final class TemplateReads {
         // Appended to by every lookup while a template is lowered; only ever accessed by
         // the thread that checks the file (see `Scope`), so the dynamic exclusivity
         // checks are skipped.
-        @exclusivity(unchecked) var reads: [TemplateRead] = []
+        @exclusivity(unchecked) var reads: [TemplateRead]
+        /// Room for the few reads most logs hold, at once: grown one read at a time, a
+        /// log's list was allocated four times.
+        init() { reads = []; reads.reserveCapacity(8) }
         /// Sites whose value was read as a hole, in the order lowering met them.
         var holes: [TemplateHole] = []
         /// The child of a group being lowered, for the holes its lowering meets.
@@ -605,8 +608,19 @@ extension Checker {
     /// value then.
     static func keptReads(_ log: TemplateReads.Log) -> [KeptRead] {
         var reads: [KeptRead] = []
-        for read in log.reads where !reads.contains(where: { $0.binding === read.binding && $0.name == read.name }) {
-            reads.append(KeptRead(name: read.name, id: read.id, binding: read.binding, value: read.binding?.value))
+        // Read by index, and names compared by interned id where both lookups had one
+        // (equal ids are equal names within a tree): each read copied out of the log and
+        // each name compared as text cost more than the rest of keeping a lowering.
+        for r in log.reads.indices {
+            let binding = log.reads[r].binding, id = log.reads[r].id
+            let seen = reads.contains { kept in
+                guard kept.binding === binding else { return false }
+                if id != Identifier.noNameID && kept.id != Identifier.noNameID { return kept.id == id }
+                return kept.name == log.reads[r].name
+            }
+            if !seen {
+                reads.append(KeptRead(name: log.reads[r].name, id: id, binding: binding, value: binding?.value))
+            }
         }
         return reads
     }
