@@ -105,11 +105,24 @@ import Testing
         #expect(Set(tiles.map(\.timing.beginTime)).count == 3)
     }
 
+    /// A group that reads another animation's lowering (`lead.end`) is never kept, even
+    /// when its children's own lowerings, recorded inside it, are: each child used to
+    /// clear what the group had read before it.
+    @Test func aGroupThatReadsAnotherAnimationIsNotKept() throws {
+        let (result, _) = Self.checkFixture("sequenced")
+        let composition = try #require(result.composition)
+        let groups = composition.layers.flatMap { layer in
+            layer.animations.compactMap { $0.name == "g" ? (layer.id, $0.timing.beginTime) : nil }
+        }
+        #expect(groups.map(\.0) == ["row.t[0]", "row.t[1]"])
+        #expect(groups.map(\.1) == [1, 2])
+    }
+
     /// A reused lowering counts the evaluations its lowering made, so the expansion limit
     /// is met at the same expression with reuse as without: checked at every limit from
     /// 1 to past what each template fixture needs.
     @Test func theEvaluationLimitIsMetAtTheSamePlace() {
-        for name in ["reuse", "holes", "properties", "layers"] {
+        for name in ["reuse", "holes", "properties", "layers", "sequenced"] {
             let path = "Tests/AnimcCheckerTests/Fixtures/templates/\(name).anim"
             let tree = parse(SourceFile(name: path, bytes: Repository.bytes(path)))
             var limit = 1
