@@ -117,14 +117,20 @@ public struct NameTable<Value> {
     /// that pick a slot; never 0, which marks an empty slot.
     @inlinable @inline(__always)
     static func hash(_ name: String) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        let direct: Void? = name.utf8.withContiguousStorageIfAvailable { bytes in
-            for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
-        }
-        if direct == nil {
-            for b in name.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
-        }
+        let h = name.utf8.withContiguousStorageIfAvailable { FNV1a.hash($0) } ?? FNV1a.hash(name.utf8)
         return (h ^ (h >> 29) ^ (h >> 47)) | 1
+    }
+}
+
+/// FNV-1a, 64-bit: a byte at a time, for keys that are a few bytes long or hashed once
+/// (names, a memo's item texts). Not resistant to chosen collisions; its users compare
+/// the keys in full, so a collision costs a comparison, never a wrong answer.
+public enum FNV1a {
+    @inlinable @inline(__always)
+    public static func hash<Bytes: Sequence>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+        return h
     }
 }
 

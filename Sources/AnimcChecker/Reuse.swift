@@ -16,11 +16,29 @@ import AnimcSyntax
 /// item, the list of every name for a suggestion, a limit) makes the item not reusable.
 ///
 /// A memo belongs to one document and one caller at a time.
+/// A top-level item's text, as the memo finds its records by: the bytes, and their hash
+/// made once. Keyed by the bytes themselves, every lookup hashed the whole text a byte
+/// at a time with SipHash, three lookups per item per check and again whenever a table
+/// grew: most of what a keystroke spent on the memo itself.
+struct ItemText: Hashable {
+    let bytes: [UInt8]
+    private let hash: UInt64
+
+    init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = Array(bytes)
+        hash = bytes.withContiguousStorageIfAvailable { FNV1a.hash($0) } ?? FNV1a.hash(bytes)
+    }
+
+    static func == (a: ItemText, b: ItemText) -> Bool { a.hash == b.hash && a.bytes == b.bytes }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+}
+
 public final class CheckMemo: @unchecked Sendable {
     /// The records of the last check, by item text.
-    var records: [[UInt8]: [ItemRecord]] = [:]
+    var records: [ItemText: [ItemRecord]] = [:]
     /// The records of the check in progress.
-    var next: [[UInt8]: [ItemRecord]] = [:]
+    var next: [ItemText: [ItemRecord]] = [:]
 
     /// How many top-level items the last check reused and lowered.
     public private(set) var reused = 0
@@ -29,7 +47,7 @@ public final class CheckMemo: @unchecked Sendable {
     /// Counts checks, so that a record is replayed at most once per check.
     var generation = 0
     /// Per item text, how many of its records the check in progress has tried.
-    var cursor: [[UInt8]: Int] = [:]
+    var cursor: [ItemText: Int] = [:]
     /// Records the last check tried to replay, whether it could or not: at most one
     /// attempt per record, so never more than the records the check before kept.
     public private(set) var attempted = 0
@@ -47,8 +65,10 @@ public final class CheckMemo: @unchecked Sendable {
         if next.values.contains(where: { $0.contains(where: \.readsEveryName) }) { everyName = names() }
         generation += 1
         records = next
-        next = [:]
-        cursor = [:]
+        // Sized for as many texts as this check had: grown from empty, each table
+        // rehashed its keys several times per check.
+        next = Dictionary(minimumCapacity: records.count)
+        cursor = Dictionary(minimumCapacity: records.count)
         attempted = attemptedNow
         attemptedNow = 0
         reused = reusedNow
@@ -162,17 +182,27 @@ final class ItemRecorder {
             }
         }
         folded = foldedOrder.map { ($0, merged[$0] ?? "") }
-        var effectOrder: [SourceRange] = []
-        var counts: [SourceRange: (instances: Int, none: Int, last: Diagnostic?)] = [:]
+        // Per template, its place in the counts, found through the file's own range
+        // table (a `Dictionary` hashed each instance's key with SipHash).
+        var places = OffsetTable<Int>()
+        var counts: [(key: SourceRange, instances: Int, none: Int, diagnostic: Diagnostic?)] = []
         for (key, none) in effects {
-            if counts[key] == nil { effectOrder.append(key) }
-            counts[key, default: (0, 0, nil)].instances += 1
+            let k = OffsetTable<Int>.key(key)
+            let place: Int
+            if let known = places[k] {
+                place = known
+            } else {
+                place = counts.count
+                places.set(k, place)
+                counts.append((key, 0, 0, nil))
+            }
+            counts[place].instances += 1
             if let none {
-                counts[key]?.none += 1
-                counts[key]?.last = none
+                counts[place].none += 1
+                counts[place].diagnostic = none
             }
         }
-        effectCounts = effectOrder.map { ($0, counts[$0]?.instances ?? 0, counts[$0]?.none ?? 0, counts[$0]?.last) }
+        effectCounts = counts
         effects = []
     }
 
@@ -270,7 +300,7 @@ extension Checker {
     /// memo when nothing it read changed; with a memo, records it for the next check.
     func lowerTopLevel(_ item: Item, root: LayerNode, _ lower: () -> Void) {
         guard let memo else { return lower() }
-        let text = Array(tree.file.bytes[Int(item.range.start)..<Int(item.range.end)])
+        let text = ItemText(tree.file.bytes[Int(item.range.start)..<Int(item.range.end)])
         if let candidates = memo.records[text] {
             // Items of the same text take the records in turn, each record tried at most
             // once per check: trying all of them for every item made a re-check of n
