@@ -3,19 +3,6 @@ import AnimcDiagnostics
 import AnimcIR
 import AnimcSyntax
 
-/// What one check of a document leaves for the next check of an edited version: the
-/// lowering of each top-level layer, instance, `for` and `if`, with everything it read
-/// and everything it did.
-///
-/// An editor checks the whole file on every keystroke, and most top-level items did
-/// not change. An item is reused when its text is byte for byte the same and so is the
-/// text of every top-level declaration it read (found or not, directly or through other
-/// declarations); its layers, diagnostics and hover values are then replayed, moved to
-/// where the texts now sit, instead of lowered again. The result is the same as a check
-/// without a memo: anything an item read that is not in its record (a layer of another
-/// item, the list of every name for a suggestion, a limit) makes the item not reusable.
-///
-/// A memo belongs to one document and one caller at a time.
 /// A top-level item's text, as the memo finds its records by: the bytes, and their hash
 /// made once. Keyed by the bytes themselves, every lookup hashed the whole text a byte
 /// at a time with SipHash, three lookups per item per check and again whenever a table
@@ -34,6 +21,19 @@ struct ItemText: Hashable {
     func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 }
 
+/// What one check of a document leaves for the next check of an edited version: the
+/// lowering of each top-level layer, instance, `for` and `if`, with everything it read
+/// and everything it did.
+///
+/// An editor checks the whole file on every keystroke, and most top-level items did
+/// not change. An item is reused when its text is byte for byte the same and so is the
+/// text of every top-level declaration it read (found or not, directly or through other
+/// declarations); its layers, diagnostics and hover values are then replayed, moved to
+/// where the texts now sit, instead of lowered again. The result is the same as a check
+/// without a memo: anything an item read that is not in its record (a layer of another
+/// item, the list of every name for a suggestion, a limit) makes the item not reusable.
+///
+/// A memo belongs to one document and one caller at a time.
 public final class CheckMemo: @unchecked Sendable {
     /// The records of the last check, by item text.
     var records: [ItemText: [ItemRecord]] = [:]
