@@ -277,7 +277,9 @@ final class Checker {
     /// Reuse of top-level items between checks (nil without a memo), and what the item
     /// being lowered does, to be replayed by a later check.
     let memo: CheckMemo?
-    var recorder: ItemRecorder?
+    /// Read by every fold and every template warning while an item is recorded;
+    /// unchecked for the reason given above.
+    @exclusivity(unchecked) var recorder: ItemRecorder?
     /// The first declaration of each top-level name, as registered: what an item's
     /// dependency on a name is compared by.
     lazy var topLevelDeclarations: [String: Item] = {

@@ -87,7 +87,7 @@ final class DependencyLog {
     static let everyName = "*"
     // Written by every top-level lookup of the item being recorded, by the one thread that
     // checks the file (see ``Scope``): no dynamic exclusivity checks.
-    @exclusivity(unchecked) private var frames: [Set<String>] = [[]]
+    @exclusivity(unchecked) private var frames: [Set<String>] = [DependencyLog.frame()]
     /// The interned names already in the top frame, as bits. An item reads the same
     /// handful of names again and again (every tile reads its component, `T`, `rgb`,
     /// `length`): a bit answers what hashing the name into the set again would.
@@ -112,9 +112,13 @@ final class DependencyLog {
     // A frame pushed or popped changes which set the bits stand for: they are cleared,
     // which costs at most a name's insertion again.
     func push() {
-        frames.append([])
+        frames.append(DependencyLog.frame())
         clearSeen()
     }
+
+    /// An empty frame with room for the handful of names an item or a declaration reads:
+    /// grown from empty, a set was rehashed (with SipHash) three times on the way.
+    private static func frame() -> Set<String> { Set(minimumCapacity: 8) }
 
     /// Ends a declaration's evaluation: the names it read directly.
     func pop() -> Set<String> {
@@ -132,13 +136,15 @@ final class DependencyLog {
 
 /// What lowering one top-level item did, in the coordinates of the check that lowered it.
 final class ItemRecorder {
+    // Appended to by every instance of the item being recorded, by the one thread that
+    // checks the file (see ``Scope``): no dynamic exclusivity checks.
     var cacheable = true
-    var reports: [Diagnostic] = []
-    var folded: [(UInt32, String)] = []
+    @exclusivity(unchecked) var reports: [Diagnostic] = []
+    @exclusivity(unchecked) var folded: [(UInt32, String)] = []
     /// Per key, the first text this item folded there, or nil once a different one came:
     /// the compacted value is then "varies" whatever follows (see ``compact()``).
-    private var foldedSoFar = OffsetTable<String?>()
-    var effects: [(SourceRange, Diagnostic?)] = []
+    @exclusivity(unchecked) private var foldedSoFar = OffsetTable<String?>()
+    @exclusivity(unchecked) var effects: [(SourceRange, Diagnostic?)] = []
     var animationNames: [(SourceRange, SourceRange)] = []
     var unrecognised: [SourceRange] = []
     let loweredStart: Int
@@ -357,7 +363,7 @@ extension Checker {
     /// declarations they name read when they were evaluated, recursively; and whether
     /// any of them read the list of every name.
     func dependencyClosure(_ names: Set<String>) -> (Set<String>, everyName: Bool) {
-        var seen: Set<String> = []
+        var seen = Set<String>(minimumCapacity: names.count)
         var everyName = false
         var pending = Array(names)
         while let name = pending.popLast() {
