@@ -93,14 +93,14 @@ final class LayerTemplateEntry: KeptLowering {
 extension Checker {
     /// The key under which a layer's body can be kept, or nil when it cannot (outside a
     /// template, a body of other items, a file that registers animations).
-    func layerTemplateKey(_ body: Block, kind: LayerKind) -> LayerTemplateKey? {
+    func layerTemplateKey(_ body: Block) -> LayerTemplateKey? {
         guard reusesTemplates, definitionDepth > 0 || !activeLoops.isEmpty, !registersLowered,
               global.templateReads.active == nil else { return nil }
         let keepable: Bool
         if let known = layerTemplateBodies[body.range] {
             keepable = known
         } else {
-            keepable = isKeepableLayerBody(body, kind: kind) && !spansSyntaxError(body.range)
+            keepable = isKeepableLayerBody(body) && !spansSyntaxError(body.range)
             layerTemplateBodies.set(body.range, keepable)
         }
         guard keepable else { return nil }
@@ -108,7 +108,7 @@ extension Checker {
     }
 
     /// Properties (not `mask`, not part of a value) and reusable animations only.
-    private func isKeepableLayerBody(_ body: Block, kind: LayerKind) -> Bool {
+    private func isKeepableLayerBody(_ body: Block) -> Bool {
         for item in tree[body.items] {
             switch tree[item] {
             case .property(let key, _):
@@ -151,7 +151,7 @@ extension Checker {
         layerRecording = recording
         let (_, recorded) = recordingReads(scope) { lowerLayerItems(body, node: node, scope: scope) }
         layerRecording = outer
-        guard recorded.keepable, recording.keepable, node.maskReference == nil, hasRoom(slot) else { return }
+        guard recorded.keepable, recording.keepable, hasRoom(slot) else { return }
         templateEntryCount += 1
         let kept = slot ?? TemplateSlot<LayerTemplateEntry>()
         if slot == nil { layerTemplates.insert(kept, for: key) }
@@ -178,28 +178,23 @@ extension Checker {
     /// taken (the instance is then lowered afresh, which reports the same).
     private func takeLayer(_ entry: LayerTemplateEntry, into node: LayerNode, scope: Scope) -> Bool {
         let evaluationsBefore = evaluationCount, reportsBefore = reportCalls
+        func fallBack() -> Bool {
+            evaluationCount = evaluationsBefore
+            return false
+        }
         // First every hole, which changes nothing but the evaluation count: one that fails
         // falls back before any effect is replayed.
         var properties = entry.properties
         var timing = entry.timing
-        for hole in entry.holes {
-            guard let binding = scope.bindingBelowTopLevel(hole.name, id: tree.nameID(hole.expr)),
-                  binding.value != nil else { evaluationCount = evaluationsBefore; return false }
-        }
+        for hole in entry.holes where !isHoleValueReady(hole.name, hole.expr, scope) { return fallBack() }
         for hole in entry.holes {
             switch hole.site {
             case .property(let info):
-                guard let v = lowerPropertyHole(hole.expr, scope, info, path: hole.path) else {
-                    evaluationCount = evaluationsBefore
-                    return false
-                }
+                guard let v = lowerPropertyValueAfresh(hole.expr, scope, info, path: hole.path) else { return fallBack() }
                 properties[info.id] = (v, hole.range)
             case .beginTime, .speed, .timeOffset:
                 guard case .number(let x)? = lowerValue(hole.expr, scope, as: hole.site.timingType,
-                                                        context: "'\(hole.path)'") else {
-                    evaluationCount = evaluationsBefore
-                    return false
-                }
+                                                        context: "'\(hole.path)'") else { return fallBack() }
                 switch hole.site {
                 case .beginTime: timing.beginTime = x
                 case .speed: timing.speed = x
@@ -210,16 +205,10 @@ extension Checker {
         var animations: [Animation] = []
         animations.reserveCapacity(entry.animations.count)
         for kept in entry.animations {
-            guard let (animation, _) = instantiate(kept.entry, scope: scope) else {
-                evaluationCount = evaluationsBefore
-                return false
-            }
+            guard let (animation, _) = instantiate(kept.entry, scope: scope) else { return fallBack() }
             animations.append(animation)
         }
-        guard reportCalls == reportsBefore else {
-            evaluationCount = evaluationsBefore
-            return false
-        }
+        guard reportCalls == reportsBefore else { return fallBack() }
         evaluationCount = evaluationsBefore + entry.evaluations
         // Then what lowering does besides making the node, in the order it does it.
         node.properties = properties
@@ -235,13 +224,6 @@ extension Checker {
         return true
     }
 
-    /// A layer property's value written as a bare name, lowered as lowering does it there.
-    func lowerPropertyHole(_ expr: Expr, _ scope: Scope, _ info: PropertyInfo, path: String) -> Value? {
-        guard let v = lowerValue(expr, scope, as: info.type, context: "'\(path)'"),
-              checkRange(v, info, component: nil, at: expr.range) else { return nil }
-        return v
-    }
-
     /// While a layer is recorded: whether the value at `expr` is a hole (a bare name bound
     /// inside the template to a value already evaluated, of a type holes take), in which
     /// case it is lowered without logging the read and recorded as one.
@@ -249,8 +231,7 @@ extension Checker {
                       type: ValueType, _ scope: Scope, _ lower: () -> T) -> T {
         let hub = scope.templateReads
         guard let recording = layerRecording, let log = hub.active, case .identifier(let name) = tree[expr],
-              Checker.holeTypeAllowed(type), let binding = scope.bindingBelowTopLevel(name, id: tree.nameID(expr)),
-              binding.value != nil else { return lower() }
+              Checker.holeTypeAllowed(type), isHoleValueReady(name, expr, scope) else { return lower() }
         hub.active = nil
         let result = lower()
         hub.active = log

@@ -318,7 +318,7 @@ extension Checker {
         node.parent = parent
         parent.children.append(node)
         parent.childNames[layerName] = node
-        lowerLayerBody(body, key: layerTemplateKey(body, kind: layerKind), node: node, scope: scope)
+        lowerLayerBody(body, key: layerTemplateKey(body), node: node, scope: scope)
         return node
     }
 

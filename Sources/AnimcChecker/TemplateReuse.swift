@@ -347,12 +347,19 @@ extension Checker {
     func atHole<T>(_ site: HoleSite, _ expr: Expr, _ scope: Scope, type: ValueType, _ lower: () -> T) -> T {
         let hub = scope.templateReads
         guard let log = hub.active, case .identifier(let name) = tree[expr], Checker.holeTypeAllowed(type),
-              let binding = scope.bindingBelowTopLevel(name, id: tree.nameID(expr)), binding.value != nil else { return lower() }
+              isHoleValueReady(name, expr, scope) else { return lower() }
         hub.active = nil
         let result = lower()
         hub.active = log
         log.holes.append(TemplateHole(child: log.child, site: site))
         return result
+    }
+
+    /// Whether the bare name `name` written at `expr` is bound inside the template (below
+    /// the top level) to a value already evaluated: what a hole takes, at the site when
+    /// a lowering is recorded and again before a later instance fills it.
+    func isHoleValueReady(_ name: String, _ expr: Expr, _ scope: Scope) -> Bool {
+        scope.bindingBelowTopLevel(name, id: tree.nameID(expr))?.value != nil
     }
 
     /// Values whose shape no rule compares between keyframes (paths and lists are).
@@ -467,10 +474,7 @@ extension Checker {
         guard !shape.holes.isEmpty else { return (entry.animation, 0) }
         // Nothing is evaluated unless every hole can be: a binding evaluated on first use
         // here would cost more than the one evaluation the entry counted.
-        for h in shape.holes.indices {
-            guard let binding = scope.bindingBelowTopLevel(shape.holes[h].name, id: tree.nameID(shape.holes[h].expr)),
-                  binding.value != nil else { return nil }
-        }
+        for h in shape.holes.indices where !isHoleValueReady(shape.holes[h].name, shape.holes[h].expr, scope) { return nil }
         let log = scope.templateReads.active
         let holesBefore = log?.holes.count ?? 0, reportsBefore = reportCalls, evaluationsBefore = evaluationCount
         var animation = entry.animation
@@ -672,11 +676,7 @@ extension Checker {
     /// and the property's range check, taken from an earlier instance of the template
     /// when every name it read resolves to the same value here.
     func lowerPropertyValue(_ expr: Expr, _ scope: Scope, _ info: PropertyInfo, path: @autoclosure () -> String) -> Value? {
-        func lower() -> Value? {
-            guard let v = lowerValue(expr, scope, as: info.type, context: "'\(path())'"),
-                  checkRange(v, info, component: nil, at: expr.range) else { return nil }
-            return v
-        }
+        func lower() -> Value? { lowerPropertyValueAfresh(expr, scope, info, path: path()) }
         let hub = scope.templateReads
         switch tree[expr] {
         case .identifier, .number, .string, .bool, .color: return lower()
@@ -705,6 +705,16 @@ extension Checker {
         kept.entries.append(PropertyTemplateEntry(reads: Checker.keptReads(recorded.log), value: value,
                                                   evaluations: recorded.evaluations))
         return value
+    }
+}
+
+extension Checker {
+    /// A layer property's value lowered from its expression: its value of the property's
+    /// type, in the property's range. What a kept value or a layer's hole stands for.
+    func lowerPropertyValueAfresh(_ expr: Expr, _ scope: Scope, _ info: PropertyInfo, path: @autoclosure () -> String) -> Value? {
+        guard let v = lowerValue(expr, scope, as: info.type, context: "'\(path())'"),
+              checkRange(v, info, component: nil, at: expr.range) else { return nil }
+        return v
     }
 }
 
