@@ -90,9 +90,9 @@ import Testing
     @Test func layersAreTakenWholeWithTheirHoles() throws {
         let (result, counts) = Self.checkFixture("layers")
         // Tiles: eight of nine. Dots: the second and fourth (the third's hole reports).
-        // Chips: the second and the fourth. Bars: the second and third. Markers and
-        // blinks: none.
-        #expect(counts.layerReuses == 8 + 2 + 2 + 2)
+        // Chips: the second and the fourth. Bars: the second and third. Holders: the
+        // second's mask layer only. Markers and blinks: none.
+        #expect(counts.layerReuses == 8 + 2 + 2 + 2 + 1)
         // Each taken tile takes its ripple group with it; the second blink, whose layer
         // is not kept, takes the first's two animations with its level in their holes.
         #expect(counts.templateReuses == 8 + 2)
