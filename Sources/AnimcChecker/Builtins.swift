@@ -345,7 +345,7 @@ extension Checker {
     /// `normalize` of a point; the zero point normalises to itself.
     static func normalized(_ x: Double, _ y: Double) -> SemaValue {
         let len = (0 + x * x + y * y).squareRoot()
-        return .tuple([.number(len == 0 ? 0 : x / len, .none), .number(len == 0 ? 0 : y / len, .none)], isSize: false)
+        return .pair(len == 0 ? 0 : x / len, len == 0 ? 0 : y / len)
     }
 
     /// `rgb`/`rgba`'s colour from its channels as written (0...255, alpha 0...1).

@@ -35,6 +35,12 @@ extension Checker {
         case .identifier(let name): return lookupValue(name, expr.range, scope, id: tree.nameID(expr))
         case .paren(let inner): return eval(inner, scope)
         case .tuple(let elements):
+            if elements.count == 2 {
+                // Both evaluated, as the general case does, so each reports its own error.
+                let items = tree[elements]
+                let first = eval(items[0], scope), second = eval(items[1], scope)
+                return pair(first, isSize: false) { second }
+            }
             let values = tree[elements].map { eval($0, scope) }
             if values.contains(where: \.isPoison) { return .poison }
             return .tuple(values, isSize: false)
@@ -247,9 +253,21 @@ extension Checker {
         }
     }
 
+    /// A two-item tuple: `first`, then `second()` unless `first` is poisoned (as a
+    /// longer tuple stops at its first poisoned item). Made without an array in between,
+    /// which a pair of plain numbers does not need (see ``TupleItems``).
+    private func pair(_ first: SemaValue, isSize: Bool, _ second: () -> SemaValue) -> SemaValue {
+        if first.isPoison { return .poison }
+        let next = second()
+        if next.isPoison { return .poison }
+        if case .number(let x, .none) = first, case .number(let y, .none) = next { return .pair(x, y, isSize: isSize) }
+        return .tuple([first, next], isSize: isSize)
+    }
+
     /// A tuple of `count` components, each from `component(i)`. Stops at the first
     /// poisoned component, whose error was reported, so one mistake gives one message.
     private func componentwise(_ count: Int, isSize: Bool, _ component: (Int) -> SemaValue) -> SemaValue {
+        if count == 2 { return pair(component(0), isSize: isSize) { component(1) } }
         var out: [SemaValue] = []
         out.reserveCapacity(count)
         for i in 0..<count {
@@ -269,7 +287,7 @@ extension Checker {
                 report(Messages.typeMismatch(range, expected: "two lengths for a size", found: "\(dw.noun) x \(dh.noun)"))
                 return .poison
             }
-            return .tuple([.number(w, .none), .number(h, .none)], isSize: true)
+            return .pair(w, h, isSize: true)
 
         case (.add, .number(let a, let da), .number(let b, let db)),
              (.subtract, .number(let a, let da), .number(let b, let db)):
@@ -370,19 +388,22 @@ extension Checker {
             if !i.isPoison { report(Messages.typeMismatch(tree[indices][0].range, expected: "a whole number", found: i.typeName, context: "an index")) }
             return .poison
         }
-        let items: [SemaValue]
         switch base {
-        case .list(let xs): items = xs
-        case .tuple(let xs, _): items = xs
+        case .list(let xs): return element(xs, at: x, indices)
+        case .tuple(let xs, _): return element(xs, at: x, indices)
         default:
             report(Messages.typeMismatch(range, expected: "a list", found: base.typeName, context: "indexing"))
             return .poison
         }
+    }
+
+    private func element<C: RandomAccessCollection>(_ items: C, at x: Double, _ indices: Children<Expr>) -> SemaValue
+        where C.Element == SemaValue, C.Index == Int {
         guard x == x.rounded(), x >= 0, x < Double(items.count) else {
             report(Messages.indexOutOfRange(tree[indices][0].range, index: formatNumber(x), count: items.count))
             return .poison
         }
-        return items[Int(x)]
+        return items[items.startIndex + Int(x)]
     }
 
     private func member(_ base: SemaValue, _ name: Identifier, _ range: SourceRange) -> SemaValue {

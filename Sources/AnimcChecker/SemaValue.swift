@@ -27,7 +27,7 @@ enum SemaValue {
     case string(String)
     indirect case color(Color)
     /// `(a, b, ...)`; `isSize` when written `w x h`.
-    case tuple([SemaValue], isSize: Bool)
+    case tuple(TupleItems, isSize: Bool)
     case list([SemaValue])
     indirect case range(lower: Double, upper: Double, inclusive: Bool, dimension: Dimension)
     case transform([TransformFunction])
@@ -69,6 +69,12 @@ enum SemaValue {
         }
     }
 
+    /// A tuple of the given items.
+    static func tuple(_ items: [SemaValue], isSize: Bool) -> SemaValue { .tuple(TupleItems(items), isSize: isSize) }
+
+    /// A pair of plain numbers: a point, or a size when `isSize`.
+    static func pair(_ x: Double, _ y: Double, isSize: Bool = false) -> SemaValue { .tuple(TupleItems(x, y), isSize: isSize) }
+
     /// The numbers of a tuple whose elements are all plain numbers.
     var plainNumbers: [Double]? {
         guard case .tuple(let items, _) = self else { return nil }
@@ -84,9 +90,8 @@ enum SemaValue {
     /// The two numbers of a plain-number pair, `(x, y)` or `w x h`, without building an
     /// array: every point and size property reads one.
     var plainPair: (Double, Double)? {
-        guard case .tuple(let items, _) = self, items.count == 2,
-              case .number(let x, .none) = items[0], case .number(let y, .none) = items[1] else { return nil }
-        return (x, y)
+        guard case .tuple(let items, _) = self else { return nil }
+        return items.plainPair
     }
 
     /// Whether ``plainNumbers`` is non-nil, without building the array.
@@ -99,7 +104,59 @@ enum SemaValue {
     }
 
     static func vector(_ xs: [Double], isSize: Bool = false) -> SemaValue {
-        .tuple(xs.map { .number($0, .none) }, isSize: isSize)
+        if xs.count == 2 { return .pair(xs[0], xs[1], isSize: isSize) }
+        return .tuple(xs.map { .number($0, .none) }, isSize: isSize)
+    }
+}
+
+/// The items of a tuple value.
+///
+/// Most tuples are points and sizes: two plain numbers, held here inline. As an array
+/// each was a heap allocation, freed through the generic array destruction, and every
+/// copy of the value retained and released it: a grid's instance made and dropped
+/// several (its position, its offset, what the arithmetic on them gave). Any other
+/// tuple keeps its items in an array. Which form a tuple takes is decided here alone,
+/// so the two never hold the same items: a pair of plain numbers is always inline.
+struct TupleItems: RandomAccessCollection {
+    private enum Storage {
+        case pair(Double, Double)
+        case array([SemaValue])
+    }
+
+    private let storage: Storage
+
+    init(_ items: [SemaValue]) {
+        if items.count == 2, case .number(let x, .none) = items[0], case .number(let y, .none) = items[1] {
+            storage = .pair(x, y)
+        } else {
+            storage = .array(items)
+        }
+    }
+
+    init(_ x: Double, _ y: Double) { storage = .pair(x, y) }
+
+    var startIndex: Int { 0 }
+
+    var endIndex: Int {
+        switch storage {
+        case .pair: return 2
+        case .array(let items): return items.count
+        }
+    }
+
+    subscript(position: Int) -> SemaValue {
+        switch storage {
+        case .pair(let x, let y):
+            precondition(position == 0 || position == 1, "tuple index out of range")
+            return .number(position == 0 ? x : y, .none)
+        case .array(let items): return items[position]
+        }
+    }
+
+    /// The two numbers when the tuple is a pair of plain numbers.
+    var plainPair: (Double, Double)? {
+        if case .pair(let x, let y) = storage { return (x, y) }
+        return nil
     }
 }
 
