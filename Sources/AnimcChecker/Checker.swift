@@ -417,7 +417,7 @@ final class Checker {
     lazy var everyNameUnchanged: Bool = memo.map { $0.everyName == topLevelNames } ?? false
 
     /// The file's top-level names, in declaration order.
-    var topLevelNames: [String] { global.order.map(\.name.name) }
+    var topLevelNames: [String] { global.bindings.all.map(\.name.name) }
 
     func text(_ range: SourceRange) -> String { tree.file.text(range) }
 

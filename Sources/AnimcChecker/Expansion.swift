@@ -65,7 +65,8 @@ extension Checker {
     /// Evaluates the declarations of `scope` nothing used, so that their mistakes are
     /// still reported.
     func evaluateUnevaluated(_ scope: Scope) {
-        for binding in scope.order where binding.value == nil {
+        scope.bindings.forEach { binding in
+            guard binding.value == nil else { return }
             switch binding.kind {
             case .constant, .timing, .path: _ = value(of: binding, at: binding.name.range)
             default: break

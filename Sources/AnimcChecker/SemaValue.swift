@@ -260,8 +260,8 @@ final class Binding {
 ///
 /// Almost every scope (a block, a loop iteration, a component's parameters) holds a
 /// handful of names or none, and loops create one per iteration: the names live in a
-/// small array searched linearly, and only a scope that grows large (the file's top
-/// level) also gets a dictionary.
+/// short list searched linearly (``BindingList``), and only a scope that grows large
+/// (the file's top level) also gets a dictionary.
 final class Scope {
     let parent: Scope?
     // Lookups are a third of a template's check, and the dynamic exclusivity checks on
@@ -269,11 +269,11 @@ final class Scope {
     // whole, by the one thread that checks the file: no access can overlap another.
 
     /// Declaration order, so evaluation and diagnostics are deterministic.
-    @exclusivity(unchecked) private(set) var order: [Binding] = []
+    @exclusivity(unchecked) private(set) var bindings = BindingList()
     @exclusivity(unchecked) private var index: NameTable<Binding>?
     private static let indexThreshold = 12
     /// For a scope past the threshold, its bindings by interned name: entry `i` is one
-    /// more than the position in ``order`` of the binding named by name `i` of the
+    /// more than the position in ``bindings`` of the binding named by name `i` of the
     /// tree, 0 for none. Every binding is declared by a name of the tree, so a lookup
     /// that knows its name's id reads one entry instead of hashing the name; the file's
     /// top level, where components and constants live, is such a scope.
@@ -296,11 +296,11 @@ final class Scope {
     }
 
     /// A scope that will hold `capacity` bindings (an instance's parameters, a loop's
-    /// variables, with the declarations of the block they go with): its list is
-    /// allocated once instead of growing from one binding to two and four.
+    /// variables, with the declarations of the block they go with): what does not fit
+    /// in the list itself is allocated once instead of growing.
     convenience init(parent: Scope?, capacity: Int) {
         self.init(parent: parent)
-        if capacity > 0 { order.reserveCapacity(capacity) }
+        bindings.reserveCapacity(capacity)
     }
 
     /// The binding `name` resolves to, here or further out. `id` is the name's interned
@@ -343,38 +343,35 @@ final class Scope {
                 let i = Int(id)
                 guard i < byNameID.count else { return nil }
                 let p = byNameID[i]
-                return p == 0 ? nil : order[Int(p) - 1]
+                return p == 0 ? nil : bindings.at(Int(p) - 1)
             }
-            for b in order where b.name.nameID == id { return b }
-            return nil
+            return bindings.first { $0.name.nameID == id }
         }
         if let index { return index[name] }
         // Lengths first: a native string's length is stored, while comparing two unequal
         // names costs a call into the runtime.
         let length = name.utf8.count
-        for b in order where b.name.name.utf8.count == length && b.name.name == name { return b }
-        return nil
+        return bindings.first { $0.name.name.utf8.count == length && $0.name.name == name }
     }
 
     func insert(_ binding: Binding) {
-        order.append(binding)
+        bindings.append(binding)
         if binding.name.nameID == Identifier.noNameID { hasUnnamed = true }
         if index != nil {
             index?[binding.name.name] = binding
-            indexByID(order.count - 1)
-        } else if order.count > Scope.indexThreshold {
+            indexByID(bindings.count - 1)
+        } else if bindings.count > Scope.indexThreshold {
             var built = NameTable<Binding>()
-            for b in order { built[b.name.name] = b }
+            bindings.forEach { built[$0.name.name] = $0 }
             index = built
-            for position in order.indices { indexByID(position) }
+            for position in 0..<bindings.count { indexByID(position) }
         }
     }
 
-    /// Enters the binding at `position` of ``order`` in ``byNameID``. No name is entered
-    /// twice: `declare` reports a duplicate and does not insert it.
+    /// Enters the binding at `position` of ``bindings`` in ``byNameID``. No name is
+    /// entered twice: `declare` reports a duplicate and does not insert it.
     private func indexByID(_ position: Int) {
-        let id = order[position].name.nameID
-        guard id != Identifier.noNameID else { return }
+        guard let id = bindings.at(position)?.name.nameID, id != Identifier.noNameID else { return }
         let i = Int(id)
         if i >= byNameID.count { byNameID.append(contentsOf: repeatElement(0, count: i + 1 - byNameID.count)) }
         if byNameID[i] == 0 { byNameID[i] = Int32(position + 1) }
@@ -385,7 +382,7 @@ final class Scope {
         var count = 0
         var scope: Scope? = self
         while let s = scope {
-            count += s.order.count
+            count += s.bindings.count
             scope = s.parent
         }
         return count
@@ -396,10 +393,84 @@ final class Scope {
         var names: [String] = []
         var scope: Scope? = self
         while let s = scope {
-            names += s.order.map(\.name.name)
+            s.bindings.forEach { names.append($0.name.name) }
             if s.parent == nil { s.observer?.readEveryName() }
             scope = s.parent
         }
         return names
+    }
+}
+
+/// A scope's bindings in declaration order.
+///
+/// A scope holds a handful of names or none (a loop iteration's variables, an
+/// instance's parameters), and loops make one per iteration: the first four bindings
+/// are held here, in the scope itself, so such a scope is one allocation where an
+/// array made it two. Any further ones go in an array.
+struct BindingList {
+    private var b0: Binding?
+    private var b1: Binding?
+    private var b2: Binding?
+    private var b3: Binding?
+    private var rest: [Binding] = []
+    /// How many bindings the list holds; slots fill in order.
+    private(set) var count = 0
+
+    init() {}
+
+    /// Room for `capacity` bindings in all, allocated at once for those past the slots.
+    mutating func reserveCapacity(_ capacity: Int) {
+        if capacity > 4 { rest.reserveCapacity(capacity - 4) }
+    }
+
+    mutating func append(_ binding: Binding) {
+        switch count {
+        case 0: b0 = binding
+        case 1: b1 = binding
+        case 2: b2 = binding
+        case 3: b3 = binding
+        default: rest.append(binding)
+        }
+        count += 1
+    }
+
+    /// The binding declared `position`th, nil past the end.
+    func at(_ position: Int) -> Binding? {
+        switch position {
+        case 0: return b0
+        case 1: return b1
+        case 2: return b2
+        case 3: return b3
+        default: return position > 3 && position - 4 < rest.count ? rest[position - 4] : nil
+        }
+    }
+
+    /// The first binding, in declaration order, that `matches`.
+    @inline(__always)
+    func first(where matches: (Binding) -> Bool) -> Binding? {
+        // An empty slot ends the list: they fill in order, and `rest` only after them.
+        guard let x0 = b0 else { return nil }
+        if matches(x0) { return x0 }
+        guard let x1 = b1 else { return nil }
+        if matches(x1) { return x1 }
+        guard let x2 = b2 else { return nil }
+        if matches(x2) { return x2 }
+        guard let x3 = b3 else { return nil }
+        if matches(x3) { return x3 }
+        for b in rest where matches(b) { return b }
+        return nil
+    }
+
+    /// Calls `body` with each binding in declaration order.
+    func forEach(_ body: (Binding) -> Void) {
+        _ = first { body($0); return false }
+    }
+
+    /// Every binding in declaration order.
+    var all: [Binding] {
+        var out: [Binding] = []
+        out.reserveCapacity(count)
+        forEach { out.append($0) }
+        return out
     }
 }

@@ -20,7 +20,9 @@ import Testing
         return (tree, declared)
     }
 
-    @Test(arguments: [1, 5, 12, 13, 14, 40, 300])
+    // Each scope gets half the names: counts around 8 put either scope's last binding
+    // in or just past the list's four slots (see ``BindingList``).
+    @Test(arguments: [1, 2, 5, 7, 8, 9, 10, 12, 13, 14, 40, 300])
     func byIDAndByNameAgree(count: Int) {
         let (tree, declared) = Self.names(count: count)
         #expect(declared.count == count)
@@ -49,6 +51,25 @@ import Testing
             #expect(inner.lookup(name) == nil)
             #expect(inner.lookup(name, id: UInt32(id)) == nil)
         }
+    }
+
+    /// A scope's list gives its bindings back in declaration order, however many it
+    /// holds, and nothing past its end.
+    @Test(arguments: [0, 1, 3, 4, 5, 9, 13, 30])
+    func bindingsKeepTheirOrder(count: Int) {
+        let (_, declared) = Self.names(count: max(count, 1))
+        let scope = Scope(parent: nil, capacity: count / 2)
+        let made = declared.prefix(count).map { Binding(name: $0, kind: .constant, value: .number(0, .none)) }
+        for b in made { scope.insert(b) }
+        #expect(scope.bindings.count == count)
+        #expect(scope.bindings.all.map(ObjectIdentifier.init) == made.map(ObjectIdentifier.init))
+        for (i, b) in made.enumerated() { #expect(scope.bindings.at(i) === b) }
+        #expect(scope.bindings.at(count) == nil)
+        #expect(scope.bindings.at(-1) == nil)
+        // The first match, as a linear search from the start finds it.
+        let third = made.count > 2 ? made[2] : nil
+        #expect(scope.bindings.first { $0 === third } === third)
+        #expect(scope.bindings.first { _ in false } == nil)
     }
 
     /// An identifier made outside a tree carries no id: it is looked up by name.
