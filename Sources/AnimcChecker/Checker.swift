@@ -97,6 +97,20 @@ final class Checker {
     var expansionReported = false
     /// Components being instantiated, to catch a component that contains itself.
     @exclusivity(unchecked) var instantiating: [ObjectIdentifier] = []
+    /// The scope and parameter bindings of each component declaration's last instance,
+    /// handed to its next (see ``ScopeRecycler``). Held here, by declaration, and not by
+    /// the component: a component is a value of its own declaration scope, so a scope
+    /// it held would hold that scope in a cycle past the check.
+    @exclusivity(unchecked) var instanceScopes: [ScopeRecycler] = []
+    @exclusivity(unchecked) var instanceScopeIndices = OffsetTable<Int>()
+
+    /// The place in ``instanceScopes`` of the component declared at `range`.
+    func instanceScopeIndex(_ range: SourceRange) -> Int {
+        if let i = instanceScopeIndices[range] { return i }
+        instanceScopes.append(ScopeRecycler())
+        instanceScopeIndices.set(range, instanceScopes.count - 1)
+        return instanceScopes.count - 1
+    }
     /// Definitions (constants, paths, component instances) being evaluated, one inside
     /// the other. Each level recurses through the evaluator, so the chain is bounded.
     var definitionDepth = 0

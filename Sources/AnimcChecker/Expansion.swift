@@ -103,7 +103,8 @@ extension Checker {
                 declare(Binding(name: name, kind: .path, pathBody: body, scope: scope), in: scope)
             case .component(let name, let params, let body):
                 let info = ComponentInfo(name: name, parameters: Array(tree[params]), body: body,
-                                         declarationCount: declarationCount(body.items), scope: scope, range: item.range)
+                                         declarationCount: declarationCount(body.items), scope: scope, range: item.range,
+                                         recyclerIndex: instanceScopeIndex(item.range))
                 declare(Binding(name: name, kind: .component, value: .component(info)), in: scope)
             default:
                 break
@@ -133,11 +134,12 @@ extension Checker {
         let bindingsPerIteration = bindings.count + declarationCount(body.items)
         // The variables' names read out of the tree once, not once per iteration.
         let names = tree[bindings].map(\.name)
+        var recycler = ScopeRecycler()
         while true {
             guard allowExpansion(iterations: 1, at: range) else { return }
-            let iteration = Scope(parent: scope, capacity: bindingsPerIteration)
+            let iteration = recycler.scope(parent: scope, capacity: bindingsPerIteration)
             for k in names.indices {
-                declare(Binding(name: names[k], kind: .loopVariable, value: sequences[k][indices[k]]), in: iteration)
+                declare(recycler.binding(k, name: names[k], kind: .loopVariable, value: sequences[k][indices[k]]), in: iteration)
             }
             expand(body, scope: iteration, visit)
             // Advance the odometer, last binding fastest.

@@ -559,7 +559,8 @@ extension Checker {
         // Parameters live in a scope whose parent is the component's declaration scope:
         // components are lexically scoped.
         let declarationScope = info.scope
-        let parameterScope = Scope(parent: declarationScope, capacity: info.parameters.count + info.declarationCount)
+        let parameterScope = instanceScopes[info.recyclerIndex].scope(parent: declarationScope,
+                                                                      capacity: info.parameters.count + info.declarationCount)
         // Each argument's place in the parameter list, found by interned name: names of
         // one tree are equal exactly when their ids are.
         let parameters = info.parameters, parameterIDs = info.parameterIDs
@@ -606,7 +607,7 @@ extension Checker {
                         if checked.isPoison { return false }
                     }
                     let name = list[p].name
-                    let made = Binding(name: name, kind: .parameter, value: checked)
+                    let made = instanceScopes[info.recyclerIndex].binding(p, name: name, kind: .parameter, value: checked)
                     if declare(made, in: parameterScope) {
                         recordFolded(made, checked)
                     } else if let binding = parameterScope.local(name.name, id: name.nameID) {

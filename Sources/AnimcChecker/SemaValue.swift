@@ -179,8 +179,12 @@ final class ComponentInfo {
     /// visible, so while its scope lives.
     unowned let scope: Scope
     let range: SourceRange
+    /// Where the checker keeps the scope of this component's instances for the next
+    /// one (``Checker/instanceScopes``): one per declaration in the text.
+    let recyclerIndex: Int
 
-    init(name: Identifier, parameters: [Parameter], body: Block, declarationCount: Int, scope: Scope, range: SourceRange) {
+    init(name: Identifier, parameters: [Parameter], body: Block, declarationCount: Int, scope: Scope, range: SourceRange,
+         recyclerIndex: Int) {
         self.name = name
         self.parameters = parameters
         parameterIDs = parameters.map(\.name.nameID)
@@ -188,6 +192,7 @@ final class ComponentInfo {
         self.declarationCount = declarationCount
         self.scope = scope
         self.range = range
+        self.recyclerIndex = recyclerIndex
     }
 }
 
@@ -301,6 +306,15 @@ final class Scope {
     convenience init(parent: Scope?, capacity: Int) {
         self.init(parent: parent)
         bindings.reserveCapacity(capacity)
+    }
+
+    /// Empties the scope for a ``ScopeRecycler`` to hand it out again.
+    fileprivate func reset() {
+        bindings = BindingList()
+        index = nil
+        byNameID = []
+        hasUnnamed = false
+        observer = nil
     }
 
     /// The binding `name` resolves to, here or further out. `id` is the name's interned
@@ -472,5 +486,50 @@ struct BindingList {
         out.reserveCapacity(count)
         forEach { out.append($0) }
         return out
+    }
+}
+
+/// The scope of a loop's iterations, or of a component's instances, with the bindings
+/// made with values that go in it (loop variables, parameters), handed out again from
+/// one iteration or instance to the next.
+///
+/// Each iteration and each instance made a scope and a binding per variable, and freed
+/// them after: half the allocations of a grid's tile. Nothing can tell a recycled one
+/// from a new one, because only one that nothing else holds is recycled: a template
+/// that kept a binding (to compare a later instance's with it) or a keyframe row that
+/// kept its scope keeps that one to itself, and the next iteration gets a new one.
+/// (Bindings refer to their scope unowned, and only evaluate through it while
+/// unevaluated, which a binding kept by a template never is.)
+struct ScopeRecycler {
+    private var scope: Scope?
+    private var variables: [Binding?] = []
+
+    init() {}
+
+    /// An empty scope in `parent`: the last one handed out when nothing else holds it
+    /// any more, else a new one.
+    mutating func scope(parent: Scope, capacity: Int) -> Scope {
+        if isKnownUniquelyReferenced(&scope), let recycled = scope, recycled.parent === parent {
+            recycled.reset()
+            return recycled
+        }
+        let made = Scope(parent: parent, capacity: capacity)
+        scope = made
+        return made
+    }
+
+    /// A binding of variable `k` (the same name and kind every time) with `value`: the
+    /// last one when nothing else holds it any more, else a new one. Call after
+    /// ``scope(parent:capacity:)``, whose reset lets go of the last iteration's.
+    mutating func binding(_ k: Int, name: Identifier, kind: Binding.Kind, value: SemaValue) -> Binding {
+        if k < variables.count, isKnownUniquelyReferenced(&variables[k]), let recycled = variables[k],
+           recycled.kind == kind, recycled.name.nameID == name.nameID, recycled.name.range == name.range, recycled.name.name == name.name {
+            recycled.value = value
+            return recycled
+        }
+        let made = Binding(name: name, kind: kind, value: value)
+        if k >= variables.count { variables.append(contentsOf: repeatElement(nil, count: k + 1 - variables.count)) }
+        variables[k] = made
+        return made
     }
 }

@@ -1,6 +1,7 @@
 import AnimcBase
 @testable import AnimcChecker
 import AnimcDiagnostics
+import AnimcIR
 import AnimcSyntax
 import AnimcTestSupport
 import Testing
@@ -27,6 +28,30 @@ import Testing
         if fresh.partialComposition != reusing.partialComposition { return ("the partial IR differs", reused) }
         if fresh.foldedValues != reusing.foldedValues { return ("hover values differ", reused) }
         return (nil, reused)
+    }
+
+    /// A loop's iterations and a component's instances hand their scope and value
+    /// bindings on (``ScopeRecycler``) only when nothing kept them. Every animation of
+    /// the fixture keeps the bindings it read; the values, worked out by hand, are each
+    /// bar's and dot's own.
+    @Test func keptBindingsAreNotRecycled() throws {
+        let path = "Tests/AnimcCheckerTests/Fixtures/templates/recycled.anim"
+        let (difference, _) = Self.compare(Repository.bytes(path), name: path)
+        #expect(difference == nil, "\(difference ?? "")")
+        let result = check(parse(SourceFile(name: path, bytes: Repository.bytes(path))))
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.message))")
+        let layers = result.composition?.layers ?? []
+        func opacity(_ id: String) -> [Value]? {
+            guard let layer = layers.first(where: { $0.id == id }), let a = layer.animations.first,
+                  case .property(let p) = a.kind, case .keyframes(let k) = p.content else { return nil }
+            return k.values
+        }
+        for i in 0..<4 {
+            let x = Double(i)
+            #expect(opacity("row.bar[\(i)]") == [.number(x / 20), .number(x / 10)], "bar \(i)")
+            #expect(opacity("row.dot[\(i)]") == [.number(0), .number((x + 1) / 10)], "dot \(i)")
+            #expect(layers.first { $0.id == "row.dot[\(i)]" }?.modelValue(.position) == .point(Point(10 * x + 1, 0)), "dot \(i)")
+        }
     }
 
     @Test func theFixtureIsTheSameWithReuse() throws {
