@@ -65,7 +65,7 @@ extension Checker {
     /// Evaluates the declarations of `scope` nothing used, so that their mistakes are
     /// still reported.
     func evaluateUnevaluated(_ scope: Scope) {
-        scope.bindings.forEach { binding in
+        scope.forEachBinding { binding in
             guard binding.value == nil else { return }
             switch binding.kind {
             case .constant, .timing, .path: _ = value(of: binding, at: binding.name.range)

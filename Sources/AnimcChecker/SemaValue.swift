@@ -308,6 +308,16 @@ final class Scope {
         bindings.reserveCapacity(capacity)
     }
 
+    /// Calls `body` with each binding in declaration order, reading them one at a time
+    /// (copying the list retained every binding in it). Bindings `body` declares here
+    /// are not visited.
+    func forEachBinding(_ body: (Binding) -> Void) {
+        let count = bindings.count
+        for position in 0..<count {
+            if let b = bindings.at(position) { body(b) }
+        }
+    }
+
     /// Empties the scope for a ``ScopeRecycler`` to hand it out again.
     fileprivate func reset() {
         bindings = BindingList()
@@ -359,7 +369,7 @@ final class Scope {
                 let p = byNameID[i]
                 return p == 0 ? nil : bindings.at(Int(p) - 1)
             }
-            return bindings.first { $0.name.nameID == id }
+            return bindings.first(id: id)
         }
         if let index { return index[name] }
         // Lengths first: a native string's length is stored, while comparing two unequal
@@ -407,7 +417,7 @@ final class Scope {
         var names: [String] = []
         var scope: Scope? = self
         while let s = scope {
-            s.bindings.forEach { names.append($0.name.name) }
+            s.forEachBinding { names.append($0.name.name) }
             if s.parent == nil { s.observer?.readEveryName() }
             scope = s.parent
         }
@@ -426,6 +436,13 @@ struct BindingList {
     private var b1: Binding?
     private var b2: Binding?
     private var b3: Binding?
+    /// The slots' interned names, so a lookup by id compares integers and touches (and
+    /// retains) only the binding it finds: reading each slot's binding to compare its
+    /// name retained and released every binding passed over.
+    private var id0 = Identifier.noNameID
+    private var id1 = Identifier.noNameID
+    private var id2 = Identifier.noNameID
+    private var id3 = Identifier.noNameID
     private var rest: [Binding] = []
     /// How many bindings the list holds; slots fill in order.
     private(set) var count = 0
@@ -439,13 +456,25 @@ struct BindingList {
 
     mutating func append(_ binding: Binding) {
         switch count {
-        case 0: b0 = binding
-        case 1: b1 = binding
-        case 2: b2 = binding
-        case 3: b3 = binding
+        case 0: b0 = binding; id0 = binding.name.nameID
+        case 1: b1 = binding; id1 = binding.name.nameID
+        case 2: b2 = binding; id2 = binding.name.nameID
+        case 3: b3 = binding; id3 = binding.name.nameID
         default: rest.append(binding)
         }
         count += 1
+    }
+
+    /// The first binding named by interned name `id` (not ``Identifier/noNameID``).
+    func first(id: UInt32) -> Binding? {
+        // Empty slots hold no id (noNameID), so they never match.
+        if id0 == id { return b0 }
+        if id1 == id { return b1 }
+        if id2 == id { return b2 }
+        if id3 == id { return b3 }
+        guard count > 4 else { return nil }
+        for b in rest where b.name.nameID == id { return b }
+        return nil
     }
 
     /// The binding declared `position`th, nil past the end.
