@@ -118,7 +118,7 @@ extension Checker {
                     return false
                 }
             case .animation:
-                if !(Checker.isReusableLeaf(item, in: tree) || Checker.isReusableGroup(item, in: tree)) { return false }
+                if reusableKind(item) == .none { return false }
             default:
                 return false
             }

@@ -84,6 +84,11 @@ protocol TemplateTableKey: Equatable {
 }
 
 /// Everything besides names that lowering a leaf animation reads.
+/// Whether an animation item can be kept as a template's lowering, and as what.
+enum ReusableKind: UInt8 {
+    case none, leaf, group
+}
+
 struct TemplateKey: TemplateTableKey {
     var range: SourceRange
     var layerKind: LayerKind
@@ -237,8 +242,8 @@ final class TemplateShape {
 
     /// Nil when the item's syntax does not have what the holes say (it always does: the
     /// holes were recorded lowering it).
-    init?(_ item: Item, holes: [TemplateHole], in tree: SyntaxTree) {
-        let items = Checker.isReusableGroup(item, in: tree) ? Checker.groupChildren(item, in: tree) : [item]
+    init?(_ item: Item, isGroup: Bool, holes: [TemplateHole], in tree: SyntaxTree) {
+        let items = isGroup ? Checker.groupChildren(item, in: tree) : [item]
         var leaves: [Leaf] = []
         for leaf in items {
             guard case .animation(_, let target?, _, _, _) = tree[leaf], let info = PropertyTable.keyPath(target.dotted) else { return nil }
@@ -297,12 +302,29 @@ extension Checker {
         if let known = reusableTemplates[item.range] {
             reusable = known
         } else {
-            reusable = (Checker.isReusableLeaf(item, in: tree) || Checker.isReusableGroup(item, in: tree)) && !spansSyntaxError(item.range)
+            reusable = reusableKind(item) != .none && !spansSyntaxError(item.range)
             reusableTemplates.set(item.range, reusable)
         }
         guard reusable else { return nil }
         return TemplateKey(range: item.range, layerKind: layerKind, groupDuration: group?.duration.map(\.bitPattern),
                            inGroup: group != nil, definitionDepth: definitionDepth, expectedDimension: expectedDimension)
+    }
+
+    /// Whether `item` is a reusable leaf, a reusable group or neither
+    /// (``isReusableLeaf(_:in:)``, ``isReusableGroup(_:in:isLeaf:)``), worked out once per
+    /// check: each child of a group is asked once, for the group and for itself.
+    func reusableKind(_ item: Item) -> ReusableKind {
+        if let known = reusableKinds[item.range] { return known }
+        let kind: ReusableKind
+        if Checker.isReusableLeaf(item, in: tree) {
+            kind = .leaf
+        } else if Checker.isReusableGroup(item, in: tree, isLeaf: { reusableKind($0) == .leaf }) {
+            kind = .group
+        } else {
+            kind = .none
+        }
+        reusableKinds.set(item.range, kind)
+        return kind
     }
 
     /// A `basic` or `keyframes` animation of a property whose body is attributes and
@@ -320,14 +342,15 @@ extension Checker {
         return true
     }
 
-    /// A group of reusable leaves that gives its own duration.
-    static func isReusableGroup(_ item: Item, in tree: SyntaxTree) -> Bool {
+    /// A group of reusable leaves that gives its own duration. `isLeaf` answers
+    /// ``isReusableLeaf(_:in:)`` for a child.
+    static func isReusableGroup(_ item: Item, in tree: SyntaxTree, isLeaf: (Item) -> Bool) -> Bool {
         guard case .animation(let kind, nil, _, nil, let body) = tree[item], kind.name == "group" else { return false }
         var duration = false
         for child in tree[body.items] {
             switch tree[child] {
             case .property(let key, _): if key.dotted == "duration" { duration = true }
-            case .animation: if !isReusableLeaf(child, in: tree) { return false }
+            case .animation: if !isLeaf(child) { return false }
             default: return false
             }
         }
@@ -408,7 +431,8 @@ extension Checker {
         }
 
         guard let animation, recorded.keepable, hasRoom(slot),
-              let shape = TemplateShape(item, holes: recorded.log.holes, in: tree) else { return (animation, nil) }
+              let shape = TemplateShape(item, isGroup: reusableKind(item) == .group, holes: recorded.log.holes, in: tree)
+        else { return (animation, nil) }
         templateEntryCount += 1
         let kept = slot ?? TemplateSlot<TemplateEntry>()
         if slot == nil { templateCache.insert(kept, for: key) }
