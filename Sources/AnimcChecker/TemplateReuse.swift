@@ -242,11 +242,15 @@ final class TemplateShape {
 
     /// Nil when the item's syntax does not have what the holes say (it always does: the
     /// holes were recorded lowering it).
-    init?(_ item: Item, isGroup: Bool, holes: [TemplateHole], in tree: SyntaxTree) {
+    /// `keyPath` is the checker's ``Checker/keyPathInfo(_:)``, which finds a path the
+    /// check has met by its interned id instead of hashing its text.
+    init?(_ item: Item, isGroup: Bool, holes: [TemplateHole], in tree: SyntaxTree,
+          keyPath: (KeyPathSyntax) -> KeyPathInfo?) {
         let items = isGroup ? Checker.groupChildren(item, in: tree) : [item]
         var leaves: [Leaf] = []
+        leaves.reserveCapacity(items.count)
         for leaf in items {
-            guard case .animation(_, let target?, _, _, _) = tree[leaf], let info = PropertyTable.keyPath(target.dotted) else { return nil }
+            guard case .animation(_, let target?, _, _, _) = tree[leaf], let info = keyPath(target) else { return nil }
             leaves.append(Leaf(item: leaf, info: info, property: PropertyTable.info(info.target.property),
                                nameRange: Checker.animationNameRange(leaf, in: tree)))
         }
@@ -431,7 +435,8 @@ extension Checker {
         }
 
         guard let animation, recorded.keepable, hasRoom(slot),
-              let shape = TemplateShape(item, isGroup: reusableKind(item) == .group, holes: recorded.log.holes, in: tree)
+              let shape = TemplateShape(item, isGroup: reusableKind(item) == .group, holes: recorded.log.holes, in: tree,
+                                        keyPath: keyPathInfo)
         else { return (animation, nil) }
         templateEntryCount += 1
         let kept = slot ?? TemplateSlot<TemplateEntry>()
