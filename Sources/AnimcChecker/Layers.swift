@@ -190,7 +190,7 @@ extension Checker {
         // doubling, the list of a large file held its old and new buffers together, at
         // the check's peak.
         layers.reserveCapacity(layerCount)
-        flatten(root, parentIndex: nil, into: &layers)
+        flattenChildren(of: root, parentIndex: nil, parentID: nil, into: &layers)
         let settings = lowerComposition(comp.name, comp.body, comp.range)
         let result = Composition(
             name: comp.name?.name ?? fileStem, size: settings.size, fps: settings.fps, window: settings.window,
@@ -715,21 +715,25 @@ extension Checker {
         }
     }
 
-    /// Depth-first, parents first: each layer, then its mask (re-parented under it),
-    /// then its sublayers in declaration order. Unattached masks are dropped.
-    private func flatten(_ node: LayerNode, parentIndex: Int?, into layers: inout [Layer]) {
-        var childParent = parentIndex
-        if node.parent != nil {
-            let index = layers.count
-            layers.append(irLayer(node, parent: parentIndex))
-            childParent = index
-            if let mask = node.mask {
-                let maskIndex = layers.count
-                layers[index].mask = maskIndex
-                flattenMask(mask, maskedID: layers[index].id, parentIndex: index, into: &layers)
-            }
+    /// Depth-first, parents first: each layer (a sublayer of the root or of another
+    /// layer), then its mask (re-parented under it), then its sublayers in declaration
+    /// order. Unattached masks are dropped.
+    ///
+    /// `parentID` is the id of the parent's IR layer when it is the parent's own id (the
+    /// parent is not a mask, whose IR id is the masked layer's): the layer's id is then
+    /// made from it, where ``LayerNode/id`` walked up the node's weak `parent`, whose
+    /// loads go through the side table of every layer with sublayers.
+    private func flatten(_ node: LayerNode, parentIndex: Int?, parentID: String?, into layers: inout [Layer]) {
+        let index = layers.count
+        // With a memo, parents may be IR kept from an earlier check: their own id again.
+        let id = node.irLayer?.id ?? (memo == nil ? parentID.map { LayerNode.dotted($0, node.name) } : nil) ?? node.id
+        layers.append(irLayer(node, parent: parentIndex, id: id))
+        if let mask = node.mask {
+            let maskIndex = layers.count
+            layers[index].mask = maskIndex
+            flattenMask(mask, maskedID: id, parentIndex: index, into: &layers)
         }
-        flattenChildren(of: node, parentIndex: childParent, into: &layers)
+        flattenChildren(of: node, parentIndex: index, parentID: id, into: &layers)
     }
 
     /// Flattens a node's sublayers in order (masks come with the layers they mask).
@@ -738,10 +742,10 @@ extension Checker {
     /// go as soon as its IR is made: the checker's nodes and the IR then never peak
     /// together, where holding every node to the end kept both at the compile's peak.
     /// (A mask is held by the layer it masks, which flattens it first.)
-    private func flattenChildren(of node: LayerNode, parentIndex: Int?, into layers: inout [Layer]) {
+    private func flattenChildren(of node: LayerNode, parentIndex: Int?, parentID: String?, into layers: inout [Layer]) {
         guard memo == nil, !node.children.isEmpty else {
             for child in node.children where !child.isMask {
-                flatten(child, parentIndex: parentIndex, into: &layers)
+                flatten(child, parentIndex: parentIndex, parentID: parentID, into: &layers)
             }
             return
         }
@@ -749,29 +753,32 @@ extension Checker {
         node.children = []
         node.childNames = NameTable()
         while let child = pending.popLast() {
-            if !child.isMask { flatten(child, parentIndex: parentIndex, into: &layers) }
+            if !child.isMask { flatten(child, parentIndex: parentIndex, parentID: parentID, into: &layers) }
         }
     }
 
     private func flattenMask(_ mask: LayerNode, maskedID: String, parentIndex: Int, into layers: inout [Layer]) {
         let index = layers.count
-        var layer = irLayer(mask, parent: parentIndex)
+        let id = maskedID + "." + mask.name
+        var layer = irLayer(mask, parent: parentIndex, id: id)
         layer.isMask = true
-        layer.id = maskedID + "." + mask.name
+        layer.id = id
         layers.append(layer)
         if let inner = mask.mask {
             layers[index].mask = layers.count
             flattenMask(inner, maskedID: layer.id, parentIndex: index, into: &layers)
         }
-        flattenChildren(of: mask, parentIndex: index, into: &layers)
+        // The mask's IR id is not its own: its sublayers' ids are made from theirs.
+        flattenChildren(of: mask, parentIndex: index, parentID: nil, into: &layers)
     }
 
-    private func irLayer(_ node: LayerNode, parent: Int?) -> Layer {
+    /// The node's IR layer, with `id` (its ``LayerNode/id``) when made here.
+    private func irLayer(_ node: LayerNode, parent: Int?, id: String) -> Layer {
         if var layer = node.irLayer {
             layer.parent = parent
             return layer
         }
-        let layer = Layer(id: node.id, kind: node.kind, parent: parent, isMask: node.isMask, properties: node.properties.entries,
+        let layer = Layer(id: id, kind: node.kind, parent: parent, isMask: node.isMask, properties: node.properties.entries,
                           animations: node.animations, timing: node.timing, range: node.range)
         if memo != nil {
             // Kept (its arrays are the IR's own): a memo's next check reuses it, and a

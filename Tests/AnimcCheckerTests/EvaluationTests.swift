@@ -54,6 +54,47 @@ import Testing
         }
     }
 
+    /// A layer's id is its parent's and its name, dotted: through instances, nested
+    /// sublayers, and masks, whose id is the masked layer's and whose sublayers keep the
+    /// id their declaration gives them. Written out by hand.
+    @Test func layerIDsFollowTheirParents() throws {
+        let text = """
+            composition { size: 100 x 100 }
+            component Pin(at: Point) {
+              layer {
+                position: at
+                layer head { bounds: 2 x 2 }
+              }
+            }
+            layer outer {
+              layer middle {
+                layer inner { bounds: 1 x 1 }
+                pin[0] = Pin(at: (1, 1))
+                pin[1] = Pin(at: (2, 1))
+              }
+              mask layer shape {
+                bounds: 10 x 10
+                mask: cut
+                layer part { bounds: 5 x 5 }
+                mask layer cut { bounds: 3 x 3 }
+              }
+              layer masked {
+                mask: shape
+                bounds: 4 x 4
+                layer under { bounds: 1 x 1 }
+              }
+            }
+            layer top[2] { bounds: 1 x 1 }
+
+            """
+        let result = Pipeline.compile(SourceFile(name: "ids.anim", text: text))
+        #expect(result.diagnostics.filter { $0.severity == .error }.isEmpty, "\(result.diagnostics.map(\.message))")
+        let ids = result.composition?.layers.map(\.id) ?? []
+        #expect(ids == ["outer", "outer.middle", "outer.middle.inner", "outer.middle.pin[0]", "outer.middle.pin[0].head",
+                        "outer.middle.pin[1]", "outer.middle.pin[1].head", "outer.masked", "outer.masked.shape",
+                        "outer.masked.shape.cut", "outer.shape.part", "outer.masked.under", "top[2]"], "\(ids)")
+    }
+
     /// Indexed names are written as `formatNumber` writes whole numbers: negative
     /// indices with their sign, -0 as 0, fifteen digits, and any base name, short or long.
     @Test func indexedLayerNames() throws {
