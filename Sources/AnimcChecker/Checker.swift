@@ -97,6 +97,9 @@ final class Checker {
     var expansionReported = false
     /// Components being instantiated, to catch a component that contains itself.
     @exclusivity(unchecked) var instantiating: [ObjectIdentifier] = []
+    /// Whether a mask layer or a `mask:` was lowered (or replayed from the memo): only
+    /// then are masks resolved.
+    var masksWritten = false
     /// The scope and parameter bindings of each component declaration's last instance,
     /// handed to its next (see ``ScopeRecycler``). Held here, by declaration, and not by
     /// the component: a component is a value of its own declaration scope, so a scope

@@ -180,7 +180,9 @@ extension Checker {
             }
         }
         evaluateUnevaluated(global)
-        resolveMasks(root)
+        // A file without mask layers or `mask:` has nothing to resolve, and the walk
+        // gathered every layer node to find that out.
+        if masksWritten { resolveMasks(root) }
         guard let comp = composition else {
             if !hasSyntaxErrors { report(Messages.missingComposition(.empty(at: 0))) }
             return nil
@@ -315,6 +317,7 @@ extension Checker {
         }
         guard allowExpansion(layers: 1, at: range) else { return nil }
         let node = LayerNode(name: layerName, nameRange: nameRange, kind: layerKind, isMask: mask, range: range)
+        if mask { masksWritten = true }
         node.parent = parent
         parent.children.append(node)
         parent.childNames[layerName] = node
@@ -384,6 +387,7 @@ extension Checker {
             }
             node.timingRanges["mask"] = range
             node.maskReference = (name, value.range)
+            masksWritten = true
             return
         }
         if Checker.layerTimingAttributes.contains(path) {

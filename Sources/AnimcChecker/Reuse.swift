@@ -417,6 +417,8 @@ extension Checker {
                 record.dependencies[i].declaration = (old.text, now.range.start)
             }
         }
+        // Made in an earlier check: whether they hold masks is not known here.
+        masksWritten = true
         for node in record.roots {
             node.resetMasks()
             node.parent = root
