@@ -459,11 +459,11 @@ final class Checker {
                            partialComposition: composition, names: nameIndex)
     }
 
-    /// Registers a binding in `scope`, reporting duplicates and shadowing.
-    /// Whether `binding` is now the scope's binding of its name (false when the scope
-    /// already had one, which stays).
+    /// Registers a binding in `scope`, reporting duplicates and (unless the caller knows
+    /// the answer already) shadowing. Whether `binding` is now the scope's binding of its
+    /// name (false when the scope already had one, which stays).
     @discardableResult
-    func declare(_ binding: Binding, in scope: Scope) -> Bool {
+    func declare(_ binding: Binding, in scope: Scope, checkingShadowing: Bool = true) -> Bool {
         let name = binding.name
         if let existing = scope.local(name.name, id: name.nameID) {
             if existing.name.range != name.range {
@@ -471,7 +471,7 @@ final class Checker {
             }
             return false
         }
-        if binding.kind != .loopVariable, let outer = scope.parent?.lookup(name),
+        if checkingShadowing, binding.kind != .loopVariable, let outer = scope.parent?.lookup(name),
            outer.name.range != name.range, outer.kind != .component {
             report(Messages.shadowing(name.range, name: name.name, outer: outer.name.range, what: outer.kind.noun))
         }

@@ -565,6 +565,10 @@ extension Checker {
         let declarationScope = info.scope
         let parameterScope = instanceScopes[info.recyclerIndex].scope(parent: declarationScope,
                                                                       capacity: info.parameters.count + info.declarationCount)
+        // Whether a parameter shadows a name depends on the declaration scope alone, the
+        // same for every instance: looked up by the first. (Not with a memo, which
+        // records each item's lookups of top-level names.)
+        let checkingShadowing = recorder != nil || !instanceScopes[info.recyclerIndex].parametersChecked
         // Each argument's place in the parameter list, found by interned name: names of
         // one tree are equal exactly when their ids are.
         let parameters = info.parameters, parameterIDs = info.parameterIDs
@@ -612,7 +616,7 @@ extension Checker {
                     }
                     let name = list[p].name
                     let made = instanceScopes[info.recyclerIndex].binding(p, name: name, kind: .parameter, value: checked)
-                    if declare(made, in: parameterScope) {
+                    if declare(made, in: parameterScope, checkingShadowing: checkingShadowing) {
                         recordFolded(made, checked)
                     } else if let binding = parameterScope.local(name.name, id: name.nameID) {
                         recordFolded(binding, checked)
@@ -622,6 +626,7 @@ extension Checker {
             }
         }
         guard bound else { return }
+        if checkingShadowing { instanceScopes[info.recyclerIndex].markParametersChecked() }
         instantiating.append(ObjectIdentifier(info))
         definitionDepth += 1
         defer { instantiating.removeLast(); definitionDepth -= 1 }

@@ -532,12 +532,17 @@ struct BindingList {
 struct ScopeRecycler {
     private var scope: Scope?
     private var variables: [Binding?] = []
+    /// Whether an instance declared every parameter in a scope with the current scope's
+    /// parent: what shadowing a parameter is depends on that parent alone, so later
+    /// instances need not look each name up there again.
+    private(set) var parametersChecked = false
 
     init() {}
 
     /// An empty scope in `parent`: the last one handed out when nothing else holds it
     /// any more, else a new one.
     mutating func scope(parent: Scope, capacity: Int) -> Scope {
+        if let current = scope, current.parent !== parent { parametersChecked = false }
         if isKnownUniquelyReferenced(&scope), let recycled = scope, recycled.parent === parent {
             recycled.reset()
             return recycled
@@ -546,6 +551,9 @@ struct ScopeRecycler {
         scope = made
         return made
     }
+
+    /// Notes that an instance declared every parameter in the current scope's parent.
+    mutating func markParametersChecked() { parametersChecked = true }
 
     /// A binding of variable `k` (the same name and kind every time) with `value`: the
     /// last one when nothing else holds it any more, else a new one. Call after

@@ -95,6 +95,34 @@ import Testing
                         "outer.masked.shape.cut", "outer.shape.part", "outer.masked.under", "top[2]"], "\(ids)")
     }
 
+    /// A parameter that shadows a name is reported once, at the parameter, however many
+    /// instances there are; later instances do not look the name up again, but one
+    /// whose arguments failed never counted as having done so.
+    @Test func aShadowingParameterIsReportedOnce() throws {
+        let text = """
+            composition { size: 100 x 100 }
+            let at = (0, 0)
+            component Dot(at: Point, size: Number) {
+              layer { position: at
+                bounds: size x size }
+            }
+            layer row {
+              for i in 0 ..< 4 {
+                dot[i] = Dot(at: i == 0 ? 1 : (i, 0), size: 2)
+              }
+            }
+
+            """
+        let result = Pipeline.compile(SourceFile(name: "shadow.anim", text: text))
+        let shadowing = result.diagnostics.filter { $0.code.rawValue == "W0309" }
+        let parameter = try #require(text.range(of: "at: Point"))
+        let start = UInt32(text.utf8.distance(from: text.startIndex, to: parameter.lowerBound))
+        #expect(shadowing.map(\.range.start) == [start], "\(result.diagnostics.map { "\($0.code.rawValue) \($0.message)" })")
+        // The first instance's argument is a number where a point goes.
+        #expect(result.diagnostics.filter { $0.severity == .error }.count == 1)
+        #expect(result.composition == nil || result.composition?.layers.count == 4)
+    }
+
     /// Indexed names are written as `formatNumber` writes whole numbers: negative
     /// indices with their sign, -0 as 0, fifteen digits, and any base name, short or long.
     @Test func indexedLayerNames() throws {
