@@ -320,7 +320,7 @@ final class Scope {
 
     /// Empties the scope for a ``ScopeRecycler`` to hand it out again.
     fileprivate func reset() {
-        bindings = BindingList()
+        bindings.removeAll()
         index = nil
         byNameID = []
         hasUnnamed = false
@@ -463,6 +463,15 @@ struct BindingList {
         default: rest.append(binding)
         }
         count += 1
+    }
+
+    /// Empties the list in place, keeping the room past the slots.
+    mutating func removeAll() {
+        guard count > 0 else { return }
+        b0 = nil; b1 = nil; b2 = nil; b3 = nil
+        id0 = Identifier.noNameID; id1 = Identifier.noNameID; id2 = Identifier.noNameID; id3 = Identifier.noNameID
+        if count > 4 { rest.removeAll(keepingCapacity: true) }
+        count = 0
     }
 
     /// The first binding named by interned name `id` (not ``Identifier/noNameID``).

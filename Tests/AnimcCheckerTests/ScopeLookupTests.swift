@@ -70,6 +70,14 @@ import Testing
         let third = made.count > 2 ? made[2] : nil
         #expect(scope.bindings.first { $0 === third } === third)
         #expect(scope.bindings.first { _ in false } == nil)
+        // Emptied in place (a recycled scope's), it holds nothing, then fills again.
+        var list = scope.bindings
+        list.removeAll()
+        #expect(list.count == 0 && list.at(0) == nil && list.all.isEmpty)
+        for b in made { #expect(list.first(id: b.name.nameID) == nil) }
+        for b in made.reversed() { list.append(b) }
+        #expect(list.all.map(ObjectIdentifier.init) == made.reversed().map(ObjectIdentifier.init))
+        for b in made { #expect(list.first(id: b.name.nameID) === b) }
     }
 
     /// An identifier made outside a tree carries no id: it is looked up by name.
