@@ -19,7 +19,14 @@ final class LayerNode {
     let kind: LayerKind
     let isMask: Bool
     var range: SourceRange
-    weak var parent: LayerNode? { didSet { cachedID = nil } }
+    /// Unowned, not weak: a layer's parent holds it in `children` as long as the
+    /// layer is in the tree, and every layer with sublayers got the side table a weak
+    /// reference needs, through which each retain and release of it then went (a grid
+    /// is retained and released several times per tile). A layer outlives its parent
+    /// only when flattening has let go of the parent (nothing reads the layer's parent
+    /// after that), or when the check memo keeps it for the next check, which nils the
+    /// parent first (``CheckMemo/finish(everyName:)``).
+    unowned var parent: LayerNode? { didSet { cachedID = nil } }
     @exclusivity(unchecked) var children: [LayerNode] = []
     /// Children by name, so duplicate checks stay linear for layers with many sublayers.
     @exclusivity(unchecked) var childNames = NameTable<LayerNode>()

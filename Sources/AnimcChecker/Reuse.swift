@@ -63,6 +63,14 @@ public final class CheckMemo: @unchecked Sendable {
 
     func finish(everyName names: () -> [String]) {
         if next.values.contains(where: { $0.contains(where: \.readsEveryName) }) { everyName = names() }
+        // The kept layers let go of this check's root, which goes with the check: a
+        // layer's parent is unowned (see ``LayerNode/parent``), and the next check that
+        // replays one sets it again.
+        for records in next.values {
+            for record in records {
+                for node in record.roots { node.parent = nil }
+            }
+        }
         generation += 1
         records = next
         // Sized for as many texts as this check had: grown from empty, each table
