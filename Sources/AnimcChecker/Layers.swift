@@ -49,6 +49,8 @@ final class LayerNode {
         set { irBox = newValue.map(IRLayerBox.init) }
     }
     private var irBox: IRLayerBox?
+    /// The id of ``irLayer``, read without copying the layer out of its box.
+    var irLayerID: String? { irBox?.layer.id }
 
     init(name: String, nameRange: SourceRange, kind: LayerKind, isMask: Bool, range: SourceRange) {
         self.name = name
@@ -742,7 +744,7 @@ extension Checker {
     private func flatten(_ node: LayerNode, parentIndex: Int?, parentID: String?, into layers: inout [Layer]) {
         let index = layers.count
         // With a memo, parents may be IR kept from an earlier check: their own id again.
-        let id = node.irLayer?.id ?? (memo == nil ? parentID.map { LayerNode.dotted($0, node.name) } : nil) ?? node.id
+        let id = node.irLayerID ?? (memo == nil ? parentID.map { LayerNode.dotted($0, node.name) } : nil) ?? node.id
         layers.append(irLayer(node, parent: parentIndex, id: id))
         if let mask = node.mask {
             let maskIndex = layers.count
