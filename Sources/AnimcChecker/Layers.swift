@@ -739,8 +739,8 @@ extension Checker {
     ///
     /// `parentID` is the id of the parent's IR layer when it is the parent's own id (the
     /// parent is not a mask, whose IR id is the masked layer's): the layer's id is then
-    /// made from it, where ``LayerNode/id`` walked up the node's weak `parent`, whose
-    /// loads go through the side table of every layer with sublayers.
+    /// made from it, where ``LayerNode/id`` walks up the node's parents (and, while they
+    /// were weak, went through the side table of every layer with sublayers).
     private func flatten(_ node: LayerNode, parentIndex: Int?, parentID: String?, into layers: inout [Layer]) {
         let index = layers.count
         // With a memo, parents may be IR kept from an earlier check: their own id again.

@@ -83,12 +83,12 @@ protocol TemplateTableKey: Equatable {
     var range: SourceRange { get }
 }
 
-/// Everything besides names that lowering a leaf animation reads.
 /// Whether an animation item can be kept as a template's lowering, and as what.
 enum ReusableKind: UInt8 {
     case none, leaf, group
 }
 
+/// Everything besides names that lowering a leaf animation reads.
 struct TemplateKey: TemplateTableKey {
     var range: SourceRange
     var layerKind: LayerKind
