@@ -195,8 +195,11 @@ extension ExactDecimal {
     /// every component. An operand that is not a short decimal is read by formatting it
     /// as text, and a result with more than 15 digits by parsing text back, several
     /// thousand instructions each. The operations are pure functions of their operands,
-    /// so remembering them changes no result. A direct-mapped table: an entry that
-    /// collides replaces the one before. Whole operands, the common case, skip it.
+    /// so remembering them changes no result. A table of two-entry sets (the two share a
+    /// cache line): a new result goes first in its set, and the one it displaces second,
+    /// so two operand pairs that land in one set no longer evict each other on every use
+    /// (direct-mapped, a wider grid's few colliding pairs missed in every component,
+    /// each miss formatting an operand as text). Whole operands, the common case, skip it.
     public struct Memo {
         @usableFromInline struct Entry {
             var a: UInt64
@@ -238,10 +241,13 @@ extension ExactDecimal {
             // reaches: the low bits are zero for round values (20.0, 0.5 have no low
             // mantissa bits), and a slot taken from them put all such operands together.
             let h = ((x &* 0x9E37_79B9_7F4A_7C15) ^ (y &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(op)) &* 0xD6E8_FEB8_6659_FD93
-            let i = Int(truncatingIfNeeded: h >> (64 - Memo.slotBits))
-            let entry = entries[i]
-            if entry.op == op && entry.a == x && entry.b == y { return entry.result }
+            let i = Int(truncatingIfNeeded: h >> (64 - Memo.slotBits)) & ~1
+            let first = entries[i]
+            if first.op == op && first.a == x && first.b == y { return first.result }
+            let second = entries[i + 1]
+            if second.op == op && second.a == x && second.b == y { return second.result }
             let result = compute(a, b)
+            entries[i + 1] = first
             entries[i] = Entry(a: x, b: y, op: op, result: result)
             return result
         }
