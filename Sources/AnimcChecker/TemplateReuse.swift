@@ -201,8 +201,11 @@ struct TemplateRules {
     enum Leaf {
         /// A hole is one of the leaf's values: its rules run again.
         case rerun
-        /// Its values are the kept lowering's, and so is its W0509 outcome.
-        case kept(noEffect: Diagnostic?)
+        /// Its values are the kept lowering's, and so is its W0509 outcome: it has an
+        /// effect. (Its own case, with nothing to copy: every instance reads it.)
+        case kept
+        /// The same, for a lowering that changes nothing: W0509's warning.
+        indirect case keptWithoutEffect(Diagnostic)
     }
 
     /// Per leaf, in ``TemplateShape/leaves`` order: one for each.
@@ -588,7 +591,11 @@ extension Checker {
         var leaves: [TemplateRules.Leaf] = []
         for (j, leaf) in shape.leaves.enumerated() {
             let valueHole = shape.holes.contains { $0.leaf == j && $0.hole.site != .beginTime }
-            leaves.append(valueHole || j >= members.count ? .rerun : .kept(noEffect: noVisibleEffect(members[j], item: leaf.item)))
+            if valueHole || j >= members.count {
+                leaves.append(.rerun)
+            } else {
+                leaves.append(noVisibleEffect(members[j], item: leaf.item).map { .keptWithoutEffect($0) } ?? .kept)
+            }
         }
         let group = shape.holes.contains { $0.hole.child != nil && $0.hole.site == .beginTime }
         return TemplateRules(leaves: leaves, group: group)
@@ -618,7 +625,8 @@ extension Checker {
             switch rules.leaves[j] {
             case .rerun: checkPropertyAnimationRules(members[j], item: shape.leaves[j].item, type: shape.leaves[j].info.type,
                                                      nameRange: shape.leaves[j].nameRange)
-            case .kept(let none): noteEffect(shape.leaves[j].nameRange, none)
+            case .kept: noteEffect(shape.leaves[j].nameRange, nil)
+            case .keptWithoutEffect(let none): noteEffect(shape.leaves[j].nameRange, none)
             }
             if framed { registerLowered(name: members[j].name, timing: members[j].timing, nameRange: shape.leaves[j].nameRange) }
         }
@@ -633,7 +641,8 @@ extension Checker {
         switch rules {
         case .rerun: checkPropertyAnimationRules(animation, item: shape.leaves[j].item, type: shape.leaves[j].info.type,
                                                  nameRange: shape.leaves[j].nameRange)
-        case .kept(let none): noteEffect(shape.leaves[j].nameRange, none)
+        case .kept: noteEffect(shape.leaves[j].nameRange, nil)
+        case .keptWithoutEffect(let none): noteEffect(shape.leaves[j].nameRange, none)
         }
     }
 

@@ -54,6 +54,44 @@ import Testing
         }
     }
 
+    /// A kept animation that changes nothing carries its W0509 warning to every instance
+    /// that takes it: a template whose every instance changes nothing warns once, and
+    /// one where some instance changes something does not warn.
+    @Test func aKeptLoweringKeepsItsNoEffectWarning() throws {
+        let text = """
+            composition { size: 100 x 100 }
+            for i in 0 ..< 3 {
+              layer flat[i] {
+                basic opacity { from: 1, to: 1, duration: 1s }
+              }
+              layer some[i] {
+                bounds: 10 x 10
+                basic opacity { from: 1, to: i < 2 ? 1 : 0, duration: 1s }
+              }
+              layer grouped[i] {
+                group g {
+                  duration: 1s
+                  basic opacity { from: 0.5, to: 0.5 }
+                  basic zPosition { from: 0, to: 1 }
+                }
+              }
+            }
+
+            """
+        let bytes = Array(text.utf8)
+        let (difference, reused) = Self.compare(bytes, name: "effect.anim")
+        #expect(difference == nil, "\(difference ?? "")")
+        // The second and third `flat` and `grouped` take the first's; each `some` reads `i`.
+        #expect(reused >= 4)
+        let result = check(parse(SourceFile(name: "effect.anim", bytes: bytes)))
+        let warnings = result.diagnostics.filter { $0.code.rawValue == "W0509" }.map(\.range.start)
+        // One for the flat layers' animation, one for the group's flat child.
+        let flat = try #require(text.range(of: "basic opacity { from: 1, to: 1,"))
+        let child = try #require(text.range(of: "basic opacity { from: 0.5"))
+        let expected = [flat, child].map { UInt32(text.utf8.distance(from: text.startIndex, to: $0.lowerBound)) + 6 }
+        #expect(warnings == expected, "\(result.diagnostics.map { "\($0.code.rawValue) \($0.range.start) \($0.message)" })")
+    }
+
     @Test func theFixtureIsTheSameWithReuse() throws {
         let path = "Tests/AnimcCheckerTests/Fixtures/templates/reuse.anim"
         let (difference, reused) = Self.compare(Repository.bytes(path), name: path)
