@@ -175,12 +175,10 @@ final class Checker {
     var layerRecording: LayerRecording?
     var lastTemplateEntry: TemplateEntry?
     var layerReuses = 0
-    /// Whether the animation written at a range is a reusable leaf or group: a question of
-    /// its syntax alone, asked again by every instance.
-    @exclusivity(unchecked) var reusableTemplates = OffsetTable<Bool>()
     /// ``ReusableKind`` of the animations asked about, by range: a question of syntax
-    /// alone, which a layer's eligibility, the template key and the kept shape each ask
-    /// of a template's first instance (a group's answer reading each child's).
+    /// alone, which every instance's template key asks, and a layer's eligibility and
+    /// the kept shape ask of a template's first instance (a group's answer reading each
+    /// child's).
     @exclusivity(unchecked) var reusableKinds = OffsetTable<ReusableKind>()
     var reusesTemplates = true
     var templateEntryCount = 0

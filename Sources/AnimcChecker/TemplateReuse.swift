@@ -304,26 +304,21 @@ extension Checker {
     /// The key under which the animation can be reused, or nil when it is not a
     /// reusable leaf in a template.
     func templateKey(_ item: Item, layerKind: LayerKind, group: GroupContext?) -> TemplateKey? {
-        guard reusesTemplates, definitionDepth > 0 || !activeLoops.isEmpty else { return nil }
-        let reusable: Bool
-        if let known = reusableTemplates[item.range] {
-            reusable = known
-        } else {
-            reusable = reusableKind(item) != .none && !spansSyntaxError(item.range)
-            reusableTemplates.set(item.range, reusable)
-        }
-        guard reusable else { return nil }
+        guard reusesTemplates, definitionDepth > 0 || !activeLoops.isEmpty, reusableKind(item) != .none else { return nil }
         return TemplateKey(range: item.range, layerKind: layerKind, groupDuration: group?.duration.map(\.bitPattern),
                            inGroup: group != nil, definitionDepth: definitionDepth, expectedDimension: expectedDimension)
     }
 
     /// Whether `item` is a reusable leaf, a reusable group or neither
-    /// (``isReusableLeaf(_:in:)``, ``isReusableGroup(_:in:isLeaf:)``), worked out once per
-    /// check: each child of a group is asked once, for the group and for itself.
+    /// (``isReusableLeaf(_:in:)``, ``isReusableGroup(_:in:isLeaf:)``; neither when it
+    /// spans a syntax error), worked out once per check: each child of a group is asked
+    /// once, for the group and for itself.
     func reusableKind(_ item: Item) -> ReusableKind {
         if let known = reusableKinds[item.range] { return known }
         let kind: ReusableKind
-        if Checker.isReusableLeaf(item, in: tree) {
+        if spansSyntaxError(item.range) {
+            kind = .none
+        } else if Checker.isReusableLeaf(item, in: tree) {
             kind = .leaf
         } else if Checker.isReusableGroup(item, in: tree, isLeaf: { reusableKind($0) == .leaf }) {
             kind = .group
@@ -622,12 +617,7 @@ extension Checker {
         // and a member is read only by a rule that runs again, or by registration (which
         // files without a reference skip, so its arguments are not even gathered).
         for j in members.indices where j < rules.leaves.count {
-            switch rules.leaves[j] {
-            case .rerun: checkPropertyAnimationRules(members[j], item: shape.leaves[j].item, type: shape.leaves[j].info.type,
-                                                     nameRange: shape.leaves[j].nameRange)
-            case .kept: noteEffect(shape.leaves[j].nameRange, nil)
-            case .keptWithoutEffect(let none): noteEffect(shape.leaves[j].nameRange, none)
-            }
+            replayRules(members[j], shape, j, rules.leaves[j])
             if framed { registerLowered(name: members[j].name, timing: members[j].timing, nameRange: shape.leaves[j].nameRange) }
         }
         if rules.group { checkGroupRules(animation, item: item) }
@@ -637,9 +627,12 @@ extension Checker {
         }
     }
 
-    private func replayRules(_ animation: Animation, _ shape: TemplateShape, _ j: Int, _ rules: TemplateRules.Leaf) {
+    /// Leaf `j`'s rules again, or its kept outcome. The animation is read only for a rule
+    /// that runs again.
+    private func replayRules(_ animation: @autoclosure () -> Animation, _ shape: TemplateShape, _ j: Int,
+                             _ rules: TemplateRules.Leaf) {
         switch rules {
-        case .rerun: checkPropertyAnimationRules(animation, item: shape.leaves[j].item, type: shape.leaves[j].info.type,
+        case .rerun: checkPropertyAnimationRules(animation(), item: shape.leaves[j].item, type: shape.leaves[j].info.type,
                                                  nameRange: shape.leaves[j].nameRange)
         case .kept: noteEffect(shape.leaves[j].nameRange, nil)
         case .keptWithoutEffect(let none): noteEffect(shape.leaves[j].nameRange, none)
