@@ -159,14 +159,11 @@ extension Checker {
     /// gets when it has no visible effect (nil when it has one).
     func noteEffect(_ key: SourceRange, _ none: Diagnostic?) {
         recorder?.effects.append((key, none))
-        // `noteEffects` for one instance, without passing the warning on: every template
-        // instance notes each of its animations, and each copy of the optional warning
-        // (a large struct, even when nil) cost more than the count.
-        noEffect.update(OffsetTable<(instances: Int, count: Int)>.key(key), initial: (0, 0)) {
-            $0.instances += 1
-            if none != nil { $0.count += 1 }
-        }
-        if let none { noEffectWarnings[key] = none }
+        // Told apart by its case, not by `== nil`, which copied the optional warning (a
+        // large struct, even when nil) on every template instance's every animation.
+        var count = 0
+        if case .some = none { count = 1 }
+        noteEffects(key, instances: 1, none: count, last: none)
     }
 
     func noteEffects(_ key: SourceRange, instances: Int, none: Int, last: Diagnostic?) {
