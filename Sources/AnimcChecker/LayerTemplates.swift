@@ -195,11 +195,7 @@ extension Checker {
             case .beginTime, .speed, .timeOffset:
                 guard case .number(let x)? = lowerValue(hole.expr, scope, as: hole.site.timingType,
                                                         context: "'\(hole.path)'") else { return fallBack() }
-                switch hole.site {
-                case .beginTime: timing.beginTime = x
-                case .speed: timing.speed = x
-                default: timing.timeOffset = x
-                }
+                hole.site.set(x, in: &timing)
             }
         }
         var animations: [Animation] = []
@@ -245,5 +241,15 @@ extension LayerHole.Site {
     var timingType: ValueType {
         if case .speed = self { return .number }
         return .time
+    }
+
+    /// Sets the timing attribute this site is to `x` (a property site sets nothing).
+    func set(_ x: Double, in timing: inout LayerTiming) {
+        switch self {
+        case .beginTime: timing.beginTime = x
+        case .speed: timing.speed = x
+        case .timeOffset: timing.timeOffset = x
+        case .property: break
+        }
     }
 }

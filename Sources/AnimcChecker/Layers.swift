@@ -405,16 +405,11 @@ extension Checker {
                 return
             }
             node.timingRanges[path] = range
-            let type: ValueType = path == "speed" ? .number : .time
             let site: LayerHole.Site = path == "speed" ? .speed : path == "beginTime" ? .beginTime : .timeOffset
-            guard case .number(let x)? = layerHole(site, value, range: range, path: path, type: type, scope, {
-                lowerValue(value, scope, as: type, context: "'\(path)'")
+            guard case .number(let x)? = layerHole(site, value, range: range, path: path, type: site.timingType, scope, {
+                lowerValue(value, scope, as: site.timingType, context: "'\(path)'")
             }) else { return }
-            switch path {
-            case "beginTime": node.timing.beginTime = x
-            case "speed": node.timing.speed = x
-            default: node.timing.timeOffset = x
-            }
+            site.set(x, in: &node.timing)
             return
         }
         reportSuggesting(path, among: PropertyTable.properties.count + 1 + Checker.layerTimingAttributes.count,
