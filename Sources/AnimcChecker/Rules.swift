@@ -267,11 +267,16 @@ extension Checker {
     /// Rules that need the layer's model values: pops, flashes, forwards fills that
     /// are removed, and fights between top-level animations.
     func checkLayerRules(_ node: LayerNode) {
-        for (index, a) in node.animations.enumerated() {
+        let animations = node.animations
+        // By index, each animation copied out only where a rule reads more than its
+        // timing: every instance of a template passes here, and copying each animation
+        // (and a group's each member) retained and released what it holds.
+        for index in animations.indices {
             // Looked up only for a message: every animation of every layer passes here.
+            var a: Animation { animations[index] }
             var name: SourceRange { nameRange(a) }
-            var block: Block? { animationBlocks[a.range] }
-            let t = a.timing
+            var block: Block? { animationBlocks[animations[index].range] }
+            let t = animations[index].timing
             // W0502
             if t.fillMode.fillsForwards && t.removedOnCompletion && t.activeDuration.isFinite && t.speed != 0 {
                 var harmless = false
@@ -286,28 +291,32 @@ extension Checker {
                 }
             }
             // W0504
-            if case .property(let p) = a.kind, t.beginTime > 1e-9, t.speed > 0, !t.fillMode.fillsBackwards,
+            if t.beginTime > 1e-9, t.speed > 0, !t.fillMode.fillsBackwards, case .property(let p) = a.kind,
                let first = firstValue(p), let model = ValueMath.component(p.target.component, of: node.modelValue(p.target.property)),
                !approximatelyEqual(first, model),
-               !coveredBefore(t.beginTime, target: p.target, among: Array(node.animations[..<index]) + Array(node.animations[(index + 1)...]), topLevel: true) {
+               !coveredBefore(t.beginTime, target: p.target, among: Array(animations[..<index]) + Array(animations[(index + 1)...]), topLevel: true) {
                 report(CheckerDiagnostics.firstKeyframePop.at(
                     name, "'\(a.name)' starts at \(seconds(t.beginTime)) from \(IRDump.value(first)), but until then the layer shows \(IRDump.value(model))",
                     help: "set the model value to \(IRDump.value(first)), or add 'fillMode: backwards'",
                     fixIts: block.flatMap { attributeInsertion($0, "fillMode: backwards", message: "fill backwards") }.map { [$0] } ?? []))
             }
-            if case .group = a.kind { checkDelayedChildren(a, node) }
+            if case .group(let children) = animations[index].kind { checkDelayedChildren(children, duration: t.duration, node) }
         }
-        checkFighting(node.animations, topLevel: true)
+        checkFighting(animations, topLevel: true)
     }
 
-    /// W0501, recursively through nested groups.
-    private func checkDelayedChildren(_ group: Animation, _ node: LayerNode) {
-        guard case .group(let children) = group.kind else { return }
-        for (index, child) in children.enumerated() {
-            if case .group = child.kind { checkDelayedChildren(child, node); continue }
-            guard case .property(let p) = child.kind else { continue }
-            let t = child.timing
-            guard t.beginTime > 1e-9, t.speed > 0, !t.fillMode.fillsBackwards, t.beginTime < group.timing.duration,
+    /// W0501, recursively through nested groups: `children` run in a group of one
+    /// `duration`. Each child is copied out only when its timing delays it.
+    private func checkDelayedChildren(_ children: [Animation], duration: Double, _ node: LayerNode) {
+        for index in children.indices {
+            if case .group(let members) = children[index].kind {
+                checkDelayedChildren(members, duration: children[index].timing.duration, node)
+                continue
+            }
+            let t = children[index].timing
+            guard t.beginTime > 1e-9, t.speed > 0, !t.fillMode.fillsBackwards, t.beginTime < duration else { continue }
+            let child = children[index]
+            guard case .property(let p) = child.kind,
                   let first = firstValue(p),
                   let model = ValueMath.component(p.target.component, of: node.modelValue(p.target.property)),
                   !approximatelyEqual(first, model) else { continue }
@@ -337,7 +346,8 @@ extension Checker {
     func checkCompositionRules(_ c: Composition, windowRange: SourceRange?, compositionRange: SourceRange) {
         if c.window == nil {
             outer: for layer in c.layers where layer.timing.speed != 0 {
-                for a in layer.animations where a.timing.activeDuration.isInfinite && a.timing.speed != 0 {
+                for k in layer.animations.indices where layer.animations[k].timing.activeDuration.isInfinite && layer.animations[k].timing.speed != 0 {
+                    let a = layer.animations[k]
                     report(CheckerDiagnostics.infiniteWithoutWindow.at(
                         nameRange(a), "'\(a.name)' repeats forever and the composition has no window",
                         secondary: [Label(SourceRange(start: compositionRange.start, end: compositionRange.start + 11), "composition declared here")],
@@ -346,10 +356,13 @@ extension Checker {
                 }
             }
         } else if let w = c.window {
+            // By index: every layer of the file passes here, and copying each animation
+            // out retained and released what it holds.
             for layer in c.layers where layer.timing.isIdentity {
-                for a in layer.animations {
-                    let i = visibleInterval(a.timing, topLevel: true)
-                    if a.timing.speed > 0 && (i.start >= w.end - 1e-9 || i.end <= w.start + 1e-9) {
+                for k in layer.animations.indices {
+                    let i = visibleInterval(layer.animations[k].timing, topLevel: true)
+                    if layer.animations[k].timing.speed > 0 && (i.start >= w.end - 1e-9 || i.end <= w.start + 1e-9) {
+                        let a = layer.animations[k]
                         report(CheckerDiagnostics.neverActive.at(
                             nameRange(a), "'\(a.name)' is never seen inside the composition's window",
                             notes: [Note("it shows from \(seconds(i.start)) to \(seconds(i.end)); the window is \(seconds(w.start)) to \(seconds(w.end))")]))
