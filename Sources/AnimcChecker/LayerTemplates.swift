@@ -184,25 +184,29 @@ extension Checker {
         }
         // First every hole, which changes nothing but the evaluation count: one that fails
         // falls back before any effect is replayed.
+        // Holes read in place, by index: a hole copied out retained and released its names.
         var properties = entry.properties
         var timing = entry.timing
-        for hole in entry.holes where !isHoleValueReady(hole.name, hole.expr, scope) { return fallBack() }
-        for hole in entry.holes {
-            switch hole.site {
+        let holes = entry.holes
+        for h in holes.indices where !isHoleValueReady(holes[h].name, holes[h].expr, scope) { return fallBack() }
+        for h in holes.indices {
+            switch holes[h].site {
             case .property(let info):
-                guard let v = lowerPropertyValueAfresh(hole.expr, scope, info, path: hole.path) else { return fallBack() }
-                properties[info.id] = (v, hole.range)
+                guard let v = lowerPropertyValueAfresh(holes[h].expr, scope, info, path: holes[h].path) else { return fallBack() }
+                properties[info.id] = (v, holes[h].range)
             case .beginTime, .speed, .timeOffset:
-                guard case .number(let x)? = lowerValue(hole.expr, scope, as: hole.site.timingType,
-                                                        context: "'\(hole.path)'") else { return fallBack() }
-                hole.site.set(x, in: &timing)
+                let site = holes[h].site
+                guard case .number(let x)? = lowerValue(holes[h].expr, scope, as: site.timingType,
+                                                        context: "'\(holes[h].path)'") else { return fallBack() }
+                site.set(x, in: &timing)
             }
         }
+        // Each kept animation copied into the list and its holes filled there.
         var animations: [Animation] = []
         animations.reserveCapacity(entry.animations.count)
         for kept in entry.animations {
-            guard let (animation, _) = instantiate(kept.entry, scope: scope) else { return fallBack() }
-            animations.append(animation)
+            animations.append(kept.entry.animation)
+            guard instantiate(kept.entry, scope: scope, into: &animations[animations.count - 1]) != nil else { return fallBack() }
         }
         guard reportCalls == reportsBefore else { return fallBack() }
         evaluationCount = evaluationsBefore + entry.evaluations
@@ -211,9 +215,12 @@ extension Checker {
         node.timing = timing
         node.timingRanges = entry.timingRanges
         node.animationKeys = entry.animationKeys
-        for (k, kept) in entry.animations.enumerated() {
-            templateReuses += 1
-            replayEffects(of: animations[k], item: kept.item, entry: kept.entry)
+        // Read in place: an animation read out of the list by subscript is a copy.
+        animations.withUnsafeBufferPointer { made in
+            for k in entry.animations.indices {
+                templateReuses += 1
+                replayEffects(of: made[k], item: entry.animations[k].item, entry: entry.animations[k].entry)
+            }
         }
         node.animations = animations
         checkLayerRules(node)

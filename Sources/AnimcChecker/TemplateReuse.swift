@@ -413,12 +413,15 @@ extension Checker {
             if slot.isCold { return (lowerAnimationAfresh(item, layerKind: layerKind, scope: scope, group: group), nil) }
             // Holes are evaluated first, so that one that fails falls back before any
             // effect is replayed.
-            if let entry = keptLowering(in: slot, scope), let (animation, holeEvaluations) = instantiate(entry, scope: scope) {
-                evaluationCount = evaluationCount - holeEvaluations + entry.evaluations
-                templateReuses += 1
-                slot.reuses += 1
-                replayEffects(of: animation, item: item, entry: entry)
-                return (animation, entry)
+            if let entry = keptLowering(in: slot, scope) {
+                var animation = entry.animation
+                if let holeEvaluations = instantiate(entry, scope: scope, into: &animation) {
+                    evaluationCount = evaluationCount - holeEvaluations + entry.evaluations
+                    templateReuses += 1
+                    slot.reuses += 1
+                    replayEffects(of: animation, item: item, entry: entry)
+                    return (animation, entry)
+                }
             }
         }
 
@@ -490,33 +493,42 @@ extension Checker {
         (slot?.entries.count ?? 0) < Checker.maxTemplateEntries && templateEntryCount < Checker.maxTemplateEntriesInAll
     }
 
-    /// The kept lowering with this instance's values in its holes, or nil when a hole's
-    /// value cannot be taken (its binding is not evaluated yet, or lowering it failed or
+    /// Puts this instance's values in the holes of `animation`, a copy of the kept
+    /// lowering's, and returns the evaluations the holes made; nil when a hole's value
+    /// cannot be taken (its binding is not evaluated yet, or lowering it failed or
     /// reported anything): the instance is then lowered afresh, which reports the same.
-    /// Also returns the evaluations the holes made.
-    func instantiate(_ entry: TemplateEntry, scope: Scope) -> (Animation, Int)? {
+    /// Filled in place, where the caller keeps it: an animation returned and then stored
+    /// was copied once more, and its fields retained and released again.
+    func instantiate(_ entry: TemplateEntry, scope: Scope, into animation: inout Animation) -> Int? {
         // Holes and leaves are read in place, by index: copied out of the shape, each
         // retained and released the strings and tables it holds.
         let shape = entry.shape
-        guard !shape.holes.isEmpty else { return (entry.animation, 0) }
+        guard !shape.holes.isEmpty else { return 0 }
         // Nothing is evaluated unless every hole can be: a binding evaluated on first use
         // here would cost more than the one evaluation the entry counted.
         for h in shape.holes.indices where !isHoleValueReady(shape.holes[h].name, shape.holes[h].expr, scope) { return nil }
         let log = scope.templateReads.active
         let holesBefore = log?.holes.count ?? 0, reportsBefore = reportCalls, evaluationsBefore = evaluationCount
-        var animation = entry.animation
+        // A group's members are taken out once and put back once: taken out per hole,
+        // they were shared with the group again each time and copied whole again.
+        var members: [Animation] = [], tookMembers = false
         var failed = false
         for h in shape.holes.indices {
             guard let value = lowerHole(h, of: shape, scope: scope) else { failed = true; break }
             let site = shape.holes[h].hole.site
             if let j = shape.holes[h].hole.child {
-                guard case .group(var members) = animation.kind, j < members.count else { failed = true; break }
+                if !tookMembers, case .group(let kept) = animation.kind {
+                    members = kept
+                    animation.kind = .group([])
+                    tookMembers = true
+                }
+                guard tookMembers, j < members.count else { failed = true; break }
                 Checker.fill(site, with: value, in: &members[j])
-                animation.kind = .group(members)
             } else {
                 Checker.fill(site, with: value, in: &animation)
             }
         }
+        if tookMembers { animation.kind = .group(members) }
         if failed || reportCalls != reportsBefore {
             // Lowering afresh evaluates these again and counts them, and what was logged
             // for a group recorded around this instance goes with it.
@@ -524,7 +536,7 @@ extension Checker {
             if let log, log.holes.count > holesBefore { log.holes.removeSubrange(holesBefore...) }
             return nil
         }
-        return (animation, evaluationCount - evaluationsBefore)
+        return evaluationCount - evaluationsBefore
     }
 
     /// What a hole's value is once lowered: a model value, an end of a basic animation,
