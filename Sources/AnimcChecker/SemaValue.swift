@@ -353,6 +353,57 @@ final class Scope {
         return parent?.resolve(name, id)
     }
 
+    /// What a lookup by interned name finds without taking the binding out.
+    enum Evaluated {
+        /// No binding of the scope has the name.
+        case notHere
+        /// One has, and its value is not evaluated yet.
+        case unevaluated
+        case value(SemaValue)
+
+        init(_ value: SemaValue?) {
+            if let value { self = .value(value) } else { self = .unevaluated }
+        }
+    }
+
+    /// The value of the binding interned name `id` resolves to, here or further out, when
+    /// it is evaluated: what most lookups want, read without returning the binding (which
+    /// retained and released it). `.unevaluated` also where the answer needs the binding
+    /// itself: a lookup the top level logs, or a scope with an unnamed binding.
+    func evaluatedValue(id: UInt32) -> Evaluated {
+        if hasUnnamed || (parent == nil && observer != nil) { return .unevaluated }
+        let found: Evaluated
+        if index != nil {
+            let i = Int(id)
+            guard i < byNameID.count, byNameID[i] != 0 else { return parent?.evaluatedValue(id: id) ?? .notHere }
+            found = bindings.evaluatedValue(at: Int(byNameID[i]) - 1)
+        } else {
+            found = bindings.evaluatedValue(id: id)
+        }
+        if case .notHere = found { return parent?.evaluatedValue(id: id) ?? .notHere }
+        return found
+    }
+
+    /// Whether the binding interned name `id` resolves to below the top level (as
+    /// ``bindingBelowTopLevel(_:id:)`` finds it) is evaluated, read in place; nil where
+    /// only the binding itself can tell (a scope with an unnamed binding).
+    func isEvaluatedBelowTopLevel(id: UInt32) -> Bool? {
+        guard let parent else { return false }
+        if hasUnnamed { return nil }
+        let found: Evaluated
+        if index != nil {
+            let i = Int(id)
+            found = i < byNameID.count && byNameID[i] != 0 ? bindings.evaluatedValue(at: Int(byNameID[i]) - 1) : .notHere
+        } else {
+            found = bindings.evaluatedValue(id: id)
+        }
+        switch found {
+        case .notHere: return parent.isEvaluatedBelowTopLevel(id: id)
+        case .unevaluated: return false
+        case .value: return true
+        }
+    }
+
     /// The binding `name` resolves to when one below the top level declares it (a
     /// parameter, a loop variable, a local `let`), without logging the lookup anywhere.
     func bindingBelowTopLevel(_ name: String, id: UInt32 = Identifier.noNameID) -> Binding? {
@@ -484,6 +535,30 @@ struct BindingList {
         guard count > 4 else { return nil }
         for b in rest where b.name.nameID == id { return b }
         return nil
+    }
+
+    /// What ``Scope/evaluatedValue(id:)`` finds for the binding named by interned name
+    /// `id` here, read in place: returning the binding to read its value retained and
+    /// released it, on every lookup.
+    func evaluatedValue(id: UInt32) -> Scope.Evaluated {
+        if id0 == id { return Scope.Evaluated(b0?.value) }
+        if id1 == id { return Scope.Evaluated(b1?.value) }
+        if id2 == id { return Scope.Evaluated(b2?.value) }
+        if id3 == id { return Scope.Evaluated(b3?.value) }
+        guard count > 4 else { return .notHere }
+        for k in rest.indices where rest[k].name.nameID == id { return Scope.Evaluated(rest[k].value) }
+        return .notHere
+    }
+
+    /// ``evaluatedValue(id:)`` for the binding declared `position`th.
+    func evaluatedValue(at position: Int) -> Scope.Evaluated {
+        switch position {
+        case 0: return Scope.Evaluated(b0?.value)
+        case 1: return Scope.Evaluated(b1?.value)
+        case 2: return Scope.Evaluated(b2?.value)
+        case 3: return Scope.Evaluated(b3?.value)
+        default: return position > 3 && position - 4 < rest.count ? Scope.Evaluated(rest[position - 4].value) : .notHere
+        }
     }
 
     /// The binding declared `position`th, nil past the end.

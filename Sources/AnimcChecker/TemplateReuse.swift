@@ -384,7 +384,9 @@ extension Checker {
     /// the top level) to a value already evaluated: what a hole takes, at the site when
     /// a lowering is recorded and again before a later instance fills it.
     func isHoleValueReady(_ name: String, _ expr: Expr, _ scope: Scope) -> Bool {
-        scope.bindingBelowTopLevel(name, id: tree.nameID(expr))?.value != nil
+        let id = tree.nameID(expr)
+        if id != Identifier.noNameID, let ready = scope.isEvaluatedBelowTopLevel(id: id) { return ready }
+        return scope.bindingBelowTopLevel(name, id: id)?.value != nil
     }
 
     /// Values whose shape no rule compares between keyframes (paths and lists are).
