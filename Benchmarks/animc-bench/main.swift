@@ -245,7 +245,7 @@ struct GridScene {
 /// component (a tile with a repeating ripple group of three keyframe tracks) and a
 /// layer that instantiates it in a `for` loop over a 5 × `columns` grid (5 × 5 unless
 /// said). About 50 lines and 25 instances per block.
-func componentHeavySource(blocks: Int, columns: Int = 5) -> String {
+func componentHeavySource(blocks: Int, columns: Int = 5, rows: Int = 5) -> String {
     var s = "composition Grids {\n  size: 1000 x 1000\n  fps: 60\n  window: 0s ..< 3s\n}\n\ntiming T = cubic(0.25, 0, 0.2, 1)\n\n"
     for k in 0..<blocks {
         s += """
@@ -287,7 +287,7 @@ func componentHeavySource(blocks: Int, columns: Int = 5) -> String {
 
         layer grid\(k) {
           position: (\(k % 10 * 100 + 50), \(k / 10 * 100 + 50))
-          for row in 0 ..< 5, col in 0 ..< \(columns) {
+          for row in 0 ..< \(rows), col in 0 ..< \(columns) {
             let c = ((col - 2) * 20, (row - 2) * 20)
             tile[row, col] = Tile\(k)(at: c, delay: 0.0006666s * length(c), offset: normalize(c) * 0.5)
           }
@@ -323,7 +323,10 @@ if sections.contains("profile-compile") {
 if sections.contains("profile-check") {
     // The component-heavy file of the check section, checked 10 times. `--columns N`
     // widens each grid: the difference between two widths is what an instance costs.
-    let heavy = componentHeavySource(blocks: 100, columns: Int(option("--columns") ?? "") ?? 5)
+    // `--rows 1 --columns 1` instantiates each component once, against `--columns 0`
+    // what a component's first instance costs.
+    let heavy = componentHeavySource(blocks: 100, columns: Int(option("--columns") ?? "") ?? 5,
+                                     rows: Int(option("--rows") ?? "") ?? 5)
     for _ in 0..<10 { sink += Double(compile(heavy).diagnostics.count) }
     exit(0)
 }
