@@ -53,6 +53,46 @@ import Testing
         }
     }
 
+    /// Reading an evaluated binding's value in place (``Scope/evaluatedValue(id:)``,
+    /// ``Scope/isEvaluatedBelowTopLevel(id:)``) answers what a lookup and the binding's
+    /// value answer: the nearest scope's binding wins, one without a value says so, and
+    /// a name no scope binds is found nowhere. Three scopes, the top one past the
+    /// index threshold for the larger counts; every third binding has no value yet.
+    @Test(arguments: [1, 3, 5, 8, 9, 13, 14, 40])
+    func inPlaceReadsAgreeWithLookups(count: Int) {
+        let (tree, declared) = Self.names(count: count)
+        let top = Scope(parent: nil), middle = Scope(parent: top), inner = Scope(parent: middle)
+        for (i, name) in declared.enumerated() {
+            // Every name at the top; every other one again in the middle and every
+            // fourth in the inner scope, with other values, so they shadow it.
+            top.insert(Binding(name: name, kind: .constant, value: .number(Double(i), .none)))
+            if i % 2 == 0 { middle.insert(Binding(name: name, kind: .loopVariable, value: .number(Double(100 + i), .none))) }
+            if i % 4 == 0 {
+                let b = Binding(name: name, kind: .parameter, value: .number(Double(200 + i), .none))
+                if i % 3 == 0 { b.value = nil }
+                inner.insert(b)
+            }
+        }
+        let probes = tree.arena.names.indices.map { UInt32($0) }
+        for id in probes {
+            let name = tree.arena.names[Int(id)]
+            for scope in [inner, middle, top] {
+                let binding = scope.lookup(name, id: id)
+                switch scope.evaluatedValue(id: id) {
+                case .notHere: #expect(binding == nil, "\(name)")
+                case .unevaluated: #expect(binding != nil && binding?.value == nil, "\(name)")
+                case .value(let v):
+                    #expect(binding?.value.map { $0.isSame(as: v) } == true, "\(name)")
+                }
+                let below = scope.bindingBelowTopLevel(name, id: id)
+                #expect(scope.isEvaluatedBelowTopLevel(id: id) == (below?.value != nil), "\(name)")
+            }
+        }
+        // While the top level logs its lookups, only the binding itself answers there.
+        top.observer = DependencyLog()
+        if let first = declared.first { #expect(top.evaluatedValue(id: first.nameID).isUnevaluated) }
+    }
+
     /// A scope's list gives its bindings back in declaration order, however many it
     /// holds, and nothing past its end.
     @Test(arguments: [0, 1, 3, 4, 5, 9, 13, 30])
@@ -92,4 +132,8 @@ import Testing
             #expect(made == name)
         }
     }
+}
+
+extension Scope.Evaluated {
+    var isUnevaluated: Bool { if case .unevaluated = self { return true } else { return false } }
 }
