@@ -47,12 +47,14 @@ public struct NameTable<Value> {
         }
         set {
             guard let newValue else { return }
-            if let p = position(name) {
+            // Hashed once, for the probe and for the slot: a new name was hashed twice.
+            let h = hashes.isEmpty ? 0 : NameTable.hash(name)
+            if let p = hashes.isEmpty ? position(name) : position(name, hash: h) {
                 items[p].value = newValue
                 return
             }
             items.append(Entry(key: name, value: newValue))
-            if items.count > NameTable.linearLimit { index(items.count - 1) }
+            if items.count > NameTable.linearLimit { index(items.count - 1, hash: h) }
         }
     }
 
@@ -78,7 +80,11 @@ public struct NameTable<Value> {
             for p in items.indices where items[p].key.utf8.count == length && items[p].key == name { return p }
             return nil
         }
-        let h = NameTable.hash(name)
+        return position(name, hash: NameTable.hash(name))
+    }
+
+    /// ``position(_:)`` in the hash index, `h` being the name's hash.
+    @inlinable func position(_ name: String, hash h: UInt64) -> Int? {
         let mask = hashes.count - 1
         var i = Int(truncatingIfNeeded: h) & mask
         while true {
@@ -93,20 +99,28 @@ public struct NameTable<Value> {
     }
 
     /// Adds the entry at `p` to the hash index, building or growing the index first
-    /// when it would be more than half full.
-    @inlinable mutating func index(_ p: Int) {
+    /// when it would be more than half full. `h` is its name's hash, or 0 when the
+    /// index was empty and the name is not hashed yet.
+    @inlinable mutating func index(_ p: Int, hash h: UInt64) {
         if items.count * 2 > hashes.count {
             let size = Swift.max(32, hashes.count * 2)
+            let oldHashes = hashes, oldPositions = positions
             hashes = [UInt64](repeating: 0, count: size)
             positions = [Int32](repeating: 0, count: size)
-            for q in items.indices { place(q) }
+            if oldHashes.isEmpty {
+                for q in items.indices { place(q, hash: NameTable.hash(items[q].key)) }
+            } else {
+                // Grown from the old slots' hashes: each name was hashed again.
+                for i in oldHashes.indices where oldHashes[i] != 0 { place(Int(oldPositions[i]), hash: oldHashes[i]) }
+                place(p, hash: h)
+            }
         } else {
-            place(p)
+            place(p, hash: h)
         }
     }
 
-    @inlinable mutating func place(_ p: Int) {
-        let h = NameTable.hash(items[p].key), mask = hashes.count - 1
+    @inlinable mutating func place(_ p: Int, hash h: UInt64) {
+        let mask = hashes.count - 1
         var i = Int(truncatingIfNeeded: h) & mask
         while hashes[i] != 0 { i = (i + 1) & mask }
         hashes[i] = h
