@@ -384,6 +384,24 @@ final class Scope {
         return found
     }
 
+    /// Whether interned name `id` resolves, here or further out, to `binding` itself (to
+    /// nothing when `binding` is nil), compared in place: the lookup returned the binding
+    /// it found, retained, only to compare it. nil where only a lookup can tell: one
+    /// the top level logs, or a scope with an unnamed binding.
+    func resolves(id: UInt32, to binding: Binding?) -> Bool? {
+        if hasUnnamed || (parent == nil && observer != nil) { return nil }
+        let found: Bool?
+        if index != nil {
+            let i = Int(id)
+            found = i < byNameID.count && byNameID[i] != 0 ? bindings.holds(at: Int(byNameID[i]) - 1, identicalTo: binding) : nil
+        } else {
+            found = bindings.holds(id: id, identicalTo: binding)
+        }
+        if let found { return found }
+        guard let parent else { return binding == nil }
+        return parent.resolves(id: id, to: binding)
+    }
+
     /// Whether the binding interned name `id` resolves to below the top level (as
     /// ``bindingBelowTopLevel(_:id:)`` finds it) is evaluated, read in place; nil where
     /// only the binding itself can tell (a scope with an unnamed binding).
@@ -548,6 +566,29 @@ struct BindingList {
         guard count > 4 else { return .notHere }
         for k in rest.indices where rest[k].name.nameID == id { return Scope.Evaluated(rest[k].value) }
         return .notHere
+    }
+
+    /// Whether the binding named by interned name `id` here is `binding`; nil when no
+    /// binding here has the name. Compared in place, without taking the binding out.
+    func holds(id: UInt32, identicalTo binding: Binding?) -> Bool? {
+        if id0 == id { return b0 === binding }
+        if id1 == id { return b1 === binding }
+        if id2 == id { return b2 === binding }
+        if id3 == id { return b3 === binding }
+        guard count > 4 else { return nil }
+        for k in rest.indices where rest[k].name.nameID == id { return rest[k] === binding }
+        return nil
+    }
+
+    /// ``holds(id:identicalTo:)`` for the binding declared `position`th.
+    func holds(at position: Int, identicalTo binding: Binding?) -> Bool? {
+        switch position {
+        case 0: return b0 === binding
+        case 1: return b1 === binding
+        case 2: return b2 === binding
+        case 3: return b3 === binding
+        default: return position > 3 && position - 4 < rest.count ? rest[position - 4] === binding : nil
+        }
     }
 
     /// ``evaluatedValue(id:)`` for the binding declared `position`th.

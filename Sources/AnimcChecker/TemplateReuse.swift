@@ -676,7 +676,16 @@ extension Checker {
 
     /// Whether every name a kept lowering read resolves to the same value here.
     private func readsMatch(_ reads: [KeptRead], _ scope: Scope) -> Bool {
-        reads.allSatisfy { read in sameBinding(scope.lookup(read.name, id: read.id), read.binding, read.value) }
+        // A name that resolves to the very binding it did is compared in place when no
+        // log wants the lookup (most reads of most instances); by index, a read is not
+        // copied out.
+        let logged = scope.templateReads.active != nil
+        for r in reads.indices {
+            let id = reads[r].id
+            if !logged && id != Identifier.noNameID && scope.resolves(id: id, to: reads[r].binding) == true { continue }
+            guard sameBinding(scope.lookup(reads[r].name, id: id), reads[r].binding, reads[r].value) else { return false }
+        }
+        return true
     }
 
     /// Whether a name that resolved to `recorded` (with `value` then) gives the same value

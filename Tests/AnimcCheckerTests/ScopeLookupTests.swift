@@ -54,7 +54,7 @@ import Testing
     }
 
     /// Reading an evaluated binding's value in place (``Scope/evaluatedValue(id:)``,
-    /// ``Scope/isEvaluatedBelowTopLevel(id:)``) answers what a lookup and the binding's
+    /// ``Scope/isEvaluatedBelowTopLevel(id:)``, ``Scope/resolves(id:to:)``) answers what a lookup and the binding's
     /// value answer: the nearest scope's binding wins, one without a value says so, and
     /// a name no scope binds is found nowhere. Three scopes, the top one past the
     /// index threshold for the larger counts; every third binding has no value yet.
@@ -74,6 +74,7 @@ import Testing
             }
         }
         let probes = tree.arena.names.indices.map { UInt32($0) }
+        let stranger = Binding(name: declared[0], kind: .constant, value: .number(-1, .none))
         for id in probes {
             let name = tree.arena.names[Int(id)]
             for scope in [inner, middle, top] {
@@ -86,11 +87,19 @@ import Testing
                 }
                 let below = scope.bindingBelowTopLevel(name, id: id)
                 #expect(scope.isEvaluatedBelowTopLevel(id: id) == (below?.value != nil), "\(name)")
+                // Resolving to the binding a lookup finds, and to no other (nor to
+                // nothing, unless the lookup finds nothing).
+                #expect(scope.resolves(id: id, to: binding) == true, "\(name)")
+                #expect(scope.resolves(id: id, to: stranger) == false, "\(name)")
+                #expect(scope.resolves(id: id, to: nil) == (binding == nil), "\(name)")
             }
         }
         // While the top level logs its lookups, only the binding itself answers there.
         top.observer = DependencyLog()
-        if let first = declared.first { #expect(top.evaluatedValue(id: first.nameID).isUnevaluated) }
+        if let first = declared.first {
+            #expect(top.evaluatedValue(id: first.nameID).isUnevaluated)
+            #expect(top.resolves(id: first.nameID, to: top.local(first.name)) == nil)
+        }
     }
 
     /// A scope's list gives its bindings back in declaration order, however many it
