@@ -120,6 +120,11 @@ extension Checker {
         if kind.name == "keyframes" { rows.reserveCapacity(body.items.count) }
         var children: [Item] = []
         var childScopes: [Scope] = []
+        // A group's body is mostly its children: room for them at once.
+        if kind.name == "group" {
+            children.reserveCapacity(body.items.count)
+            childScopes.reserveCapacity(body.items.count)
+        }
         var failed = false
         let known = Checker.knownAttributes[kind.name] ?? Checker.timingAttributeNames + Checker.propertyAttributeNames
         expandNested(body, in: scope) { child, childScope in
@@ -205,6 +210,7 @@ extension Checker {
         guard let (info, property) = typedTarget else {
             // A group: lower the children in the group's time.
             var childAnimations: [Animation] = []
+            childAnimations.reserveCapacity(children.count)
             // FNV-hashed past a handful, searched in order below: a group has a few
             // children, and a `Dictionary` hashed each key with SipHash.
             var keys = NameTable<SourceRange>()

@@ -258,6 +258,7 @@ final class TemplateShape {
                                nameRange: Checker.animationNameRange(leaf, in: tree)))
         }
         var found: [Hole] = []
+        found.reserveCapacity(holes.count)
         for hole in holes {
             let index = hole.child ?? 0
             guard index < leaves.count, let expr = TemplateShape.expression(hole.site, in: hole.child == nil ? item : leaves[index].item, of: tree),
@@ -595,9 +596,10 @@ extension Checker {
 
     /// Which rules an instance of a kept lowering runs again (see ``TemplateRules``).
     private func templateRules(_ animation: Animation, shape: TemplateShape) -> TemplateRules {
-        var members = [animation]
-        if case .group(let children) = animation.kind { members = children }
+        let members: [Animation]
+        if case .group(let children) = animation.kind { members = children } else { members = [animation] }
         var leaves: [TemplateRules.Leaf] = []
+        leaves.reserveCapacity(shape.leaves.count)
         for (j, leaf) in shape.leaves.enumerated() {
             let valueHole = shape.holes.contains { $0.leaf == j && $0.hole.site != .beginTime }
             if valueHole || j >= members.count {
@@ -656,7 +658,10 @@ extension Checker {
     /// Each name a lowering looked up once, with what it resolved to and that binding's
     /// value then.
     static func keptReads(_ log: TemplateReads.Log) -> [KeptRead] {
+        // Room for every read at once (most are distinct): grown one at a time, each
+        // kept lowering's list was allocated several times.
         var reads: [KeptRead] = []
+        reads.reserveCapacity(log.reads.count)
         // Read by index, and names compared by interned id where both lookups had one
         // (equal ids are equal names within a tree): each read copied out of the log and
         // each name compared as text cost more than the rest of keeping a lowering.
