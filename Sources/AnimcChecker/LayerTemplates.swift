@@ -204,9 +204,10 @@ extension Checker {
         // Each kept animation copied into the list and its holes filled there.
         var animations: [Animation] = []
         animations.reserveCapacity(entry.animations.count)
-        for kept in entry.animations {
-            animations.append(kept.entry.animation)
-            guard instantiate(kept.entry, scope: scope, into: &animations[animations.count - 1]) != nil else { return fallBack() }
+        let kept = entry.animations
+        for k in kept.indices {
+            animations.append(kept[k].entry.animation)
+            guard instantiate(kept[k].entry, scope: scope, into: &animations[animations.count - 1]) != nil else { return fallBack() }
         }
         guard reportCalls == reportsBefore else { return fallBack() }
         evaluationCount = evaluationsBefore + entry.evaluations
@@ -217,9 +218,9 @@ extension Checker {
         node.animationKeys = entry.animationKeys
         // Read in place: an animation read out of the list by subscript is a copy.
         animations.withUnsafeBufferPointer { made in
-            for k in entry.animations.indices {
+            for k in kept.indices {
                 templateReuses += 1
-                replayEffects(of: made[k], item: entry.animations[k].item, entry: entry.animations[k].entry)
+                replayEffects(of: made[k], item: kept[k].item, entry: kept[k].entry)
             }
         }
         node.animations = animations

@@ -544,17 +544,7 @@ extension Checker {
                                         help: "write '\(name.name) = SomeComponent(label: value, ...)'; to declare a constant use 'let'"))
             return
         }
-        guard let binding = scope.lookup(callee) else {
-            reportSuggesting(callee.name, among: scope.visibleNameCount,
-                             { scope.visibleNames.filter { scope.lookup($0)?.kind == .component } }) {
-                Messages.unknownName(callee.range, name: callee.name, suggestion: $0)
-            }
-            return
-        }
-        guard case .component(let info)? = binding.value else {
-            report(Messages.badInstance(callee.range, problem: "'\(callee.name)' is a \(binding.kind.noun), not a component"))
-            return
-        }
+        guard let info = component(callee, scope) else { return }
         guard let instanceName = indexedName(name.name, indices, scope, what: "an instance index") else { return }
         if instantiating.contains(ObjectIdentifier(info)) {
             report(Messages.recursive(callee.range, name: callee.name, what: "component"))
@@ -648,6 +638,27 @@ extension Checker {
         if roots == 0 {
             report(Messages.badComponent(info.name.range, problem: "component '\(info.name.name)' has no root layer"))
         }
+    }
+
+    /// The component `callee` names, or nil, reported, when it names none. Read in place
+    /// when no lookup log wants the binding (see ``Scope/evaluatedValue(id:)``).
+    private func component(_ callee: Identifier, _ scope: Scope) -> ComponentInfo? {
+        if callee.nameID != Identifier.noNameID && scope.templateReads.active == nil,
+           case .value(.component(let info)) = scope.evaluatedValue(id: callee.nameID) {
+            return info
+        }
+        guard let binding = scope.lookup(callee) else {
+            reportSuggesting(callee.name, among: scope.visibleNameCount,
+                             { scope.visibleNames.filter { scope.lookup($0)?.kind == .component } }) {
+                Messages.unknownName(callee.range, name: callee.name, suggestion: $0)
+            }
+            return nil
+        }
+        guard case .component(let info)? = binding.value else {
+            report(Messages.badInstance(callee.range, problem: "'\(callee.name)' is a \(binding.kind.noun), not a component"))
+            return nil
+        }
+        return info
     }
 
     // MARK: Masks and flattening
