@@ -107,6 +107,14 @@ final class LayerNode {
 struct LayerProperties {
     private(set) var entries: [PropertyValue] = []
 
+    /// The entries, moved out: the list is left empty, and nothing is retained to hand
+    /// them over.
+    mutating func takeEntries() -> [PropertyValue] {
+        var taken: [PropertyValue] = []
+        swap(&taken, &entries)
+        return taken
+    }
+
     subscript(id: PropertyID) -> (value: Value, range: SourceRange)? {
         get {
             for e in entries where e.property == id { return (e.value, e.range) }
@@ -802,18 +810,21 @@ extension Checker {
             layer.parent = parent
             return layer
         }
-        let layer = Layer(id: id, kind: node.kind, parent: parent, isMask: node.isMask, properties: node.properties.entries,
-                          animations: node.animations, timing: node.timing, range: node.range)
-        if memo != nil {
+        guard memo == nil else {
             // Kept (its arrays are the IR's own): a memo's next check reuses it, and a
             // second flattening of the node could not make it again once its values are
-            // gone. Without a memo the node is let go once flattened (see
-            // `flattenChildren`), and nothing flattens it twice.
+            // gone.
+            let layer = Layer(id: id, kind: node.kind, parent: parent, isMask: node.isMask, properties: node.properties.entries,
+                              animations: node.animations, timing: node.timing, range: node.range)
             node.irLayer = layer
-        } else {
-            // The IR holds the node's property list now; the node lets go of its share.
-            node.properties = LayerProperties()
+            return layer
         }
-        return layer
+        // Without a memo the node is let go once flattened (see `flattenChildren`) and
+        // nothing flattens it twice: its lists are moved into the IR, not shared with it
+        // (a retain now and a release when the node goes, per list and layer).
+        var animations: [Animation] = []
+        swap(&animations, &node.animations)
+        return Layer(id: id, kind: node.kind, parent: parent, isMask: node.isMask, properties: node.properties.takeEntries(),
+                     animations: animations, timing: node.timing, range: node.range)
     }
 }
