@@ -632,20 +632,37 @@ extension Checker {
         instantiating.append(ObjectIdentifier(info))
         definitionDepth += 1
         defer { instantiating.removeLast(); definitionDepth -= 1 }
-        var roots = 0
-        expand(info.body, scope: parameterScope) { item, itemScope in
-            guard case .layer(let mask, let kind, let layerName, _, let body) = tree[item] else { return }
-            roots += 1
-            if roots > 1 {
-                report(Messages.badComponent(item.range, problem: "component '\(info.name.name)' has more than one root layer"))
-                return
-            }
-            lowerLayer(mask: mask != nil, kind: kind, name: layerName, nameOverride: (instanceName, name.range), body: body,
-                       range: range, parent: parent, scope: itemScope)
-        }
-        if roots == 0 {
+        // What the root's lowering needs, in one variable the closure captures by
+        // address: captured one by one, each was retained and released around every
+        // visit.
+        var root = InstanceRoot(component: info, name: instanceName, nameRange: name.range, range: range, parent: parent)
+        expand(info.body, scope: parameterScope) { item, itemScope in lowerInstanceRoot(item, itemScope, &root) }
+        if root.count == 0 {
             report(Messages.badComponent(info.name.range, problem: "component '\(info.name.name)' has no root layer"))
         }
+    }
+
+    /// An instance's root layer as ``lowerInstance`` lowers it (see there).
+    struct InstanceRoot {
+        let component: ComponentInfo
+        let name: String
+        let nameRange: SourceRange
+        let range: SourceRange
+        let parent: LayerNode
+        /// Root layers met so far: a component has exactly one.
+        var count = 0
+    }
+
+    /// One item of an instance's body: its root layer, lowered under the instance's name.
+    private func lowerInstanceRoot(_ item: Item, _ scope: Scope, _ root: inout InstanceRoot) {
+        guard case .layer(let mask, let kind, let layerName, _, let body) = tree[item] else { return }
+        root.count += 1
+        if root.count > 1 {
+            report(Messages.badComponent(item.range, problem: "component '\(root.component.name.name)' has more than one root layer"))
+            return
+        }
+        lowerLayer(mask: mask != nil, kind: kind, name: layerName, nameOverride: (root.name, root.nameRange), body: body,
+                   range: root.range, parent: root.parent, scope: scope)
     }
 
     /// The component `callee` names, or nil, reported, when it names none. Read in place
