@@ -65,7 +65,8 @@ extension Checker {
     /// Evaluates the declarations of `scope` nothing used, so that their mistakes are
     /// still reported.
     func evaluateUnevaluated(_ scope: Scope) {
-        scope.forEachBinding { binding in
+        scope.forEachUnevaluatedBinding { binding in
+            // Evaluated since the pass began (by an earlier binding that reads it).
             guard binding.value == nil else { return }
             switch binding.kind {
             case .constant, .timing, .path: _ = value(of: binding, at: binding.name.range)

@@ -318,6 +318,16 @@ final class Scope {
         }
     }
 
+    /// Calls `body` with each binding that has no value yet, in declaration order; an
+    /// evaluated one is passed over in place (taken out, it was retained and released).
+    /// Bindings `body` declares here are not visited.
+    func forEachUnevaluatedBinding(_ body: (Binding) -> Void) {
+        let count = bindings.count
+        for position in 0..<count where bindings.isUnevaluated(at: position) {
+            if let b = bindings.at(position) { body(b) }
+        }
+    }
+
     /// Empties the scope for a ``ScopeRecycler`` to hand it out again.
     fileprivate func reset() {
         bindings.removeAll()
@@ -578,6 +588,18 @@ struct BindingList {
         guard count > 4 else { return nil }
         for k in rest.indices where rest[k].name.nameID == id { return rest[k] === binding }
         return nil
+    }
+
+    /// Whether the binding declared `position`th has no value yet, read in place; false
+    /// past the end.
+    func isUnevaluated(at position: Int) -> Bool {
+        switch position {
+        case 0: return b0 != nil && b0?.value == nil
+        case 1: return b1 != nil && b1?.value == nil
+        case 2: return b2 != nil && b2?.value == nil
+        case 3: return b3 != nil && b3?.value == nil
+        default: return position > 3 && position - 4 < rest.count && rest[position - 4].value == nil
+        }
     }
 
     /// ``holds(id:identicalTo:)`` for the binding declared `position`th.
