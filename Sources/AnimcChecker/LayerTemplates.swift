@@ -73,8 +73,6 @@ final class LayerTemplateEntry: KeptLowering {
     let evaluations: Int
     let properties: LayerProperties
     let timing: LayerTiming
-    let timingRanges: NameTable<SourceRange>
-    let animationKeys: NameTable<SourceRange>
     let animations: [LayerAnimation]
     let holes: [LayerHole]
 
@@ -83,8 +81,6 @@ final class LayerTemplateEntry: KeptLowering {
         self.evaluations = evaluations
         properties = node.properties
         timing = node.timing
-        timingRanges = node.timingRanges
-        animationKeys = node.animationKeys
         animations = recording.animations
         holes = recording.holes
     }
@@ -214,8 +210,8 @@ extension Checker {
         // Then what lowering does besides making the node, in the order it does it.
         node.properties = properties
         node.timing = timing
-        node.timingRanges = entry.timingRanges
-        node.animationKeys = entry.animationKeys
+        // Not the keys and timing ranges of the body: they are read only while a body
+        // is lowered (see `LayerNode.animationKeys`), and this one is not.
         // Read in place: an animation read out of the list by subscript is a copy.
         animations.withUnsafeBufferPointer { made in
             for k in kept.indices {

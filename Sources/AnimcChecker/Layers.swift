@@ -32,6 +32,10 @@ final class LayerNode {
     @exclusivity(unchecked) var childNames = NameTable<LayerNode>()
     @exclusivity(unchecked) var properties = LayerProperties()
     @exclusivity(unchecked) var animations: [Animation] = []
+    /// Where each animation key and each timing attribute (and `mask:`) of the body is
+    /// written: read only while the layer's own body is lowered, for duplicates. A layer
+    /// that takes a kept lowering (LayerTemplates.swift) lowers no body, and leaves both
+    /// empty rather than retain the kept ones for nothing.
     @exclusivity(unchecked) var animationKeys = NameTable<SourceRange>()
     var timing = LayerTiming()
     @exclusivity(unchecked) var timingRanges = NameTable<SourceRange>()
