@@ -370,6 +370,7 @@ extension Checker {
     /// bare name bound inside it to a value already evaluated, the read is not logged:
     /// the site is, so a later instance can take this lowering with its own value there.
     /// Anywhere else this is `lower()`.
+    @inline(__always)  // Called, its closure's captures were retained and released around every hole.
     func atHole<T>(_ site: HoleSite, _ expr: Expr, _ scope: Scope, type: ValueType, _ lower: () -> T) -> T {
         let hub = scope.templateReads
         guard let log = hub.active, case .identifier(let name) = tree[expr], Checker.holeTypeAllowed(type),
