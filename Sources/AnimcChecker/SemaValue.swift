@@ -408,15 +408,16 @@ final class Scope {
             found = bindings.holds(id: id, identicalTo: binding)
         }
         if let found { return found }
-        guard let parent else { return binding == nil }
-        return parent.resolves(id: id, to: binding)
+        // Through the optional, not a local: a local copy of `parent` was retained and
+        // released around the call.
+        return parent?.resolves(id: id, to: binding) ?? (binding == nil)
     }
 
     /// Whether the binding interned name `id` resolves to below the top level (as
     /// ``bindingBelowTopLevel(_:id:)`` finds it) is evaluated, read in place; nil where
     /// only the binding itself can tell (a scope with an unnamed binding).
     func isEvaluatedBelowTopLevel(id: UInt32) -> Bool? {
-        guard let parent else { return false }
+        if parent == nil { return false }
         if hasUnnamed { return nil }
         let found: Evaluated
         if index != nil {
@@ -426,7 +427,7 @@ final class Scope {
             found = bindings.evaluatedValue(id: id)
         }
         switch found {
-        case .notHere: return parent.isEvaluatedBelowTopLevel(id: id)
+        case .notHere: return parent?.isEvaluatedBelowTopLevel(id: id) ?? false
         case .unevaluated: return false
         case .value: return true
         }
@@ -435,9 +436,9 @@ final class Scope {
     /// The binding `name` resolves to when one below the top level declares it (a
     /// parameter, a loop variable, a local `let`), without logging the lookup anywhere.
     func bindingBelowTopLevel(_ name: String, id: UInt32 = Identifier.noNameID) -> Binding? {
-        guard let parent else { return nil }
+        if parent == nil { return nil }
         if let b = local(name, id: id) { return b }
-        return parent.bindingBelowTopLevel(name, id: id)
+        return parent?.bindingBelowTopLevel(name, id: id)
     }
 
     func local(_ name: String, id: UInt32 = Identifier.noNameID) -> Binding? {

@@ -161,7 +161,9 @@ struct TemplateHole: Equatable {
 /// (its reads, its animation's arrays) copied out of the cache to be tested cost more
 /// than the test.
 final class TemplateSlot<Entry: KeptLowering> {
-    var entries: [Entry] = []
+    /// Searched by every instance; only ever accessed by the thread that checks the file
+    /// (see `Scope`), so the dynamic exclusivity check on each search is skipped.
+    @exclusivity(unchecked) var entries: [Entry] = []
     var reuses = 0
     var isCold: Bool { reuses == 0 && entries.count >= Checker.maxTemplateEntries }
 }
