@@ -208,11 +208,12 @@ extension Checker {
         guard reportCalls == reportsBefore else { return fallBack() }
         evaluationCount = evaluationsBefore + entry.evaluations
         // Then what lowering does besides making the node, in the order it does it.
+        // (Not the body's animation keys and timing ranges: they are read only while a
+        // body is lowered, see `LayerNode.animationKeys`, and this one is not.)
         node.properties = properties
         node.timing = timing
-        // Not the keys and timing ranges of the body: they are read only while a body
-        // is lowered (see `LayerNode.animationKeys`), and this one is not.
-        // Read in place: an animation read out of the list by subscript is a copy.
+        // The made animations read in place: one read out of the list by subscript is a
+        // copy.
         animations.withUnsafeBufferPointer { made in
             for k in kept.indices {
                 templateReuses += 1

@@ -516,7 +516,9 @@ extension Checker {
         let log = scope.templateReads.active
         let holesBefore = log?.holes.count ?? 0, reportsBefore = reportCalls, evaluationsBefore = evaluationCount
         // A group's members are taken out once and put back once: taken out per hole,
-        // they were shared with the group again each time and copied whole again.
+        // they were shared with the group again each time and copied whole again. A
+        // hole of the group itself is its `beginTime`, which `fill` sets on the timing
+        // alone, so the members being out meanwhile changes nothing.
         var members: [Animation] = [], tookMembers = false
         var failed = false
         for h in shape.holes.indices {
