@@ -382,16 +382,8 @@ final class Scope {
     /// itself: a lookup the top level logs, or a scope with an unnamed binding.
     func evaluatedValue(id: UInt32) -> Evaluated {
         if hasUnnamed || (parent == nil && observer != nil) { return .unevaluated }
-        let found: Evaluated
-        if index != nil {
-            let i = Int(id)
-            guard i < byNameID.count, byNameID[i] != 0 else { return parent?.evaluatedValue(id: id) ?? .notHere }
-            found = bindings.evaluatedValue(at: Int(byNameID[i]) - 1)
-        } else {
-            found = bindings.evaluatedValue(id: id)
-        }
-        if case .notHere = found { return parent?.evaluatedValue(id: id) ?? .notHere }
-        return found
+        guard let p = localPosition(id: id) else { return parent?.evaluatedValue(id: id) ?? .notHere }
+        return bindings.evaluatedValue(at: p)
     }
 
     /// Whether interned name `id` resolves, here or further out, to `binding` itself (to
@@ -400,17 +392,10 @@ final class Scope {
     /// the top level logs, or a scope with an unnamed binding.
     func resolves(id: UInt32, to binding: Binding?) -> Bool? {
         if hasUnnamed || (parent == nil && observer != nil) { return nil }
-        let found: Bool?
-        if index != nil {
-            let i = Int(id)
-            found = i < byNameID.count && byNameID[i] != 0 ? bindings.holds(at: Int(byNameID[i]) - 1, identicalTo: binding) : nil
-        } else {
-            found = bindings.holds(id: id, identicalTo: binding)
-        }
-        if let found { return found }
         // Through the optional, not a local: a local copy of `parent` was retained and
         // released around the call.
-        return parent?.resolves(id: id, to: binding) ?? (binding == nil)
+        guard let p = localPosition(id: id) else { return parent?.resolves(id: id, to: binding) ?? (binding == nil) }
+        return bindings.holds(at: p, identicalTo: binding)
     }
 
     /// Whether the binding interned name `id` resolves to below the top level (as
@@ -419,14 +404,8 @@ final class Scope {
     func isEvaluatedBelowTopLevel(id: UInt32) -> Bool? {
         if parent == nil { return false }
         if hasUnnamed { return nil }
-        let found: Evaluated
-        if index != nil {
-            let i = Int(id)
-            found = i < byNameID.count && byNameID[i] != 0 ? bindings.evaluatedValue(at: Int(byNameID[i]) - 1) : .notHere
-        } else {
-            found = bindings.evaluatedValue(id: id)
-        }
-        switch found {
+        guard let p = localPosition(id: id) else { return parent?.isEvaluatedBelowTopLevel(id: id) ?? false }
+        switch bindings.evaluatedValue(at: p) {
         case .notHere: return parent?.isEvaluatedBelowTopLevel(id: id) ?? false
         case .unevaluated: return false
         case .value: return true
@@ -442,20 +421,23 @@ final class Scope {
     }
 
     func local(_ name: String, id: UInt32 = Identifier.noNameID) -> Binding? {
-        if id != Identifier.noNameID && !hasUnnamed {
-            if index != nil {
-                let i = Int(id)
-                guard i < byNameID.count else { return nil }
-                let p = byNameID[i]
-                return p == 0 ? nil : bindings.at(Int(p) - 1)
-            }
-            return bindings.first(id: id)
-        }
+        if id != Identifier.noNameID && !hasUnnamed { return localPosition(id: id).flatMap { bindings.at($0) } }
         if let index { return index[name] }
         // Lengths first: a native string's length is stored, while comparing two unequal
         // names costs a call into the runtime.
         let length = name.utf8.count
         return bindings.first { $0.name.name.utf8.count == length && $0.name.name == name }
+    }
+
+    /// Where this scope's binding named by interned name `id` is in ``bindings``, nil
+    /// when it has none: one entry of ``byNameID`` past the threshold, else the list's
+    /// slots. Only for a scope without unnamed bindings, which answers by name.
+    @inline(__always)
+    private func localPosition(id: UInt32) -> Int? {
+        guard index != nil else { return bindings.position(id: id) }
+        let i = Int(id)
+        guard i < byNameID.count, byNameID[i] != 0 else { return nil }
+        return Int(byNameID[i]) - 1
     }
 
     func insert(_ binding: Binding) {
@@ -554,42 +536,23 @@ struct BindingList {
         count = 0
     }
 
-    /// The first binding named by interned name `id` (not ``Identifier/noNameID``).
-    func first(id: UInt32) -> Binding? {
+    /// The position of the first binding named by interned name `id` (not
+    /// ``Identifier/noNameID``), found by comparing integers: what is read there is read
+    /// in place, by position (``at(_:)``, ``evaluatedValue(at:)``, ``holds(at:identicalTo:)``).
+    @inline(__always)
+    func position(id: UInt32) -> Int? {
         // Empty slots hold no id (noNameID), so they never match.
-        if id0 == id { return b0 }
-        if id1 == id { return b1 }
-        if id2 == id { return b2 }
-        if id3 == id { return b3 }
+        if id0 == id { return 0 }
+        if id1 == id { return 1 }
+        if id2 == id { return 2 }
+        if id3 == id { return 3 }
         guard count > 4 else { return nil }
-        for b in rest where b.name.nameID == id { return b }
+        for k in rest.indices where rest[k].name.nameID == id { return k + 4 }
         return nil
     }
 
-    /// What ``Scope/evaluatedValue(id:)`` finds for the binding named by interned name
-    /// `id` here, read in place: returning the binding to read its value retained and
-    /// released it, on every lookup.
-    func evaluatedValue(id: UInt32) -> Scope.Evaluated {
-        if id0 == id { return Scope.Evaluated(b0?.value) }
-        if id1 == id { return Scope.Evaluated(b1?.value) }
-        if id2 == id { return Scope.Evaluated(b2?.value) }
-        if id3 == id { return Scope.Evaluated(b3?.value) }
-        guard count > 4 else { return .notHere }
-        for k in rest.indices where rest[k].name.nameID == id { return Scope.Evaluated(rest[k].value) }
-        return .notHere
-    }
-
-    /// Whether the binding named by interned name `id` here is `binding`; nil when no
-    /// binding here has the name. Compared in place, without taking the binding out.
-    func holds(id: UInt32, identicalTo binding: Binding?) -> Bool? {
-        if id0 == id { return b0 === binding }
-        if id1 == id { return b1 === binding }
-        if id2 == id { return b2 === binding }
-        if id3 == id { return b3 === binding }
-        guard count > 4 else { return nil }
-        for k in rest.indices where rest[k].name.nameID == id { return rest[k] === binding }
-        return nil
-    }
+    /// The first binding named by interned name `id` (not ``Identifier/noNameID``).
+    func first(id: UInt32) -> Binding? { position(id: id).flatMap { at($0) } }
 
     /// Whether the binding declared `position`th has no value yet, read in place; false
     /// past the end.
@@ -603,18 +566,23 @@ struct BindingList {
         }
     }
 
-    /// ``holds(id:identicalTo:)`` for the binding declared `position`th.
-    func holds(at position: Int, identicalTo binding: Binding?) -> Bool? {
+    /// Whether the binding declared `position`th is `binding`, compared in place without
+    /// taking it out; past the end, whether `binding` is nil.
+    @inline(__always)
+    func holds(at position: Int, identicalTo binding: Binding?) -> Bool {
         switch position {
         case 0: return b0 === binding
         case 1: return b1 === binding
         case 2: return b2 === binding
         case 3: return b3 === binding
-        default: return position > 3 && position - 4 < rest.count ? rest[position - 4] === binding : nil
+        default: return position > 3 && position - 4 < rest.count ? rest[position - 4] === binding : binding == nil
         }
     }
 
-    /// ``evaluatedValue(id:)`` for the binding declared `position`th.
+    /// What ``Scope/evaluatedValue(id:)`` finds in the binding declared `position`th,
+    /// read in place: returning the binding to read its value retained and released it,
+    /// on every lookup. `.notHere` past the end.
+    @inline(__always)
     func evaluatedValue(at position: Int) -> Scope.Evaluated {
         switch position {
         case 0: return Scope.Evaluated(b0?.value)
@@ -626,6 +594,7 @@ struct BindingList {
     }
 
     /// The binding declared `position`th, nil past the end.
+    @inline(__always)
     func at(_ position: Int) -> Binding? {
         switch position {
         case 0: return b0
