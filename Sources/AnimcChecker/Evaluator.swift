@@ -130,10 +130,8 @@ extension Checker {
 
     /// The value a name denotes: a declaration in scope, else a built-in constant.
     func lookupValue(_ name: String, _ range: SourceRange, _ scope: Scope, id: UInt32 = Identifier.noNameID) -> SemaValue {
-        // An evaluated binding's value, read in place, when no lookup log wants the binding.
-        if id != Identifier.noNameID && scope.templateReads.active == nil, case .value(let v) = scope.evaluatedValue(id: id) {
-            return v
-        }
+        // An evaluated binding's value, read in place where the scope can answer so.
+        if case .value(let v) = scope.evaluatedValue(id: id) { return v }
         if let binding = scope.lookup(name, id: id) {
             return value(of: binding, at: range)
         }

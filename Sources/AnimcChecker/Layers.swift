@@ -670,12 +670,9 @@ extension Checker {
     }
 
     /// The component `callee` names, or nil, reported, when it names none. Read in place
-    /// when no lookup log wants the binding (see ``Scope/evaluatedValue(id:)``).
+    /// where the scope can answer so (see ``Scope/evaluatedValue(id:)``).
     private func component(_ callee: Identifier, _ scope: Scope) -> ComponentInfo? {
-        if callee.nameID != Identifier.noNameID && scope.templateReads.active == nil,
-           case .value(.component(let info)) = scope.evaluatedValue(id: callee.nameID) {
-            return info
-        }
+        if case .value(.component(let info)) = scope.evaluatedValue(id: callee.nameID) { return info }
         guard let binding = scope.lookup(callee) else {
             reportSuggesting(callee.name, among: scope.visibleNameCount,
                              { scope.visibleNames.filter { scope.lookup($0)?.kind == .component } }) {

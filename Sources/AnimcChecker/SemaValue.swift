@@ -376,22 +376,30 @@ final class Scope {
         }
     }
 
+    /// Whether a lookup of interned name `id` here may be answered in place, without the
+    /// binding: not when the name has no id, when a scope has an unnamed binding (both are
+    /// answered by name), when a template's lowering logs its lookups (each read is
+    /// logged with its binding), or when the top level logs them for the memo.
+    private func answersInPlace(_ id: UInt32) -> Bool {
+        id != Identifier.noNameID && !hasUnnamed && templateReads.active == nil && (parent != nil || observer == nil)
+    }
+
     /// The value of the binding interned name `id` resolves to, here or further out, when
     /// it is evaluated: what most lookups want, read without returning the binding (which
     /// retained and released it). `.unevaluated` also where the answer needs the binding
-    /// itself: a lookup the top level logs, or a scope with an unnamed binding.
+    /// itself (see ``answersInPlace(_:)``).
     func evaluatedValue(id: UInt32) -> Evaluated {
-        if hasUnnamed || (parent == nil && observer != nil) { return .unevaluated }
+        guard answersInPlace(id) else { return .unevaluated }
         guard let p = localPosition(id: id) else { return parent?.evaluatedValue(id: id) ?? .notHere }
         return bindings.evaluatedValue(at: p)
     }
 
     /// Whether interned name `id` resolves, here or further out, to `binding` itself (to
     /// nothing when `binding` is nil), compared in place: the lookup returned the binding
-    /// it found, retained, only to compare it. nil where only a lookup can tell: one
-    /// the top level logs, or a scope with an unnamed binding.
+    /// it found, retained, only to compare it. nil where only a lookup can tell (see
+    /// ``answersInPlace(_:)``).
     func resolves(id: UInt32, to binding: Binding?) -> Bool? {
-        if hasUnnamed || (parent == nil && observer != nil) { return nil }
+        guard answersInPlace(id) else { return nil }
         // Through the optional, not a local: a local copy of `parent` was retained and
         // released around the call.
         guard let p = localPosition(id: id) else { return parent?.resolves(id: id, to: binding) ?? (binding == nil) }
@@ -400,10 +408,11 @@ final class Scope {
 
     /// Whether the binding interned name `id` resolves to below the top level (as
     /// ``bindingBelowTopLevel(_:id:)`` finds it) is evaluated, read in place; nil where
-    /// only the binding itself can tell (a scope with an unnamed binding).
+    /// only the binding itself can tell (no interned name, a scope with an unnamed
+    /// binding). Nothing logs this lookup, as nothing logs that one.
     func isEvaluatedBelowTopLevel(id: UInt32) -> Bool? {
         if parent == nil { return false }
-        if hasUnnamed { return nil }
+        if id == Identifier.noNameID || hasUnnamed { return nil }
         guard let p = localPosition(id: id) else { return parent?.isEvaluatedBelowTopLevel(id: id) ?? false }
         switch bindings.evaluatedValue(at: p) {
         case .notHere: return parent?.isEvaluatedBelowTopLevel(id: id) ?? false

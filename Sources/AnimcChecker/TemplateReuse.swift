@@ -389,7 +389,7 @@ extension Checker {
     /// a lowering is recorded and again before a later instance fills it.
     func isHoleValueReady(_ name: String, _ expr: Expr, _ scope: Scope) -> Bool {
         let id = tree.nameID(expr)
-        if id != Identifier.noNameID, let ready = scope.isEvaluatedBelowTopLevel(id: id) { return ready }
+        if let ready = scope.isEvaluatedBelowTopLevel(id: id) { return ready }
         return scope.bindingBelowTopLevel(name, id: id)?.value != nil
     }
 
@@ -686,13 +686,12 @@ extension Checker {
 
     /// Whether every name a kept lowering read resolves to the same value here.
     private func readsMatch(_ reads: [KeptRead], _ scope: Scope) -> Bool {
-        // A name that resolves to the very binding it did is compared in place when no
-        // log wants the lookup (most reads of most instances); by index, a read is not
+        // A name that resolves to the very binding it did is compared in place where the
+        // scope can answer so (most reads of most instances); by index, a read is not
         // copied out.
-        let logged = scope.templateReads.active != nil
         for r in reads.indices {
             let id = reads[r].id
-            if !logged && id != Identifier.noNameID && scope.resolves(id: id, to: reads[r].binding) == true { continue }
+            if scope.resolves(id: id, to: reads[r].binding) == true { continue }
             guard sameBinding(scope.lookup(reads[r].name, id: id), reads[r].binding, reads[r].value) else { return false }
         }
         return true

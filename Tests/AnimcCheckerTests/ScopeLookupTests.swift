@@ -94,6 +94,17 @@ import Testing
                 #expect(scope.resolves(id: id, to: nil) == (binding == nil), "\(name)")
             }
         }
+        // While a template's lowering logs lookups, each read is logged with its binding,
+        // so none is answered in place; nor is a name without an interned id.
+        if let first = declared.first {
+            top.templateReads.active = TemplateReads.Log()
+            #expect(inner.evaluatedValue(id: first.nameID).isUnevaluated)
+            #expect(inner.resolves(id: first.nameID, to: inner.lookup(first)) == nil)
+            top.templateReads.active = nil
+            #expect(inner.evaluatedValue(id: Identifier.noNameID).isUnevaluated)
+            #expect(inner.resolves(id: Identifier.noNameID, to: nil) == nil)
+            #expect(inner.isEvaluatedBelowTopLevel(id: Identifier.noNameID) == nil)
+        }
         // While the top level logs its lookups, only the binding itself answers there.
         top.observer = DependencyLog()
         if let first = declared.first {
