@@ -12,13 +12,56 @@ public struct CheckResult: Sendable {
     /// of its name, as `.anim` would write it ("1.2s", "rgb(15, 78, 101)"); "varies"
     /// for a declaration inside a loop or component that took several values. For an
     /// editor's hover.
-    public var foldedValues: [UInt32: String] = [:]
+    public var foldedValues = FoldedValues()
     /// The IR as far as it could be lowered, even with errors (items that failed are
     /// missing from it). Never to be built: for an editor's hover while typing.
     public var partialComposition: Composition?
     /// The file's declarations and references, which the check builds for its unused
     /// warnings: an editor's navigation needs the same index.
     public var names: NameIndex?
+}
+
+/// What each declaration folded to, by the start of its name (see
+/// ``CheckResult/foldedValues``). Written out when asked: a check records every
+/// declaration of every component, and a command-line check or a keystroke's re-check
+/// asks for none of them (formatting them all was about 3% of a cold check of a
+/// component-heavy file). An editor asks for one at a time, on hover.
+public struct FoldedValues: Sendable, Equatable {
+    private let storage: Storage?
+
+    /// No values.
+    public init() { storage = nil }
+
+    init(_ table: OffsetTable<Checker.FoldedValue>) {
+        storage = table.isEmpty ? nil : Storage(table)
+    }
+
+    /// The text of the declaration whose name starts at `offset`.
+    public subscript(offset: UInt32) -> String? { storage?.table[UInt64(offset)]?.text }
+
+    public var count: Int { storage?.table.count ?? 0 }
+
+    /// Every value's text by offset: what a test compares.
+    public var texts: [UInt32: String] {
+        guard let table = storage?.table else { return [:] }
+        var out: [UInt32: String] = [:]
+        out.reserveCapacity(table.count)
+        for (key, folded) in zip(table.keys, table.values) { out[UInt32(truncatingIfNeeded: key)] = folded.text }
+        return out
+    }
+
+    /// Equal when every declaration reads the same: how the values were kept (a value
+    /// or its text) does not matter.
+    public static func == (a: FoldedValues, b: FoldedValues) -> Bool { a.texts == b.texts }
+
+    /// Unchecked because it holds ``SemaValue``s, whose `component` case refers to a
+    /// class. None is ever held: ``Checker/recordFolded(_:_:)`` keeps only values with
+    /// a source text, which a component has not. The rest are plain values, and the
+    /// table is never changed after the check.
+    private final class Storage: @unchecked Sendable {
+        let table: OffsetTable<Checker.FoldedValue>
+        init(_ table: OffsetTable<Checker.FoldedValue>) { self.table = table }
+    }
 }
 
 /// Checks a parsed file and lowers it to IR. Never traps; broken trees give
@@ -273,14 +316,6 @@ final class Checker {
         }
     }
 
-    /// The hover values as the result gives them.
-    func foldedHover() -> [UInt32: String] {
-        var out: [UInt32: String] = [:]
-        out.reserveCapacity(foldedValues.count)
-        for (key, folded) in zip(foldedValues.keys, foldedValues.values) { out[UInt32(truncatingIfNeeded: key)] = folded.text }
-        return out
-    }
-
     func recordFolded(at key: UInt32, _ text: String) {
         recorder?.fold(key, text)
         if let previous = foldedValues[UInt64(key)], previous.text != text {
@@ -453,7 +488,7 @@ final class Checker {
         reportUnused()
         let sorted = diagnostics.sorted(by: Diagnostic.ordered)
         let ok = !sorted.contains { $0.severity == .error } && !hasSyntaxErrors
-        return CheckResult(composition: ok ? composition : nil, diagnostics: sorted, foldedValues: foldedHover(),
+        return CheckResult(composition: ok ? composition : nil, diagnostics: sorted, foldedValues: FoldedValues(foldedValues),
                            partialComposition: composition, names: nameIndex)
     }
 

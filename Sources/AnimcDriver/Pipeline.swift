@@ -16,7 +16,7 @@ public struct CompileResult: Sendable {
     public var diagnostics: [Diagnostic]
     public var suppressed: [SuppressedDiagnostic]
     /// What each declaration folded to (see ``CheckResult/foldedValues``).
-    public var foldedValues: [UInt32: String] = [:]
+    public var foldedValues = FoldedValues()
     /// The IR lowered despite errors (see ``CheckResult/partialComposition``).
     public var partialComposition: Composition?
     /// Declarations and references (see ``CheckResult/names``).

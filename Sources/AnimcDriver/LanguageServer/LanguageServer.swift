@@ -45,7 +45,7 @@ public final class LanguageServer {
         let result: CompileResult
         let names: NameIndex
         let positions: PositionMap
-        let folded: [UInt32: String]
+        let folded: FoldedValues
 
         init(uri: String, version: Int, bytes: [UInt8], encoding: PositionEncoding, memo: CheckMemo) {
             self.version = version
