@@ -18,6 +18,11 @@ extension Checker {
             return .poison
         }
         if spansSyntaxError(expr.range) { return .poison }
+        // A name whose binding is evaluated, read in place before the node is decoded:
+        // decoding copies the name's string, which only a binding yet to be evaluated or
+        // a message needs (two calls to retain and release per name read).
+        let nameID = tree.nameID(expr)
+        if nameID != Identifier.noNameID, case .value(let v) = scope.evaluatedValue(id: nameID) { return v }
         switch tree[expr] {
         case .number(let v, let unit):
             switch unit {
@@ -32,7 +37,7 @@ extension Checker {
         case .string(let s): return .string(s)
         case .color(let r, let g, let b, let a): return .color(Color(red: r, green: g, blue: b, alpha: a))
         case .bool(let b): return .bool(b)
-        case .identifier(let name): return lookupValue(name, expr.range, scope, id: tree.nameID(expr))
+        case .identifier(let name): return lookupValue(name, expr.range, scope, id: nameID, triedInPlace: true)
         case .paren(let inner): return eval(inner, scope)
         case .tuple(let elements):
             if elements.count == 2 {
@@ -129,9 +134,11 @@ extension Checker {
     }
 
     /// The value a name denotes: a declaration in scope, else a built-in constant.
-    func lookupValue(_ name: String, _ range: SourceRange, _ scope: Scope, id: UInt32 = Identifier.noNameID) -> SemaValue {
-        // An evaluated binding's value, read in place where the scope can answer so.
-        if case .value(let v) = scope.evaluatedValue(id: id) { return v }
+    func lookupValue(_ name: String, _ range: SourceRange, _ scope: Scope, id: UInt32 = Identifier.noNameID,
+                     triedInPlace: Bool = false) -> SemaValue {
+        // An evaluated binding's value, read in place where the scope can answer so
+        // (unless the caller just asked).
+        if !triedInPlace, case .value(let v) = scope.evaluatedValue(id: id) { return v }
         if let binding = scope.lookup(name, id: id) {
             return value(of: binding, at: range)
         }
