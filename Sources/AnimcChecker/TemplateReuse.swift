@@ -579,11 +579,22 @@ extension Checker {
         case (.beginTime, .time(let x)):
             a.timing.beginTime = x
         case (.row(let i), .value(let v)):
-            if case .property(var p) = a.kind, case .keyframes(var k) = p.content, i < k.values.count {
-                k.values[i] = v
+            // The kept box is shared with the template, so its payload is copied once
+            // (a retain per field: the new box holds them all). The content is moved out
+            // of that copy and back, not copied: `case .keyframes(var k) = p.content`
+            // retained every array of the keyframes again, and storing `k` back released
+            // the first copy's.
+            guard case .property(var p) = a.kind else { break }
+            var content = AnimationContent.basic(from: .presentation, to: .presentation)
+            swap(&content, &p.content)
+            switch consume content {
+            case .keyframes(var k):
+                if i < k.values.count { k.values[i] = v }
                 p.content = .keyframes(k)
-                a.kind = .property(p)
+            case let other:
+                p.content = other
             }
+            a.kind = .property(p)
         case (.from, .endpoint(let v)):
             if case .property(var p) = a.kind, case .basic(_, let to) = p.content {
                 p.content = .basic(from: v, to: to)
