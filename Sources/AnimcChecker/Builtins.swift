@@ -259,8 +259,8 @@ extension Checker {
         // value of another shape goes on, evaluated, to the general path, which reports.
         var evaluatedFirst: CallItem?
         if function == .length || function == .normalize, arguments.count == 1 {
-            let argument = tree[arguments][0]
-            if argument.label == nil {
+            let argument = tree[arguments].parts(0)
+            if !argument.isLabelled {
                 let v = eval(argument.value, scope)
                 if v.isPoison { return .poison }
                 if let (x, y) = v.plainPair {

@@ -537,8 +537,10 @@ extension Checker {
 
     /// The position of the parameter `label` names: by interned id, or by name for an
     /// identifier made outside the tree (none is today).
-    static func parameterIndex(of label: Identifier, ids: [UInt32], _ parameters: [Parameter]) -> Int? {
-        if label.nameID != Identifier.noNameID, !ids.contains(Identifier.noNameID) { return ids.firstIndex(of: label.nameID) }
+    /// The label is made only when a name has no interned id to match by.
+    static func parameterIndex(of label: () -> Identifier?, id: UInt32, ids: [UInt32], _ parameters: [Parameter]) -> Int? {
+        if id != Identifier.noNameID, !ids.contains(Identifier.noNameID) { return ids.firstIndex(of: id) }
+        guard let label = label() else { return nil }
         return parameters.firstIndex { sameName($0.name, label) }
     }
 
@@ -585,19 +587,27 @@ extension Checker {
         // one field, retained and released the strings of its names each time.
         let bound = withUnsafeTemporaryAllocation(of: GivenArgument.self, capacity: max(1, parameters.count)) { given -> Bool in
             given.initialize(repeating: GivenArgument(value: nil, range: .empty(at: 0)))
-            for argument in argumentList {
-                guard let label = argument.label else {
+            // Matched by the labels' interned names: a label itself (its name's string)
+            // is made only for a message.
+            for position in argumentList.indices {
+                let argument = argumentList.parts(position)
+                guard argument.isLabelled else {
                     report(Messages.badArguments(argument.range, callee: callee.name, problem: "an unlabelled argument",
                                                  usage: "\(callee.name)(" + parameters.map { "\($0.name.name): ..." }.joined(separator: ", ") + ")"))
                     return false
                 }
-                guard let p = Checker.parameterIndex(of: label, ids: parameterIDs, parameters) else {
-                    report(Messages.badArguments(label.range, callee: callee.name, problem: "unknown parameter '\(label.name)'",
-                                                 usage: "parameters are " + parameters.map(\.name.name).joined(separator: ", ")))
+                let label = { argumentList[position].label }
+                guard let p = Checker.parameterIndex(of: label, id: argument.labelID, ids: parameterIDs, parameters) else {
+                    if let label = label() {
+                        report(Messages.badArguments(label.range, callee: callee.name, problem: "unknown parameter '\(label.name)'",
+                                                     usage: "parameters are " + parameters.map(\.name.name).joined(separator: ", ")))
+                    }
                     return false
                 }
                 if given[p].value != nil {
-                    report(Messages.badArguments(label.range, callee: callee.name, problem: "parameter '\(label.name)' given twice"))
+                    if let label = label() {
+                        report(Messages.badArguments(label.range, callee: callee.name, problem: "parameter '\(label.name)' given twice"))
+                    }
                     return false
                 }
                 given[p] = GivenArgument(value: argument.value, range: argument.range)

@@ -333,6 +333,39 @@ public struct SyntaxList<Element: SyntaxElement>: RandomAccessCollection, Sendab
     }
 }
 
+/// An argument's parts without its label's name: the label's interned id and range,
+/// the value and the argument's range. Matching arguments to parameters by interned
+/// name needs no more, and making the label (its name's string) for every argument of
+/// every instance cost more than the match.
+public struct ArgumentParts: Sendable {
+    /// ``Identifier/noNameID`` when the argument has no label.
+    public let labelID: UInt32
+    public let isLabelled: Bool
+    public let value: Expr
+    public let range: SourceRange
+
+    @inlinable init(labelID: UInt32, isLabelled: Bool, value: Expr, range: SourceRange) {
+        self.labelID = labelID
+        self.isLabelled = isLabelled
+        self.value = value
+        self.range = range
+    }
+}
+
+extension SyntaxList where Element == Argument {
+    /// Argument `position`'s parts, without making its label (see ``ArgumentParts``).
+    @inlinable public func parts(_ position: Int) -> ArgumentParts {
+        precondition(position >= 0 && position < children.count, "syntax list index out of range")
+        let id = arena.word(children.offset + UInt32(truncatingIfNeeded: position))
+        let n = arena.nodes[Int(id)]
+        let range = SourceRange(start: n.start, end: n.end)
+        guard n.tag == .argument else {
+            return ArgumentParts(labelID: Identifier.noNameID, isLabelled: false, value: Expr(id: id, range: range), range: range)
+        }
+        return ArgumentParts(labelID: arena.word(n.data), isLabelled: true, value: arena.expr(arena.word(n.data + 3)), range: range)
+    }
+}
+
 /// The components of a key path, each stored as three words (name, start, end).
 public struct IdentifierList: RandomAccessCollection, Sendable {
     public let arena: SyntaxArena
