@@ -106,9 +106,20 @@ extension Checker {
                 let info = ComponentInfo(name: name, parameters: Array(tree[params]), body: body,
                                          declarationCount: declarationCount(body.items), scope: scope, range: item.range,
                                          recyclerIndex: instanceScopeIndex(item.range))
+                if !info.parametersDistinct { reportDuplicateParameters(info.parameters) }
                 declare(Binding(name: name, kind: .component, value: .component(info)), in: scope)
             default:
                 break
+            }
+        }
+    }
+
+    /// A parameter named like an earlier one of the same component: its argument would
+    /// always go to the first.
+    private func reportDuplicateParameters(_ parameters: [Parameter]) {
+        for (k, parameter) in parameters.enumerated() {
+            if let first = parameters[..<k].first(where: { Checker.sameName($0.name, parameter.name) }) {
+                report(Messages.duplicate(parameter.name.range, name: parameter.name.name, what: "parameter", previous: first.name.range))
             }
         }
     }

@@ -170,6 +170,9 @@ final class ComponentInfo {
     /// Each parameter's interned name, in order: what every instance matches its
     /// argument labels against, without copying a parameter (and its strings) to ask.
     let parameterIDs: [UInt32]
+    /// Whether the parameters' names are distinct interned names: an instance's
+    /// parameters then go into its empty scope without a look for a duplicate.
+    let parametersDistinct: Bool
     let body: Block
     /// The declarations of the body, which go in an instance's scope beside the
     /// parameters (so that scope is sized once).
@@ -188,6 +191,7 @@ final class ComponentInfo {
         self.name = name
         self.parameters = parameters
         parameterIDs = parameters.map(\.name.nameID)
+        parametersDistinct = !parameterIDs.contains(Identifier.noNameID) && Set(parameterIDs).count == parameterIDs.count
         self.body = body
         self.declarationCount = declarationCount
         self.scope = scope
