@@ -632,7 +632,16 @@ extension Checker {
                     }
                     let name = list[p].name
                     let made = instanceScopes[info.recyclerIndex].binding(p, name: name, kind: .parameter, value: checked)
-                    if declare(made, in: parameterScope, checkingShadowing: checkingShadowing) {
+                    // The scope was empty, so parameters with distinct names cannot
+                    // collide: once shadowing is known, each goes in without a look.
+                    let declared: Bool
+                    if !checkingShadowing && info.parametersDistinct {
+                        parameterScope.insert(made)
+                        declared = true
+                    } else {
+                        declared = declare(made, in: parameterScope, checkingShadowing: checkingShadowing)
+                    }
+                    if declared {
                         recordFolded(made, checked)
                     } else if let binding = parameterScope.local(name.name, id: name.nameID) {
                         recordFolded(binding, checked)
