@@ -291,8 +291,12 @@ final class Checker {
             recordFolded(at: key, text)
             return
         }
+        if binding.foldedVaries { return }
         let previous = foldedValues[UInt64(key)]
-        if case .text(let t)? = previous, t == Checker.varies { return }
+        if case .text(let t)? = previous, t == Checker.varies {
+            binding.foldedVaries = true
+            return
+        }
         guard !value.isPoison, value.hasSourceText else { return }
         switch previous {
         case nil:

@@ -236,6 +236,10 @@ final class Binding {
     unowned let scope: Scope?
     var value: SemaValue?
     var evaluating = false
+    /// Whether hover already says "varies" for this declaration (``Checker/recordFolded(_:_:)``):
+    /// a recycled binding (an instance's parameter) then records nothing more without
+    /// looking its declaration up in the hover table.
+    var foldedVaries = false
     /// For a binding of the file's top level, once evaluated: the top-level names its
     /// value read directly. An item that reads this binding depends on them and on what
     /// they read (see ``CheckMemo``).
