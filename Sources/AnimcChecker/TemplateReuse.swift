@@ -185,6 +185,9 @@ final class TemplateEntry: KeptLowering {
     let evaluations: Int
     let shape: TemplateShape
     let rules: TemplateRules
+    /// Leaves whose kept outcome of W0509 this check has noted, a bit per leaf (see
+    /// ``Checker/replayEffects(of:item:entry:)``).
+    var notedOutcomes: UInt64 = 0
 
     init(reads: [KeptRead], animation: Animation, evaluations: Int,
          shape: TemplateShape, rules: TemplateRules) {
@@ -634,7 +637,7 @@ extension Checker {
     func replayEffects(of animation: Animation, item: Item, entry: TemplateEntry) {
         let shape = entry.shape, rules = entry.rules
         guard case .group(let members) = animation.kind else {
-            if let leafRules = rules.leaves.first { replayRules(animation, shape, 0, leafRules) }
+            if let leafRules = rules.leaves.first, !outcomeNoted(entry, 0, leafRules) { replayRules(animation, shape, 0, leafRules) }
             registerLowered(name: animation.name, timing: animation.timing, nameRange: shape.nameRange)
             return
         }
@@ -649,7 +652,7 @@ extension Checker {
         // and a member is read only by a rule that runs again, or by registration (which
         // files without a reference skip, so its arguments are not even gathered).
         for j in members.indices where j < rules.leaves.count {
-            replayRules(members[j], shape, j, rules.leaves[j])
+            if !outcomeNoted(entry, j, rules.leaves[j]) { replayRules(members[j], shape, j, rules.leaves[j]) }
             if framed { registerLowered(name: members[j].name, timing: members[j].timing, nameRange: shape.leaves[j].nameRange) }
         }
         if rules.group { checkGroupRules(animation, item: item) }
@@ -657,6 +660,20 @@ extension Checker {
             currentFrame.groups.removeLast(1)
             registerLowered(name: animation.name, timing: animation.timing, nameRange: shape.nameRange)
         }
+    }
+
+    /// Whether leaf `j`'s kept outcome was noted already in this check, marking it noted
+    /// if not. Noting it again would change nothing: W0509 is given only when no
+    /// expansion of an animation had an effect, and every expansion that takes a kept
+    /// outcome has the same one. (Not while a memo records an item's effects: each item
+    /// records its own, to replay in a later check.)
+    private func outcomeNoted(_ entry: TemplateEntry, _ j: Int, _ rules: TemplateRules.Leaf) -> Bool {
+        guard recorder == nil, j < UInt64.bitWidth else { return false }
+        if case .rerun = rules { return false }
+        let bit: UInt64 = 1 << UInt64(j)
+        if entry.notedOutcomes & bit != 0 { return true }
+        entry.notedOutcomes |= bit
+        return false
     }
 
     /// Leaf `j`'s rules again, or its kept outcome. The animation is read only for a rule
