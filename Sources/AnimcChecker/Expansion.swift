@@ -94,12 +94,27 @@ extension Checker {
 
     /// Registers the declarations among `items` in `scope`.
     func register(_ items: Children<Item>, in scope: Scope) {
+        var none: ScopeRecycler?
+        register(items, in: scope, recycling: &none, from: 0)
+    }
+
+    /// ``register(_:in:)``, taking the bindings of `let` and `timing` declarations from
+    /// `recycler` when there is one (a loop's body, whose every iteration declares
+    /// them anew), numbered from `first` on.
+    func register(_ items: Children<Item>, in scope: Scope, recycling recycler: inout ScopeRecycler?, from first: Int) {
+        var k = first
         for item in tree[items] where Checker.declaresName(tree.tag(item)) {
             switch tree[item] {
             case .letDecl(let name, let type, let value):
-                declare(Binding(name: name, kind: .constant, expr: value, declaredType: type, scope: scope), in: scope)
+                let binding = recycler?.declaration(k, name: name, kind: .constant, expr: value, declaredType: type, scope: scope)
+                    ?? Binding(name: name, kind: .constant, expr: value, declaredType: type, scope: scope)
+                k += 1
+                declare(binding, in: scope)
             case .timingDecl(let name, let value):
-                declare(Binding(name: name, kind: .timing, expr: value, scope: scope), in: scope)
+                let binding = recycler?.declaration(k, name: name, kind: .timing, expr: value, declaredType: nil, scope: scope)
+                    ?? Binding(name: name, kind: .timing, expr: value, scope: scope)
+                k += 1
+                declare(binding, in: scope)
             case .pathDecl(let name, let body):
                 declare(Binding(name: name, kind: .path, pathBody: body, scope: scope), in: scope)
             case .component(let name, let params, let body):
@@ -146,14 +161,19 @@ extension Checker {
         let bindingsPerIteration = bindings.count + declarationCount(body.items)
         // The variables' names read out of the tree once, not once per iteration.
         let names = tree[bindings].map(\.name)
-        var recycler = ScopeRecycler()
+        // Optional only to be passed to ``register(_:in:recycling:from:)``; always set.
+        var recycler: ScopeRecycler? = ScopeRecycler()
         while true {
             guard allowExpansion(iterations: 1, at: range) else { return }
-            let iteration = recycler.scope(parent: scope, capacity: bindingsPerIteration)
+            guard let iteration = recycler?.scope(parent: scope, capacity: bindingsPerIteration) else { return }
             for k in names.indices {
-                declare(recycler.binding(k, name: names[k], kind: .loopVariable, value: sequences[k][indices[k]]), in: iteration)
+                guard let variable = recycler?.binding(k, name: names[k], kind: .loopVariable, value: sequences[k][indices[k]]) else { return }
+                declare(variable, in: iteration)
             }
-            expand(body, scope: iteration, visit)
+            // `expand(body, scope: iteration, visit)`, with the body's declarations recycled too.
+            register(body.items, in: iteration, recycling: &recycler, from: names.count)
+            for item in tree[body.items] { expandItem(item, scope: iteration, visit) }
+            evaluateUnevaluated(iteration)
             // Advance the odometer, last binding fastest.
             var k = sequences.count - 1
             while k >= 0 {

@@ -699,8 +699,30 @@ struct ScopeRecycler {
             return recycled
         }
         let made = Binding(name: name, kind: kind, value: value)
-        if k >= variables.count { variables.append(contentsOf: repeatElement(nil, count: k + 1 - variables.count)) }
-        variables[k] = made
+        keep(made, at: k)
         return made
+    }
+
+    /// An unevaluated binding of declaration `k` (a `let` or `timing` of a loop's body,
+    /// numbered after the loop's variables): the last one, its value forgotten, when
+    /// nothing else holds it any more and it is the same declaration in the same scope;
+    /// else a new one. A body's `let` was an allocation and a release per iteration.
+    mutating func declaration(_ k: Int, name: Identifier, kind: Binding.Kind, expr: Expr, declaredType: Identifier?,
+                              scope: Scope) -> Binding {
+        if k < variables.count, isKnownUniquelyReferenced(&variables[k]), let recycled = variables[k],
+           recycled.kind == kind, recycled.expr == expr, recycled.name.nameID == name.nameID, recycled.name.range == name.range,
+           recycled.name.name == name.name, recycled.declaredType == declaredType, recycled.scope === scope, !recycled.evaluating {
+            recycled.value = nil
+            recycled.dependencies = nil
+            return recycled
+        }
+        let made = Binding(name: name, kind: kind, expr: expr, declaredType: declaredType, scope: scope)
+        keep(made, at: k)
+        return made
+    }
+
+    private mutating func keep(_ binding: Binding, at k: Int) {
+        if k >= variables.count { variables.append(contentsOf: repeatElement(nil, count: k + 1 - variables.count)) }
+        variables[k] = binding
     }
 }
