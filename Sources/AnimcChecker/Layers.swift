@@ -535,9 +535,9 @@ extension Checker {
         return a.name == b.name
     }
 
-    /// The position of the parameter `label` names: by interned id, or by name for an
-    /// identifier made outside the tree (none is today).
-    /// The label is made only when a name has no interned id to match by.
+    /// The position of the parameter the label names: by interned id, or by name for an
+    /// identifier made outside the tree (none is today). `label` makes the label, which
+    /// only that second way needs.
     static func parameterIndex(of label: () -> Identifier?, id: UInt32, ids: [UInt32], _ parameters: [Parameter]) -> Int? {
         if id != Identifier.noNameID, !ids.contains(Identifier.noNameID) { return ids.firstIndex(of: id) }
         guard let label = label() else { return nil }
