@@ -10,6 +10,40 @@ import Darwin
 #endif
 
 extension Checker {
+    /// ``eval(_:_:)`` of an operand of a binary operator or a pair, answering a number
+    /// literal or an evaluated name in place, with the same accounting: most operands are
+    /// these, and each call of `eval`, a large function, cost about 60 instructions of
+    /// entry and exit alone.
+    @inline(__always)
+    func evalOperand(_ expr: Expr, _ scope: Scope) -> SemaValue {
+        if evaluationCount < evaluationLimit, !spansSyntaxError(expr.range) {
+            if let (v, unit) = tree.numberLiteral(expr) {
+                evaluationCount &+= 1
+                return Checker.number(v, unit)
+            }
+            let nameID = tree.nameID(expr)
+            if nameID != Identifier.noNameID, case .value(let v) = scope.evaluatedValue(id: nameID) {
+                evaluationCount &+= 1
+                return v
+            }
+        }
+        return eval(expr, scope)
+    }
+
+    /// A number literal's value.
+    @inline(__always)
+    static func number(_ v: Double, _ unit: NumberUnit?) -> SemaValue {
+        switch unit {
+        case nil, .pt?: return .number(v, .none)
+        case .s?: return .number(v, .time)
+        case .ms?: return .number(ExactDecimal.divide(v, 1000), .time)
+        case .deg?: return .number(v * .pi / 180, .angle)
+        case .rad?: return .number(v, .angle)
+        case .turn?: return .number(v * 2 * .pi, .angle)
+        case .percent?: return .number(ExactDecimal.divide(v, 100), .none)
+        }
+    }
+
     /// Evaluates `expr` in `scope`. Errors are reported and yield `.poison`.
     func eval(_ expr: Expr, _ scope: Scope) -> SemaValue {
         evaluationCount &+= 1
@@ -24,16 +58,7 @@ extension Checker {
         let nameID = tree.nameID(expr)
         if nameID != Identifier.noNameID, case .value(let v) = scope.evaluatedValue(id: nameID) { return v }
         switch tree[expr] {
-        case .number(let v, let unit):
-            switch unit {
-            case nil, .pt?: return .number(v, .none)
-            case .s?: return .number(v, .time)
-            case .ms?: return .number(ExactDecimal.divide(v, 1000), .time)
-            case .deg?: return .number(v * .pi / 180, .angle)
-            case .rad?: return .number(v, .angle)
-            case .turn?: return .number(v * 2 * .pi, .angle)
-            case .percent?: return .number(ExactDecimal.divide(v, 100), .none)
-            }
+        case .number(let v, let unit): return Checker.number(v, unit)
         case .string(let s): return .string(s)
         case .color(let r, let g, let b, let a): return .color(Color(red: r, green: g, blue: b, alpha: a))
         case .bool(let b): return .bool(b)
@@ -43,7 +68,7 @@ extension Checker {
             if elements.count == 2 {
                 // Both evaluated, as the general case does, so each reports its own error.
                 let items = tree[elements]
-                let first = eval(items[0], scope), second = eval(items[1], scope)
+                let first = evalOperand(items[0], scope), second = evalOperand(items[1], scope)
                 return pair(first, isSize: false) { second }
             }
             let values = tree[elements].map { eval($0, scope) }
@@ -78,7 +103,7 @@ extension Checker {
                 }
                 return .bool(b)
             }
-            return binary(op, eval(l, scope), eval(r, scope), expr.range, l.range, r.range)
+            return binary(op, evalOperand(l, scope), evalOperand(r, scope), expr.range, l.range, r.range)
         case .conditional(let c, let a, let b):
             let condition = eval(c, scope)
             guard case .bool(let flag) = condition else {

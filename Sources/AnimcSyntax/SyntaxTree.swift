@@ -399,6 +399,16 @@ extension SyntaxTree {
         let n = arena.nodes[Int(expr.id)]
         return n.tag == .identifier ? n.data : Identifier.noNameID
     }
+    /// The value and unit of a number literal, nil for any other expression: what
+    /// `tree[expr]` gives for one, without decoding a general expression.
+    @inlinable @inline(__always) public func numberLiteral(_ expr: Expr) -> (value: Double, unit: NumberUnit?)? {
+        let n = arena.nodes[Int(expr.id)]
+        switch n.tag {
+        case .smallNumber: return (Double(n.data), NumberUnit(code: n.bits))
+        case .number: return (arena.numbers[Int(n.data)], NumberUnit(code: n.bits))
+        default: return nil
+        }
+    }
     /// What `item` is, with its parts.
     @inlinable @inline(__always) public subscript(item: Item) -> ItemKind { arena.itemKind(item.id) }
     /// What `expr` is, with its operands.
