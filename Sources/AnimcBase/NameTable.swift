@@ -58,6 +58,45 @@ public struct NameTable<Value> {
         }
     }
 
+    /// Where a name is in the table, if it is, and its hash (0 while the table is small
+    /// enough to be searched in order): for a caller that adds a name only when it is
+    /// absent, so that the name is hashed once for the search and the insertion.
+    public struct Probe {
+        @usableFromInline let position: Int?
+        @usableFromInline let hash: UInt64
+
+        @inlinable init(position: Int?, hash: UInt64) {
+            self.position = position
+            self.hash = hash
+        }
+
+        /// Whether the name was found.
+        @inlinable public var found: Bool { position != nil }
+    }
+
+    /// Searches for `name` (see ``Probe``).
+    @inlinable public func probe(_ name: String) -> Probe {
+        if hashes.isEmpty { return Probe(position: position(name), hash: 0) }
+        let h = NameTable.hash(name)
+        return Probe(position: position(name, hash: h), hash: h)
+    }
+
+    /// The value `probe` found, if it found one.
+    @inlinable public func value(at probe: Probe) -> Value? {
+        guard let p = probe.position else { return nil }
+        return items[p].value
+    }
+
+    /// Adds `name`, which `probe` (made by this table, with nothing added since) did not
+    /// find, without searching for it again.
+    @inlinable public mutating func insert(_ name: String, _ value: Value, absent probe: Probe) {
+        precondition(probe.position == nil, "name table: inserting a name the probe found")
+        items.append(Entry(key: name, value: value))
+        // A hash of 0 says the name was not hashed, the table being small then: `index`
+        // hashes every name when it builds the index.
+        if items.count > NameTable.linearLimit { index(items.count - 1, hash: probe.hash) }
+    }
+
     /// Up to this many names, a lookup compares them in order and nothing is hashed:
     /// most tables (a layer's sublayers and animations, a block's names) hold a few.
     @inlinable static var linearLimit: Int { 8 }

@@ -324,7 +324,9 @@ extension Checker {
                                       help: "only a component's root layer may leave its name out"))
             return nil
         }
-        if let sibling = parent.childNames[layerName] {
+        // Searched once for a sibling and for the place to join: the name hashed once.
+        let probe = parent.childNames.probe(layerName)
+        if let sibling = parent.childNames.value(at: probe) {
             // A clash between top-level layers depends on another item.
             if parent.parent == nil { recorder?.cacheable = false }
             // Made twice by one line of source in a loop: point at the loop that
@@ -341,7 +343,7 @@ extension Checker {
         if mask { masksWritten = true }
         node.parent = parent
         parent.children.append(node)
-        parent.childNames[layerName] = node
+        parent.childNames.insert(layerName, node, absent: probe)
         lowerLayerBody(body, key: layerTemplateKey(body), node: node, scope: scope)
         return node
     }

@@ -47,6 +47,33 @@ import Testing
         #expect(table.entries.map(\.value) == order.map { reference[$0]! })
     }
 
+    /// Names added through a probe (searched once, inserted where absent) give the same
+    /// table as the subscript's: across the size where the index is first built and
+    /// where it grows, with every other name already present.
+    @Test(arguments: [0, 1, 7, 8, 9, 15, 16, 17, 33, 200])
+    func probedInsertionsAgreeWithTheSubscript(count: Int) {
+        var probed = NameTable<Int>(), assigned = NameTable<Int>()
+        for i in 0..<count {
+            let key = Self.name(i)
+            for attempt in [key, Self.name(i / 2)] {
+                let probe = probed.probe(attempt)
+                if probe.found {
+                    #expect(probed.value(at: probe) == assigned[attempt], "\(attempt)")
+                } else {
+                    #expect(assigned[attempt] == nil, "\(attempt)")
+                    #expect(probed.value(at: probe) == nil)
+                    probed.insert(attempt, i, absent: probe)
+                    assigned[attempt] = i
+                }
+            }
+        }
+        #expect(probed.count == assigned.count)
+        #expect(probed.entries.map(\.key) == assigned.entries.map(\.key))
+        #expect(probed.entries.map(\.value) == assigned.entries.map(\.value))
+        for (key, value) in assigned.entries { #expect(probed[key] == value, "\(key)") }
+        #expect(probed["absent"] == nil && !probed.probe("absent").found)
+    }
+
     @Test func setsNilIsIgnored() {
         var table = NameTable([("a", 1), ("b", 2)])
         table["a"] = nil
