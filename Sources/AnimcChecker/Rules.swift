@@ -72,7 +72,8 @@ extension Checker {
     func checkPropertyAnimationRules(_ a: Animation, item: Item, type: ValueType, nameRange: SourceRange? = nil) {
         guard case .property(let p) = a.kind else { return }
         let values = animatedValues(p)
-        noteEffect(nameRange ?? animationNameRange(item), noVisibleEffect(p, values, item: item))
+        let key = nameRange ?? animationNameRange(item)
+        if let warning = noVisibleEffect(p, values, item: item) { noteNoEffect(key, warning) } else { noteEffect(key) }
         checkWrittenTurn(p, values, item: item)
     }
 
@@ -155,23 +156,32 @@ extension Checker {
 
     // MARK: Groups
 
-    /// Counts one expansion of the animation template at `key`, with the warning it
-    /// gets when it has no visible effect (nil when it has one).
-    func noteEffect(_ key: SourceRange, _ none: Diagnostic?) {
-        recorder?.effects.append((key, none))
-        // Told apart by its case, not by `== nil`, which copied the optional warning (a
-        // large struct, even when nil) on every template instance's every animation.
-        var count = 0
-        if case .some = none { count = 1 }
-        noteEffects(key, instances: 1, none: count, last: none)
+    /// Counts one expansion of the animation template at `key` that has a visible
+    /// effect. Its own function, without an optional warning: a nil one was destroyed
+    /// through the generic path (about 60 instructions) on every instance's animation.
+    func noteEffect(_ key: SourceRange) {
+        recorder?.effects.append((key, nil))
+        countExpansions(key, instances: 1, none: 0)
+    }
+
+    /// Counts one expansion of the animation template at `key` that has no visible
+    /// effect, with its warning.
+    func noteNoEffect(_ key: SourceRange, _ warning: Diagnostic) {
+        recorder?.effects.append((key, warning))
+        countExpansions(key, instances: 1, none: 1)
+        noEffectWarnings[key] = warning
     }
 
     func noteEffects(_ key: SourceRange, instances: Int, none: Int, last: Diagnostic?) {
+        countExpansions(key, instances: instances, none: none)
+        if none > 0 { noEffectWarnings[key] = last }
+    }
+
+    private func countExpansions(_ key: SourceRange, instances: Int, none: Int) {
         noEffect.update(OffsetTable<(instances: Int, count: Int)>.key(key), initial: (0, 0)) {
             $0.instances += instances
             $0.count += none
         }
-        if none > 0 { noEffectWarnings[key] = last }
     }
 
     func checkGroupRules(_ group: Animation, item: Item) {

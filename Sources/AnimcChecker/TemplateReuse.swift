@@ -577,7 +577,7 @@ extension Checker {
     }
 
     /// The animation with a hole's value in place.
-    private static func fill(_ site: HoleSite, with value: HoleValue, in a: inout Animation) {
+    private static func fill(_ site: HoleSite, with value: consuming HoleValue, in a: inout Animation) {
         switch (site, value) {
         case (.beginTime, .time(let x)):
             a.timing.beginTime = x
@@ -683,8 +683,8 @@ extension Checker {
         switch rules {
         case .rerun: checkPropertyAnimationRules(animation(), item: shape.leaves[j].item, type: shape.leaves[j].info.type,
                                                  nameRange: shape.leaves[j].nameRange)
-        case .kept: noteEffect(shape.leaves[j].nameRange, nil)
-        case .keptWithoutEffect(let none): noteEffect(shape.leaves[j].nameRange, none)
+        case .kept: noteEffect(shape.leaves[j].nameRange)
+        case .keptWithoutEffect(let none): noteNoEffect(shape.leaves[j].nameRange, none)
         }
     }
 
