@@ -679,12 +679,18 @@ struct ScopeRecycler {
         if let current = scope, current.parent !== parent { parametersChecked = false }
         if isKnownUniquelyReferenced(&scope), let recycled = scope, recycled.parent === parent {
             recycled.reset()
+            scopeHandedOn = true
             return recycled
         }
         let made = Scope(parent: parent, capacity: capacity)
         scope = made
+        scopeHandedOn = false
         return made
     }
+
+    /// Whether the last ``scope(parent:capacity:)`` handed on the scope before it: the
+    /// one the declarations kept in ``variables`` were made in.
+    private var scopeHandedOn = false
 
     /// Notes that an instance declared every parameter in the current scope's parent.
     mutating func markParametersChecked() { parametersChecked = true }
@@ -704,14 +710,17 @@ struct ScopeRecycler {
     }
 
     /// An unevaluated binding of declaration `k` (a `let` or `timing` of a loop's body,
-    /// numbered after the loop's variables): the last one, its value forgotten, when
-    /// nothing else holds it any more and it is the same declaration in the same scope;
-    /// else a new one. A body's `let` was an allocation and a release per iteration.
+    /// numbered after the loop's variables) in `scope`, the one the last
+    /// ``scope(parent:capacity:)`` gave: the last one, its value forgotten, when nothing
+    /// else holds it any more, it is the same declaration, and that scope was handed on
+    /// (so the binding was made in it); else a new one. A body's `let` was an allocation
+    /// and a release per iteration. (The binding's own `scope` is not compared: it is
+    /// unowned, and a scope that was not handed on may be gone.)
     mutating func declaration(_ k: Int, name: Identifier, kind: Binding.Kind, expr: Expr, declaredType: Identifier?,
                               scope: Scope) -> Binding {
-        if k < variables.count, isKnownUniquelyReferenced(&variables[k]), let recycled = variables[k],
+        if scopeHandedOn, k < variables.count, isKnownUniquelyReferenced(&variables[k]), let recycled = variables[k],
            recycled.kind == kind, recycled.expr == expr, recycled.name.nameID == name.nameID, recycled.name.range == name.range,
-           recycled.name.name == name.name, recycled.declaredType == declaredType, recycled.scope === scope, !recycled.evaluating {
+           recycled.name.name == name.name, recycled.declaredType == declaredType, !recycled.evaluating {
             recycled.value = nil
             recycled.dependencies = nil
             return recycled
