@@ -24,8 +24,9 @@ public struct CheckResult: Sendable {
 /// What each declaration folded to, by the start of its name (see
 /// ``CheckResult/foldedValues``). Written out when asked: a check records every
 /// declaration of every component, and a command-line check or a keystroke's re-check
-/// asks for none of them (formatting them all was about 3% of a cold check of a
-/// component-heavy file). An editor asks for one at a time, on hover.
+/// asks for none of them (writing a component's values that do not vary, numbers and
+/// tuples formatted, cost about 15,000 instructions per component). An editor asks for
+/// one at a time, on hover.
 public struct FoldedValues: Sendable, Equatable {
     private let storage: Storage?
 
