@@ -64,6 +64,14 @@ extension Parser {
 
     /// Dispatch on an item that starts with an identifier: a property, a layer, an
     /// animation, an instance, a keyframe row or a path declaration.
+    /// A misplaced item's message, made out of the recursive parse functions: in the
+    /// debug build a diagnostic made in one of them took its room on the frame of every
+    /// nesting level (see ``reportUnclosedBlock(opened:_:)``).
+    @inline(never)
+    private mutating func reportMisplaced(_ range: SourceRange, _ item: String, in context: BlockContext, hint: String?) {
+        report(SyntaxDiagnostics.misplacedItem(range, item: item, block: context.name, hint: hint))
+    }
+
     private mutating func parseIdentifierItem(_ context: BlockContext) -> NodeRef {
         let t = tok
         let word = contextualWord(t)
@@ -75,11 +83,10 @@ extension Parser {
         if next.kind == .colon || (next.kind == .dot && isDottedKeyPathFollowedByColon()) {
             let item = parseProperty()
             if context == .file || context == .component {
-                report(SyntaxDiagnostics.misplacedItem(
-                    item.range, item: "a property", block: context.name,
-                    hint: context == .file ? "properties belong inside a layer or composition block" : "put properties inside the root layer"))
+                reportMisplaced(item.range, "a property", in: context,
+                                hint: context == .file ? "properties belong inside a layer or composition block" : "put properties inside the root layer")
             } else if context == .path {
-                report(SyntaxDiagnostics.misplacedItem(item.range, item: "a property", block: context.name, hint: nil))
+                reportMisplaced(item.range, "a property", in: context, hint: nil)
             }
             return item
         }
@@ -98,9 +105,8 @@ extension Parser {
             switch context {
             case .layer, .group: break
             default:
-                report(SyntaxDiagnostics.misplacedItem(
-                    item.range, item: "an animation", block: context.name,
-                    hint: context == .file ? "animations are attached to a layer: put this inside one" : nil))
+                reportMisplaced(item.range, "an animation", in: context,
+                                hint: context == .file ? "animations are attached to a layer: put this inside one" : nil)
             }
             return item
         }

@@ -278,8 +278,7 @@ public struct Parser {
             // up to its `}` (or the end), so the body's lines are not reported as
             // misplaced one by one.
             let at = previousEnd
-            report(SyntaxDiagnostics.expectedToken(errorRange, expected: "'{'", context: "to open \(what())", found: found,
-                                                   fixIt: .insert(" {", at: at, "insert '{'")))
+            reportMissingOpeningBrace(what(), at: at)
             guard enter() else { return block(since: mark, .empty(at: at), closed: false) }
             defer { leave() }
             while !atEOF && tok.kind != .rBrace {
@@ -309,14 +308,7 @@ public struct Parser {
                 return block(since: mark, open.range.union(close.range), closed: true)
             }
             if atEOF || tok.kind == .rParen || tok.kind == .rBracket {
-                if atEOF || !onErrorLine {
-                    // At the end of the file the brace goes on a line of its own.
-                    let endsWithNewline = file.bytes.last == 0x0A || file.bytes.last == 0x0D
-                    report(SyntaxDiagnostics.unclosedDelimiter(
-                        at: errorRange, closing: .rBrace, opened: open.range, what: what(), found: describe(tok),
-                        insertAt: atEOF ? UInt32(clamping: file.bytes.count) : tok.range.start,
-                        insertText: atEOF ? (endsWithNewline ? "}\n" : "\n}") : nil))
-                }
+                if atEOF || !onErrorLine { reportUnclosedBlock(opened: open.range, what()) }
                 if !atEOF { advance(); continue }
                 return block(since: mark, SourceRange(start: open.range.start, end: previousEnd), closed: false)
             }
@@ -324,6 +316,27 @@ public struct Parser {
             expectSeparator(closing: .rBrace)
             if pos == before { advance() }  // progress guard
         }
+    }
+
+    // The messages of `parseBlock`, in functions of their own: in the debug build a
+    // function's frame holds every temporary it ever makes, and a diagnostic made in
+    // `parseBlock` put kilobytes on the frame of every nesting level (the parser recurses
+    // through `parseBlock` once a level, up to ``maxDepth`` levels on the caller's stack).
+
+    @inline(never)
+    mutating func reportMissingOpeningBrace(_ what: String, at: UInt32) {
+        report(SyntaxDiagnostics.expectedToken(errorRange, expected: "'{'", context: "to open \(what)", found: found,
+                                               fixIt: .insert(" {", at: at, "insert '{'")))
+    }
+
+    @inline(never)
+    mutating func reportUnclosedBlock(opened: SourceRange, _ what: String) {
+        // At the end of the file the brace goes on a line of its own.
+        let endsWithNewline = file.bytes.last == 0x0A || file.bytes.last == 0x0D
+        report(SyntaxDiagnostics.unclosedDelimiter(
+            at: errorRange, closing: .rBrace, opened: opened, what: what, found: describe(tok),
+            insertAt: atEOF ? UInt32(clamping: file.bytes.count) : tok.range.start,
+            insertText: atEOF ? (endsWithNewline ? "}\n" : "\n}") : nil))
     }
 
     /// Separator = line break | ";" | "," — or the closing brace of the block.
