@@ -10,7 +10,15 @@ extension Checker {
     /// is passed to `visit` with the scope it sees. Afterwards every declaration is
     /// evaluated once, so mistakes in unused constants are still reported.
     func expand(_ block: Block, scope: Scope, _ visit: (Item, Scope) -> Void) {
-        register(block.items, in: scope)
+        var none: ScopeRecycler?
+        expand(block, scope: scope, recycling: &none, from: 0, visit)
+    }
+
+    /// ``expand(_:scope:_:)``, with the block's `let` and `timing` bindings taken from
+    /// `recycler` when there is one (see ``register(_:in:recycling:from:)``).
+    func expand(_ block: Block, scope: Scope, recycling recycler: inout ScopeRecycler?, from first: Int,
+                _ visit: (Item, Scope) -> Void) {
+        register(block.items, in: scope, recycling: &recycler, from: first)
         for item in tree[block.items] {
             expandItem(item, scope: scope, visit)
         }
@@ -161,7 +169,7 @@ extension Checker {
         let bindingsPerIteration = bindings.count + declarationCount(body.items)
         // The variables' names read out of the tree once, not once per iteration.
         let names = tree[bindings].map(\.name)
-        // Optional only to be passed to ``register(_:in:recycling:from:)``; always set.
+        // Optional only to be passed to ``expand(_:scope:recycling:from:_:)``; always set.
         var recycler: ScopeRecycler? = ScopeRecycler()
         while true {
             guard allowExpansion(iterations: 1, at: range) else { return }
@@ -170,10 +178,7 @@ extension Checker {
                 guard let variable = recycler?.binding(k, name: names[k], kind: .loopVariable, value: sequences[k][indices[k]]) else { return }
                 declare(variable, in: iteration)
             }
-            // `expand(body, scope: iteration, visit)`, with the body's declarations recycled too.
-            register(body.items, in: iteration, recycling: &recycler, from: names.count)
-            for item in tree[body.items] { expandItem(item, scope: iteration, visit) }
-            evaluateUnevaluated(iteration)
+            expand(body, scope: iteration, recycling: &recycler, from: names.count, visit)
             // Advance the odometer, last binding fastest.
             var k = sequences.count - 1
             while k >= 0 {
