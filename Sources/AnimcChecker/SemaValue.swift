@@ -568,9 +568,6 @@ struct BindingList {
         return nil
     }
 
-    /// The first binding named by interned name `id` (not ``Identifier/noNameID``).
-    func first(id: UInt32) -> Binding? { position(id: id).flatMap { at($0) } }
-
     /// Whether the binding declared `position`th has no value yet, read in place; false
     /// past the end.
     func isUnevaluated(at position: Int) -> Bool {
@@ -700,7 +697,7 @@ struct ScopeRecycler {
     /// ``scope(parent:capacity:)``, whose reset lets go of the last iteration's.
     mutating func binding(_ k: Int, name: Identifier, kind: Binding.Kind, value: SemaValue) -> Binding {
         if k < variables.count, isKnownUniquelyReferenced(&variables[k]), let recycled = variables[k],
-           recycled.kind == kind, recycled.name.nameID == name.nameID, recycled.name.range == name.range, recycled.name.name == name.name {
+           recycled.kind == kind, ScopeRecycler.sameDeclaration(recycled.name, name) {
             recycled.value = value
             return recycled
         }
@@ -719,8 +716,8 @@ struct ScopeRecycler {
     mutating func declaration(_ k: Int, name: Identifier, kind: Binding.Kind, expr: Expr, declaredType: Identifier?,
                               scope: Scope) -> Binding {
         if scopeHandedOn, k < variables.count, isKnownUniquelyReferenced(&variables[k]), let recycled = variables[k],
-           recycled.kind == kind, recycled.expr == expr, recycled.name.nameID == name.nameID, recycled.name.range == name.range,
-           recycled.name.name == name.name, recycled.declaredType == declaredType, !recycled.evaluating {
+           recycled.kind == kind, recycled.expr == expr, ScopeRecycler.sameDeclaration(recycled.name, name),
+           recycled.declaredType == declaredType, !recycled.evaluating {
             recycled.value = nil
             recycled.dependencies = nil
             return recycled
@@ -728,6 +725,12 @@ struct ScopeRecycler {
         let made = Binding(name: name, kind: kind, expr: expr, declaredType: declaredType, scope: scope)
         keep(made, at: k)
         return made
+    }
+
+    /// Whether a kept binding's name is `name`, written at the same place: the cheap
+    /// comparisons first, the text last.
+    private static func sameDeclaration(_ kept: Identifier, _ name: Identifier) -> Bool {
+        kept.nameID == name.nameID && kept.range == name.range && kept.name == name.name
     }
 
     private mutating func keep(_ binding: Binding, at k: Int) {

@@ -134,10 +134,10 @@ import Testing
         var list = scope.bindings
         list.removeAll()
         #expect(list.count == 0 && list.at(0) == nil && list.all.isEmpty)
-        for b in made { #expect(list.first(id: b.name.nameID) == nil) }
+        for b in made { #expect(list.position(id: b.name.nameID) == nil) }
         for b in made.reversed() { list.append(b) }
         #expect(list.all.map(ObjectIdentifier.init) == made.reversed().map(ObjectIdentifier.init))
-        for b in made { #expect(list.first(id: b.name.nameID) === b) }
+        for b in made { #expect(list.position(id: b.name.nameID).flatMap { list.at($0) } === b) }
     }
 
     /// An identifier made outside a tree carries no id: it is looked up by name.
