@@ -168,8 +168,7 @@ extension Checker {
     /// effect, with its warning.
     func noteNoEffect(_ key: SourceRange, _ warning: Diagnostic) {
         recorder?.effects.append((key, warning))
-        countExpansions(key, instances: 1, none: 1)
-        noEffectWarnings[key] = warning
+        noteEffects(key, instances: 1, none: 1, last: warning)
     }
 
     func noteEffects(_ key: SourceRange, instances: Int, none: Int, last: Diagnostic?) {
