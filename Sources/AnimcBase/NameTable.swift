@@ -101,6 +101,16 @@ public struct NameTable<Value> {
     /// most tables (a layer's sublayers and animations, a block's names) hold a few.
     @inlinable static var linearLimit: Int { 8 }
 
+    /// Empties the table and keeps its list's storage, for a table refilled many times
+    /// (a layer body's animation keys, one body after another).
+    @inlinable public mutating func removeAll() {
+        items.removeAll(keepingCapacity: true)
+        if !hashes.isEmpty {
+            hashes = []
+            positions = []
+        }
+    }
+
     /// Every name and its value, in the order they were added.
     @inlinable public var entries: [(key: String, value: Value)] {
         items.map { (key: $0.key, value: $0.value) }

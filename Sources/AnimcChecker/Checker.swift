@@ -144,6 +144,13 @@ final class Checker {
     /// Whether a mask layer or a `mask:` was lowered (or replayed from the memo): only
     /// then are masks resolved.
     var masksWritten = false
+    /// Where each animation key and timing attribute (and `mask:`) of the layer bodies
+    /// being lowered is written, innermost body at `bodyDepth - 1`: read only while a
+    /// body is lowered, for duplicates. Kept here and reused from body to body, not in
+    /// each layer node, where the tables stayed (one allocation per animated layer)
+    /// until the check's end, through its peak.
+    @exclusivity(unchecked) var bodyKeys: [LayerBodyKeys] = []
+    var bodyDepth = 0
     /// The scope and parameter bindings of each component declaration's last instance,
     /// handed to its next (see ``ScopeRecycler``). Held here, by declaration, and not by
     /// the component: a component is a value of its own declaration scope, so a scope

@@ -163,9 +163,15 @@ extension Checker {
         var propertyItems = 0
         for item in tree[body.items] where tree.tag(item) == .property { propertyItems += 1 }
         node.properties.reserve(propertyItems)
+        // This body's keys, in the tables an earlier body at this depth emptied.
+        if bodyDepth == bodyKeys.count { bodyKeys.append(LayerBodyKeys()) }
+        bodyDepth += 1
         expandNested(body, in: scope) { item, itemScope in
             lowerLayerItem(item, node, itemScope)
         }
+        bodyDepth -= 1
+        bodyKeys[bodyDepth].animations.removeAll()
+        bodyKeys[bodyDepth].timing.removeAll()
         checkLayerRules(node)
     }
 
@@ -209,7 +215,7 @@ extension Checker {
         evaluationCount = evaluationsBefore + entry.evaluations
         // Then what lowering does besides making the node, in the order it does it.
         // (Not the body's animation keys and timing ranges: they are read only while a
-        // body is lowered, see `LayerNode.animationKeys`, and this one is not.)
+        // body is lowered, see `Checker.bodyKeys`, and this one is not.)
         node.properties = properties
         node.timing = timing
         // The made animations read in place: one read out of the list by subscript is a

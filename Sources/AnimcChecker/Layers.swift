@@ -9,6 +9,20 @@ final class IRLayerBox {
     init(_ layer: Layer) { self.layer = layer }
 }
 
+/// A layer node's masks (see ``LayerNode/maskReference``).
+final class LayerMasking {
+    var reference: (name: String, range: SourceRange)?
+    var mask: LayerNode?
+    var maskedBy: SourceRange?
+}
+
+/// The animation keys and the timing attributes (and `mask:`) written so far in one
+/// layer body, with where each is written (see ``Checker/bodyKeys``).
+struct LayerBodyKeys {
+    var animations = NameTable<SourceRange>()
+    var timing = NameTable<SourceRange>()
+}
+
 /// A layer while the tree is being built; flattened into ``Layer`` at the end.
 final class LayerNode {
     // Containers changed on every property and animation; unchecked for the reason
@@ -32,18 +46,32 @@ final class LayerNode {
     @exclusivity(unchecked) var childNames = NameTable<LayerNode>()
     @exclusivity(unchecked) var properties = LayerProperties()
     @exclusivity(unchecked) var animations: [Animation] = []
-    /// Where each animation key and each timing attribute (and `mask:`) of the body is
-    /// written: read only while the layer's own body is lowered, for duplicates. A layer
-    /// that takes a kept lowering (LayerTemplates.swift) lowers no body, and leaves both
-    /// empty rather than retain the kept ones for nothing.
-    @exclusivity(unchecked) var animationKeys = NameTable<SourceRange>()
     var timing = LayerTiming()
-    @exclusivity(unchecked) var timingRanges = NameTable<SourceRange>()
-    var maskReference: (name: String, range: SourceRange)?
-    var mask: LayerNode?
+    /// What masks this layer and what it masks, in a box of its own that only layers
+    /// with a `mask:` or used as a mask have: inline, the three fields were a fifth of
+    /// every node, and the nodes of a file are all alive at the check's peak.
+    private var masking: LayerMasking?
+    /// The `mask:` written in this layer's body.
+    var maskReference: (name: String, range: SourceRange)? {
+        get { masking?.reference }
+        set { if newValue != nil || masking != nil { maskingBox.reference = newValue } }
+    }
+    var mask: LayerNode? {
+        get { masking?.mask }
+        set { if newValue != nil || masking != nil { maskingBox.mask = newValue } }
+    }
     /// Where the `mask:` that uses this mask layer is written. (The range alone: the
     /// masked layer holds this one through `mask`, and holding it back made a cycle.)
-    var maskedBy: SourceRange?
+    var maskedBy: SourceRange? {
+        get { masking?.maskedBy }
+        set { if newValue != nil || masking != nil { maskingBox.maskedBy = newValue } }
+    }
+    private var maskingBox: LayerMasking {
+        if let masking { return masking }
+        let made = LayerMasking()
+        masking = made
+        return made
+    }
     /// The IR of this layer once flattened, kept for a check memo's next check, which
     /// reuses it unless the layer moved. Made after lowering, so it never changes.
     /// Boxed: held inline, an IR layer's fields sat empty in every node from its
@@ -369,12 +397,12 @@ extension Checker {
                 layerRecording?.keepable = false
                 return
             }
-            if let previous = node.animationKeys[animation.name] {
+            if let previous = bodyKeys[bodyDepth - 1].animations[animation.name] {
                 report(Messages.duplicateAnimation(animationNameRange(item), name: animation.name, previous: previous,
                                                    insertAt: aliasInsertionPoint(item)))
                 return
             }
-            node.animationKeys[animation.name] = animationNameRange(item)
+            bodyKeys[bodyDepth - 1].animations[animation.name] = animationNameRange(item)
             node.animations.append(animation)
             // A layer kept around this animation takes its kept lowering; without one,
             // the layer cannot be kept.
@@ -404,21 +432,21 @@ extension Checker {
                 report(Messages.typeMismatch(value.range, expected: "the name of a mask layer", found: "an expression", context: "'mask'"))
                 return
             }
-            if let previous = node.timingRanges["mask"] {
+            if let previous = bodyKeys[bodyDepth - 1].timing["mask"] {
                 report(Messages.duplicateProperty(range, name: "mask", previous: previous))
                 return
             }
-            node.timingRanges["mask"] = range
+            bodyKeys[bodyDepth - 1].timing["mask"] = range
             node.maskReference = (name, value.range)
             masksWritten = true
             return
         }
         if Checker.layerTimingAttributes.contains(path) {
-            if let previous = node.timingRanges[path] {
+            if let previous = bodyKeys[bodyDepth - 1].timing[path] {
                 report(Messages.duplicateProperty(range, name: path, previous: previous))
                 return
             }
-            node.timingRanges[path] = range
+            bodyKeys[bodyDepth - 1].timing[path] = range
             let site: LayerHole.Site = path == "speed" ? .speed : path == "beginTime" ? .beginTime : .timeOffset
             guard case .number(let x)? = layerHole(site, value, range: range, path: path, type: site.timingType, scope, {
                 lowerValue(value, scope, as: site.timingType, context: "'\(path)'")

@@ -509,12 +509,6 @@ extension LayerNode {
         irLayer = nil
         guard properties.moveRanges({ shift($0) }) else { return false }
         for i in animations.indices where !animations[i].move(shift) { return false }
-        func moveRange(_ r: inout SourceRange) -> Bool {
-            guard let moved = shift(r) else { return false }
-            r = moved
-            return true
-        }
-        guard animationKeys.updateValues(moveRange), timingRanges.updateValues(moveRange) else { return false }
         if let (name, r) = maskReference {
             guard let moved = shift(r) else { return false }
             maskReference = (name, moved)
