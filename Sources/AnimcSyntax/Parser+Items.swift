@@ -189,12 +189,17 @@ extension Parser {
     /// Returns the node and the path as one name (`transform.rotation.z`), which is
     /// interned with the node: the checker looks key paths up by that name.
     mutating func parseKeyPath() -> (NodeRef, String) {
+        let first = name(tok)
+        advance()
+        // Most key paths are one name (`position`, `opacity`): a node of its own, with
+        // no fields to say what the node already does.
+        guard tok.kind == .dot && peek().kind == .identifier && !tok.flags.contains(.newlineBefore) else {
+            return (b.leaf(.keyPath, first.range, bits: SyntaxArena.singleNameKeyPath, data: first.name), spelling(first))
+        }
         let fields = b.fieldStart
         b.push(0)  // the dotted name, once known
         b.push(1)  // the component count
-        let first = name(tok)
         b.push(first)
-        advance()
         var last = first
         var count: UInt32 = 1
         var dotted = spelling(first)
@@ -207,8 +212,7 @@ extension Parser {
             advance()
         }
         let range = first.range.union(last.range)
-        let dottedName = count == 1 ? first.name : b.names.intern(dotted)
-        b.setField(fields, dottedName)
+        b.setField(fields, b.names.intern(dotted))
         b.setField(fields + 1, count)
         return (b.node(.keyPath, range, fields: fields), dotted)
     }

@@ -158,7 +158,7 @@ public struct KeyPathSyntax: SyntaxElement, Hashable {
 
     @inlinable public static func make(_ arena: SyntaxArena, _ id: UInt32) -> KeyPathSyntax {
         let n = arena.nodes[Int(id)]
-        let name = arena.extra[Int(n.data)]
+        let name = n.bits == SyntaxArena.singleNameKeyPath ? n.data : arena.extra[Int(n.data)]
         return KeyPathSyntax(id: id, range: SourceRange(start: n.start, end: n.end), dotted: arena.names[Int(name)], dottedID: name)
     }
 
@@ -366,25 +366,31 @@ extension SyntaxList where Element == Argument {
     }
 }
 
-/// The components of a key path, each stored as three words (name, start, end).
+/// The components of a key path: the one name of a one-name path's node, or the
+/// components stored as three words each (name, start, end).
 public struct IdentifierList: RandomAccessCollection, Sendable {
     public let arena: SyntaxArena
-    /// Where the count sits in ``SyntaxArena/extra``; the identifiers follow it.
-    @usableFromInline let offset: UInt32
+    /// The key path's node.
+    @usableFromInline let path: UInt32
 
-    @inlinable init(arena: SyntaxArena, offset: UInt32) {
+    @inlinable init(arena: SyntaxArena, path: UInt32) {
         self.arena = arena
-        self.offset = offset
+        self.path = path
     }
 
-    @inlinable public var count: Int { Int(arena.word(offset)) }
+    @inlinable var isSingleName: Bool { arena.nodes[Int(path)].bits == SyntaxArena.singleNameKeyPath }
+    @inlinable public var count: Int { isSingleName ? 1 : Int(arena.word(arena.data(path) + 1)) }
     @inlinable public var startIndex: Int { 0 }
     @inlinable public var endIndex: Int { count }
     @inlinable public func index(after i: Int) -> Int { i + 1 }
     @inlinable public func index(before i: Int) -> Int { i - 1 }
     @inlinable public subscript(position: Int) -> Identifier {
         precondition(position >= 0 && position < count, "key path component index out of range")
-        return arena.identifier(at: offset + 1 + 3 * UInt32(truncatingIfNeeded: position))
+        if isSingleName {
+            let n = arena.nodes[Int(path)]
+            return Identifier(arena.names[Int(n.data)], SourceRange(start: n.start, end: n.end), nameID: n.data)
+        }
+        return arena.identifier(at: arena.data(path) + 2 + 3 * UInt32(truncatingIfNeeded: position))
     }
 }
 
@@ -428,7 +434,7 @@ extension SyntaxArena {
     @inlinable public subscript<Element>(children: Children<Element>) -> SyntaxList<Element> { SyntaxList(arena: self, children: children) }
     /// The names of `path`, one per component.
     @inlinable public func components(_ path: KeyPathSyntax) -> IdentifierList {
-        IdentifierList(arena: self, offset: data(path.id) + 1)
+        IdentifierList(arena: self, path: path.id)
     }
 }
 
@@ -507,7 +513,8 @@ struct SyntaxNode: Sendable, BitwiseCopyable {
 /// | member | offset | base, name |
 /// | implicitMember | offset | name |
 /// | pathLiteral | the block | — |
-/// | keyPath | offset | dotted name, count, components |
+/// | keyPath (one name) | interned name | — ; `bits` = ``SyntaxArena/singleNameKeyPath`` |
+/// | keyPath (dotted) | offset | dotted name, count, components |
 /// | parameter | offset | name, type, default |
 /// | loopBinding | offset | name, sequence |
 /// | argument (labelled) | offset | label, value |
@@ -525,6 +532,8 @@ public final class SyntaxArena: @unchecked Sendable {
     @usableFromInline let strings: [String]
 
     @usableFromInline static let none = UInt32.max
+    /// A key path node's `bits` when the path is one name, which its `data` holds.
+    @usableFromInline static let singleNameKeyPath: UInt8 = 1
 
     /// Takes ownership of `nodes` and `extra`.
     init(nodes: UnsafeBufferPointer<SyntaxNode>, extra: UnsafeBufferPointer<UInt32>, names: [String], numbers: [Double],
