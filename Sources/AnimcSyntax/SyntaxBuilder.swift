@@ -23,6 +23,7 @@ struct NameRef {
 /// interned, list children gathered on one shared stack.
 struct SyntaxBuilder {
     private var nodes: PlainBuffer<SyntaxNode>
+    private var kinds: PlainBuffer<NodeKind>
     private var extra: PlainBuffer<UInt32>
     private var numbers: [Double] = []
     private var strings: [String] = []
@@ -35,11 +36,12 @@ struct SyntaxBuilder {
         // Ordinary sources make a node per five bytes and a word of fields per two or
         // three; reserving that spares the copies a growing buffer makes.
         nodes = PlainBuffer(capacity: expectedBytes / 5 + 16)
+        kinds = PlainBuffer(capacity: expectedBytes / 5 + 16)
         extra = PlainBuffer(capacity: expectedBytes / 2 + 16)
     }
 
-    func tag(_ id: UInt32) -> NodeTag { nodes[Int(id)].tag }
-    func bits(_ id: UInt32) -> UInt8 { nodes[Int(id)].bits }
+    func tag(_ id: UInt32) -> NodeTag { kinds[Int(id)].tag }
+    func bits(_ id: UInt32) -> UInt8 { kinds[Int(id)].bits }
     func range(_ id: UInt32) -> SourceRange { SourceRange(start: nodes[Int(id)].start, end: nodes[Int(id)].end) }
 
     /// Widens or narrows a node's range once its extent is known (an item ends where
@@ -57,7 +59,8 @@ struct SyntaxBuilder {
     /// Appends a node whose `data` is a payload (or nothing).
     mutating func leaf(_ tag: NodeTag, _ range: SourceRange, bits: UInt8 = 0, data: UInt32 = 0) -> NodeRef {
         let id = UInt32(truncatingIfNeeded: nodes.count)
-        nodes.append(SyntaxNode(tag: tag, bits: bits, start: range.start, end: range.end, data: data))
+        nodes.append(SyntaxNode(start: range.start, end: range.end, data: data))
+        kinds.append(NodeKind(tag: tag, bits: bits))
         return NodeRef(id: id, range: range)
     }
 
@@ -153,7 +156,7 @@ struct SyntaxBuilder {
     /// The arena, once every node is in. The builder is spent: the arena owns its buffers.
     mutating func finish() -> SyntaxArena {
         pending.deallocate()
-        return SyntaxArena(nodes: nodes.take(), extra: extra.take(), names: names.strings, numbers: numbers, strings: strings)
+        return SyntaxArena(nodes: nodes.take(), kinds: kinds.take(), extra: extra.take(), names: names.strings, numbers: numbers, strings: strings)
     }
 }
 

@@ -79,7 +79,8 @@ public struct Block: SyntaxElement, Hashable {
 
     @inlinable public static func make(_ arena: SyntaxArena, _ id: UInt32) -> Block {
         let n = arena.nodes[Int(id)]
-        return Block(id: id, range: SourceRange(start: n.start, end: n.end), items: arena.children(at: n.data), closed: n.bits != 0)
+        return Block(id: id, range: SourceRange(start: n.start, end: n.end), items: arena.children(at: n.data),
+                     closed: arena.kinds[Int(id)].bits != 0)
     }
 
     @inlinable init(id: UInt32, range: SourceRange, items: Children<Item>, closed: Bool) {
@@ -158,7 +159,7 @@ public struct KeyPathSyntax: SyntaxElement, Hashable {
 
     @inlinable public static func make(_ arena: SyntaxArena, _ id: UInt32) -> KeyPathSyntax {
         let n = arena.nodes[Int(id)]
-        let name = n.bits == SyntaxArena.singleNameKeyPath ? n.data : arena.extra[Int(n.data)]
+        let name = arena.kinds[Int(id)].bits == SyntaxArena.singleNameKeyPath ? n.data : arena.extra[Int(n.data)]
         return KeyPathSyntax(id: id, range: SourceRange(start: n.start, end: n.end), dotted: arena.names[Int(name)], dottedID: name)
     }
 
@@ -218,7 +219,7 @@ public struct Argument: SyntaxElement, Hashable {
     @inlinable public static func make(_ arena: SyntaxArena, _ id: UInt32) -> Argument {
         let n = arena.nodes[Int(id)]
         let range = SourceRange(start: n.start, end: n.end)
-        guard n.tag == .argument else { return Argument(label: nil, value: Expr(id: id, range: range), range: range) }
+        guard arena.kinds[Int(id)].tag == .argument else { return Argument(label: nil, value: Expr(id: id, range: range), range: range) }
         return Argument(label: arena.identifier(at: n.data), value: arena.expr(arena.word(n.data + 3)), range: range)
     }
 
@@ -359,7 +360,7 @@ extension SyntaxList where Element == Argument {
         let id = arena.word(children.offset + UInt32(truncatingIfNeeded: position))
         let n = arena.nodes[Int(id)]
         let range = SourceRange(start: n.start, end: n.end)
-        guard n.tag == .argument else {
+        guard arena.kinds[Int(id)].tag == .argument else {
             return ArgumentParts(labelID: Identifier.noNameID, isLabelled: false, value: Expr(id: id, range: range), range: range)
         }
         return ArgumentParts(labelID: arena.word(n.data), isLabelled: true, value: arena.expr(arena.word(n.data + 3)), range: range)
@@ -378,7 +379,7 @@ public struct IdentifierList: RandomAccessCollection, Sendable {
         self.path = path
     }
 
-    @inlinable var isSingleName: Bool { arena.nodes[Int(path)].bits == SyntaxArena.singleNameKeyPath }
+    @inlinable var isSingleName: Bool { arena.kinds[Int(path)].bits == SyntaxArena.singleNameKeyPath }
     @inlinable public var count: Int { isSingleName ? 1 : Int(arena.word(arena.data(path) + 1)) }
     @inlinable public var startIndex: Int { 0 }
     @inlinable public var endIndex: Int { count }
@@ -401,17 +402,16 @@ extension SyntaxTree {
     @inlinable @inline(__always) public func tag(_ item: Item) -> ItemTag { arena.itemTag(item.id) }
     /// The interned name an identifier expression reads (its ``Identifier/nameID``), or
     /// ``Identifier/noNameID`` for any other expression.
-    @inlinable public func nameID(_ expr: Expr) -> UInt32 {
-        let n = arena.nodes[Int(expr.id)]
-        return n.tag == .identifier ? n.data : Identifier.noNameID
+    @inlinable @inline(__always) public func nameID(_ expr: Expr) -> UInt32 {
+        arena.kinds[Int(expr.id)].tag == .identifier ? arena.nodes[Int(expr.id)].data : Identifier.noNameID
     }
     /// The value and unit of a number literal, nil for any other expression: what
     /// `tree[expr]` gives for one, without decoding a general expression.
     @inlinable @inline(__always) public func numberLiteral(_ expr: Expr) -> (value: Double, unit: NumberUnit?)? {
-        let n = arena.nodes[Int(expr.id)]
-        switch n.tag {
-        case .smallNumber: return (Double(n.data), NumberUnit(code: n.bits))
-        case .number: return (arena.numbers[Int(n.data)], NumberUnit(code: n.bits))
+        let k = arena.kinds[Int(expr.id)]
+        switch k.tag {
+        case .smallNumber: return (Double(arena.nodes[Int(expr.id)].data), NumberUnit(code: k.bits))
+        case .number: return (arena.numbers[Int(arena.nodes[Int(expr.id)].data)], NumberUnit(code: k.bits))
         default: return nil
         }
     }
@@ -455,24 +455,35 @@ enum NodeTag: UInt8, Sendable, BitwiseCopyable {
     case keyPath, parameter, loopBinding, argument
 }
 
-/// One node: 16 bytes. `data` is a payload (a child's index, an interned name, a small
-/// number) or the offset in ``SyntaxArena/extra`` where the node's fields are, as
-/// ``SyntaxArena`` lays out per tag.
+/// One node's range and payload: 12 bytes. `data` is a payload (a child's index, an
+/// interned name, a small number) or the offset in ``SyntaxArena/extra`` where the
+/// node's fields are, as ``SyntaxArena`` lays out per tag. What the node is, its
+/// ``NodeKind``, is kept in a parallel array: 14 bytes a node in all, where one struct
+/// of the five fields took 16 (a struct of 12 needs a shorter range, and a reader that
+/// branches on every range it makes, which cost more than the bytes were worth).
 @usableFromInline
 struct SyntaxNode: Sendable, BitwiseCopyable {
-    @usableFromInline var tag: NodeTag
-    /// A small field: a unit, an operator, `closed`, `inclusive`, whether a layer is a mask.
-    @usableFromInline var bits: UInt8
     @usableFromInline var start: UInt32
     @usableFromInline var end: UInt32
     @usableFromInline var data: UInt32
 
-    @inlinable init(tag: NodeTag, bits: UInt8, start: UInt32, end: UInt32, data: UInt32) {
-        self.tag = tag
-        self.bits = bits
+    @inlinable init(start: UInt32, end: UInt32, data: UInt32) {
         self.start = start
         self.end = end
         self.data = data
+    }
+}
+
+/// What a node is: its tag and a small field (a unit, an operator, `closed`,
+/// `inclusive`, whether a layer is a mask, a one-name key path).
+@usableFromInline
+struct NodeKind: Sendable, BitwiseCopyable {
+    @usableFromInline var tag: NodeTag
+    @usableFromInline var bits: UInt8
+
+    @inlinable init(tag: NodeTag, bits: UInt8) {
+        self.tag = tag
+        self.bits = bits
     }
 }
 
@@ -519,12 +530,14 @@ struct SyntaxNode: Sendable, BitwiseCopyable {
 /// | loopBinding | offset | name, sequence |
 /// | argument (labelled) | offset | label, value |
 ///
-/// `nodes` and `extra` are plain buffers the arena owns, written once by the parse and
+/// `nodes`, `kinds` and `extra` are plain buffers the arena owns, written once by the parse and
 /// only read after: they hold no references, and every index into them was made by the
 /// parse that filled them, which is why they are read without bounds checks (a debug
 /// build still checks).
 public final class SyntaxArena: @unchecked Sendable {
     @usableFromInline let nodes: UnsafeBufferPointer<SyntaxNode>
+    /// Each node's kind, by the same index as `nodes`.
+    @usableFromInline let kinds: UnsafeBufferPointer<NodeKind>
     @usableFromInline let extra: UnsafeBufferPointer<UInt32>
     /// Every distinct name of the tree, once, by ``Identifier/nameID``.
     public let names: [String]
@@ -536,9 +549,10 @@ public final class SyntaxArena: @unchecked Sendable {
     @usableFromInline static let singleNameKeyPath: UInt8 = 1
 
     /// Takes ownership of `nodes` and `extra`.
-    init(nodes: UnsafeBufferPointer<SyntaxNode>, extra: UnsafeBufferPointer<UInt32>, names: [String], numbers: [Double],
-         strings: [String]) {
+    init(nodes: UnsafeBufferPointer<SyntaxNode>, kinds: UnsafeBufferPointer<NodeKind>, extra: UnsafeBufferPointer<UInt32>,
+         names: [String], numbers: [Double], strings: [String]) {
         self.nodes = nodes
+        self.kinds = kinds
         self.extra = extra
         self.names = names
         self.numbers = numbers
@@ -547,6 +561,7 @@ public final class SyntaxArena: @unchecked Sendable {
 
     deinit {
         nodes.deallocate()
+        kinds.deallocate()
         extra.deallocate()
     }
 
@@ -556,14 +571,14 @@ public final class SyntaxArena: @unchecked Sendable {
 
     /// The bytes the arena's arrays hold, for the benchmarks' memory figures.
     public var byteCount: Int {
-        nodes.count * MemoryLayout<SyntaxNode>.stride + extra.count * 4 + numbers.count * 8
+        nodes.count * (MemoryLayout<SyntaxNode>.stride + MemoryLayout<NodeKind>.stride) + extra.count * 4 + numbers.count * 8
             + names.reduce(0) { $0 + $1.utf8.count + 16 } + strings.reduce(0) { $0 + $1.utf8.count + 16 }
     }
 
     /// Whether any member access in the file, `e.name`, names one of `names`: a scan of
     /// the nodes, for a check that can skip work no such access would read.
     public func hasMemberAccess(named names: [String]) -> Bool {
-        for n in nodes where n.tag == .member && names.contains(self.names[Int(extra[Int(n.data) + 1])]) {
+        for i in kinds.indices where kinds[i].tag == .member && names.contains(self.names[Int(extra[Int(nodes[i].data) + 1])]) {
             return true
         }
         return false
@@ -572,8 +587,8 @@ public final class SyntaxArena: @unchecked Sendable {
     // MARK: Reading nodes
 
     @inlinable func node(_ id: UInt32) -> SyntaxNode { nodes[Int(id)] }
-    @inlinable func tag(_ id: UInt32) -> NodeTag { nodes[Int(id)].tag }
-    @inlinable func bits(_ id: UInt32) -> UInt8 { nodes[Int(id)].bits }
+    @inlinable func tag(_ id: UInt32) -> NodeTag { kinds[Int(id)].tag }
+    @inlinable func bits(_ id: UInt32) -> UInt8 { kinds[Int(id)].bits }
     @inlinable func data(_ id: UInt32) -> UInt32 { nodes[Int(id)].data }
     @inlinable func word(_ offset: UInt32) -> UInt32 { extra[Int(offset)] }
     @inlinable func name(_ index: UInt32) -> String { names[Int(index)] }
@@ -606,7 +621,7 @@ public final class SyntaxArena: @unchecked Sendable {
     @inlinable func keyPath(_ id: UInt32) -> KeyPathSyntax { KeyPathSyntax.make(self, id) }
 
     @inlinable @inline(__always) func itemTag(_ id: UInt32) -> ItemTag {
-        switch nodes[Int(id)].tag {
+        switch kinds[Int(id)].tag {
         case .letDecl: return .letDecl
         case .timingDecl: return .timingDecl
         case .component: return .component
@@ -625,9 +640,9 @@ public final class SyntaxArena: @unchecked Sendable {
     }
 
     @inlinable @inline(__always) func itemKind(_ id: UInt32) -> ItemKind {
-        let n = nodes[Int(id)]
+        let n = nodes[Int(id)], k = kinds[Int(id)]
         let x = n.data
-        switch n.tag {
+        switch k.tag {
         case .letDecl:
             return .letDecl(name: identifier(at: x), type: optionalIdentifier(at: x + 3), value: expr(word(x + 6)))
         case .timingDecl:
@@ -639,7 +654,7 @@ public final class SyntaxArena: @unchecked Sendable {
         case .pathDecl:
             return .pathDecl(name: identifier(at: x), body: block(word(x + 3)))
         case .layer:
-            let mask = n.bits != 0 ? SourceRange(start: word(x + 7), end: word(x + 8)) : nil
+            let mask = k.bits != 0 ? SourceRange(start: word(x + 7), end: word(x + 8)) : nil
             return .layer(mask: mask, kind: identifier(at: x), name: optionalIdentifier(at: x + 3), indices: children(at: x + 9),
                           body: block(word(x + 6)))
         case .instance:
@@ -666,25 +681,25 @@ public final class SyntaxArena: @unchecked Sendable {
     }
 
     @inlinable @inline(__always) func exprKind(_ id: UInt32) -> ExprKind {
-        let n = nodes[Int(id)]
+        let n = nodes[Int(id)], k = kinds[Int(id)]
         let x = n.data
-        switch n.tag {
-        case .smallNumber: return .number(Double(x), NumberUnit(code: n.bits))
-        case .number: return .number(numbers[Int(x)], NumberUnit(code: n.bits))
+        switch k.tag {
+        case .smallNumber: return .number(Double(x), NumberUnit(code: k.bits))
+        case .number: return .number(numbers[Int(x)], NumberUnit(code: k.bits))
         case .identifier: return .identifier(names[Int(x)])
-        case .binary: return .binary(BinaryOperator(code: n.bits), expr(word(x)), expr(word(x + 1)))
+        case .binary: return .binary(BinaryOperator(code: k.bits), expr(word(x)), expr(word(x + 1)))
         case .call: return .call(callee: identifier(at: x), arguments: children(at: x + 3))
         case .tuple: return .tuple(children(at: x))
         case .string: return .string(strings[Int(x)])
         case .color:
             let i = Int(x)
             return .color(red: numbers[i], green: numbers[i + 1], blue: numbers[i + 2], alpha: numbers[i + 3])
-        case .boolean: return .bool(n.bits != 0)
+        case .boolean: return .bool(k.bits != 0)
         case .paren: return .paren(expr(x))
         case .list: return .list(children(at: x))
-        case .unary: return .unary(UnaryOperator(code: n.bits), expr(x))
+        case .unary: return .unary(UnaryOperator(code: k.bits), expr(x))
         case .conditional: return .conditional(expr(word(x)), expr(word(x + 1)), expr(word(x + 2)))
-        case .range: return .range(expr(word(x)), expr(word(x + 1)), inclusive: n.bits != 0)
+        case .range: return .range(expr(word(x)), expr(word(x + 1)), inclusive: k.bits != 0)
         case .index: return .index(expr(word(x)), children(at: x + 1))
         case .member: return .member(expr(word(x)), identifier(at: x + 1))
         case .implicitMember: return .implicitMember(identifier(at: x))
@@ -711,7 +726,7 @@ extension NumberUnit {
         }
     }
 
-    @inlinable init?(code: UInt8) {
+    @inlinable @inline(__always) init?(code: UInt8) {
         switch code {
         case 1: self = .s
         case 2: self = .ms

@@ -2,10 +2,10 @@ import AnimcBase
 import AnimcSyntax
 import Testing
 
-/// A node keeps its range's length in 16 bits and the end of a longer range apart
-/// (`SyntaxNode.length`, `SyntaxArena.longEnds`): ranges of 65,535 bytes and more must
-/// come out exactly, whether the node was made long or widened later (an item's range
-/// is set once the parser has read it).
+/// Ranges of 65,535 bytes and more must come out exactly, whether the node was made
+/// long or widened later (an item's range is set once the parser has read it): what a
+/// node that kept its range's length in fewer bits than its start would have to keep
+/// true (one was measured; see `SyntaxNode`).
 @Suite struct LongRangeTests {
     /// A layer whose body is `lines` properties, then a short layer after it, then a
     /// string literal of `stringBytes` bytes.
