@@ -88,6 +88,14 @@ extension Checker {
         return alias?.range ?? target?.range ?? kind.range
     }
 
+    /// The body of the animation lowered at `range` in this check's tree.
+    func animationBlock(_ range: SourceRange) -> Block? {
+        guard let id = animationItems[range], case .animation(_, _, _, _, let body) = tree[Item.make(tree.arena, id)] else {
+            return nil
+        }
+        return body
+    }
+
     /// Where ` as name` would go for a fix-it.
     func aliasInsertionPoint(_ item: Item) -> UInt32? {
         guard case .animation(_, let target, let alias, _, _) = tree[item], alias == nil, let t = target else { return nil }
@@ -108,11 +116,9 @@ extension Checker {
     /// Lowers an animation item from its syntax, every time.
     func lowerAnimationAfresh(_ item: Item, layerKind: LayerKind, scope: Scope, group: GroupContext?) -> Animation? {
         guard case .animation(let kind, let target, let alias, let along, let body) = tree[item] else { return nil }
-        if animationBlocks[item.range] == nil {
-            let name = animationNameRange(item)
-            animationBlocks.set(item.range, body)
-            animationNames.set(item.range, name)
-            recorder?.animationNames.append((item.range, name))
+        if animationItems[item.range] == nil {
+            animationItems.set(item.range, item.id)
+            if let recorder { recorder.animationNames.append((item.range, animationNameRange(item))) }
         }
         var attributes = AttributeSet()
         var rows: [KeyframeRow] = []

@@ -438,7 +438,7 @@ extension Checker {
         for d in events.reports { report(d) }
         for (key, text) in events.folded { recordFolded(at: key, text) }
         for e in events.effectCounts { noteEffects(e.key, instances: e.instances, none: e.none, last: e.diagnostic) }
-        for (range, name) in events.animationNames where animationNames[range] == nil { animationNames.set(range, name) }
+        for (range, name) in events.animationNames where reusedAnimationNames[range] == nil { reusedAnimationNames.set(range, name) }
         unrecognisedAttributeItems.formUnion(events.unrecognised)
         layerCount += record.layers
         iterationCount += record.iterations

@@ -117,7 +117,7 @@ extension Checker {
                   let turn = t1.writtenTurn(to: t2), abs(turn) >= .pi - 1e-9 else { continue }
             let degrees = formatNumber((abs(turn) * 180 / .pi * 1e6).rounded() / 1e6)
             // The fix-it helps only when the two lists would interpolate function by function.
-            let block = t1.interpolatesComponentwise(with: t2) ? animationBlocks[item.range] : nil
+            let block = t1.interpolatesComponentwise(with: t2) ? animationBlock(item.range) : nil
             report(CheckerDiagnostics.matrixTurn.at(
                 animationNameRange(item), "this transform interpolates as matrices, so the written \(degrees)° turn takes the short way",
                 notes: [Note("Core Animation sees only CATransform3D matrices, and a matrix does not remember how far it turned")],
@@ -231,7 +231,10 @@ extension Checker {
     private func percent(_ x: Double) -> String { formatNumber((x * 1000).rounded() / 10) + "%" }
 
     /// The range that names an animation in messages.
-    func nameRange(_ a: Animation) -> SourceRange { animationNames[a.range] ?? a.range }
+    func nameRange(_ a: Animation) -> SourceRange {
+        if let id = animationItems[a.range] { return animationNameRange(Item.make(tree.arena, id)) }
+        return reusedAnimationNames[a.range] ?? a.range
+    }
 
     /// W0508: two non-additive animations of one key path visible at once.
     private func checkFighting(_ animations: [Animation], topLevel: Bool) {
@@ -284,7 +287,7 @@ extension Checker {
             // Looked up only for a message: every animation of every layer passes here.
             var a: Animation { animations[index] }
             var name: SourceRange { nameRange(a) }
-            var block: Block? { animationBlocks[animations[index].range] }
+            var block: Block? { animationBlock(animations[index].range) }
             let t = animations[index].timing
             // W0502
             if t.fillMode.fillsForwards && t.removedOnCompletion && t.activeDuration.isFinite && t.speed != 0 {
@@ -331,7 +334,7 @@ extension Checker {
                   !approximatelyEqual(first, model) else { continue }
             let others = Array(children[..<index]) + Array(children[(index + 1)...])
             if coveredBefore(t.beginTime, target: p.target, among: others, topLevel: false) { continue }
-            let block = animationBlocks[child.range]
+            let block = animationBlock(child.range)
             report(CheckerDiagnostics.delayedChildFlash.at(
                 nameRange(child),
                 "'\(child.name)' begins \(seconds(t.beginTime)) into its group; until then the layer flashes its model value",
