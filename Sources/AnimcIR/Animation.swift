@@ -190,11 +190,13 @@ public enum AnimationContent: Hashable, Sendable {
     case keyframes(Keyframes)
     /// CAKeyframeAnimation along a path (point-valued key paths only).
     case motion(Motion)
-    /// CASpringAnimation: from → to with spring progress.
-    case spring(from: AnimatedValue, to: AnimatedValue, parameters: SpringParameters)
+    /// CASpringAnimation: from → to with spring progress. Boxed, as `decay` is: inline,
+    /// the largest case sets the size of every property animation, and these two are
+    /// the rarest (a keyframes animation's box was 32 bytes larger for them).
+    indirect case spring(from: AnimatedValue, to: AnimatedValue, parameters: SpringParameters)
     /// An inertial toss: starts at `from` with `velocity` (property units per second)
     /// and slows by `deceleration` per millisecond, as UIScrollView's deceleration rate.
-    case decay(from: AnimatedValue, velocity: Value, deceleration: Double)
+    indirect case decay(from: AnimatedValue, velocity: Value, deceleration: Double)
 }
 
 public struct Keyframes: Hashable, Sendable {
