@@ -150,6 +150,10 @@ final class Checker {
     /// each layer node, where the tables stayed (one allocation per animated layer)
     /// until the check's end, through its peak.
     @exclusivity(unchecked) var bodyKeys: [LayerBodyKeys] = []
+    /// Keyframe lists made lately, to share (see ``RecentLists``).
+    @exclusivity(unchecked) var recentKeyTimes = RecentLists<Double>()
+    @exclusivity(unchecked) var recentTimingFunctions = RecentLists<TimingFunction>()
+    @exclusivity(unchecked) var recentValues = RecentLists<Value>()
     var bodyDepth = 0
     /// The scope and parameter bindings of each component declaration's last instance,
     /// handed to its next (see ``ScopeRecycler``). Held here, by declaration, and not by
