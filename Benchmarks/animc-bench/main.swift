@@ -113,8 +113,11 @@ func readExample(_ name: String) -> String {
 // MARK: - Generated inputs
 
 /// A composition of `n` layers, each with properties and a keyframe animation in a
-/// loop-free, component-free form (so the cost is proportional to the text).
-func generatedSource(layers n: Int) -> String {
+/// loop-free, component-free form (so the cost is proportional to the text). Every
+/// layer's keyframes are the same lists unless `distinctValues`, which gives each
+/// layer its own first value (the key times and timing functions stay alike): the
+/// checker shares lists equal to recent ones, and this shows what a file gets without.
+func generatedSource(layers n: Int, distinctValues: Bool = false) -> String {
     var s = "composition Bench {\n  size: 1000 x 1000\n  fps: 60\n  window: 0s ..< 2s\n}\n\n"
     s.reserveCapacity(n * 220)
     for i in 0..<n {
@@ -126,7 +129,7 @@ func generatedSource(layers n: Int) -> String {
           backgroundColor: rgb(\(i % 256), 78, 101)
           keyframes opacity {
             duration: 2s
-            0   = 0 ~ easeIn
+            0   = \(distinctValues ? "0.\(String(i % 1000 + 1000).dropFirst())" : "0") ~ easeIn
             0.5 = 1 ~ cubic(0.25, 0.1, 0.25, 1)
             1   = 0.25
           }
@@ -695,15 +698,17 @@ if wants("compile") {
     print("## compile throughput (parse + check + IR) vs JSONSerialization parsing the same number of bytes")
     print("Both start from bytes in memory, as `animc build` does after reading its file. Peak: the resident size at the")
     print("compile's peak; per source byte: that peak less the process's size before the source was made, so the source")
-    print("counts once and the process's own code and libraries not at all.")
+    print("counts once and the process's own code and libraries not at all. \"distinct\": each layer's keyframe values")
+    print("differ from the others', so that only the key times and timing functions are shared (see `generatedSource`).")
     print("| layers | source | animc | MB/s | peak memory | per source byte | JSONSerialization MB/s | ratio |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for n in quick ? [1_000, 10_000] : [1_000, 10_000, 100_000] {
+    let sizes = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000]
+    for (n, distinct) in sizes.map({ ($0, false) }) + [(sizes.last ?? 10_000, true)] {
         resetPeakMemory()
         let baseline = residentMiB()
         // Made from a string that is gone before the compile: the command line reads the
         // file's bytes, and a second copy as a string is no part of what it holds.
-        let file = SourceFile(name: "bench.anim", bytes: Array(generatedSource(layers: n).utf8))
+        let file = SourceFile(name: "bench.anim", bytes: Array(generatedSource(layers: n, distinctValues: distinct).utf8))
         let bytes = file.bytes.count
         let r = n >= 100_000 ? max(2, repeats / 3) : repeats
         resetPeakMemory()
@@ -715,7 +720,7 @@ if wants("compile") {
                                                         { sink += Double((try? JSONSerialization.jsonObject(with: json)) != nil ? 1 : 0) })
         let mb = Double(bytes) / 1e6
         let perByte = (peak - baseline) * 1_048_576 / Double(bytes)
-        print("| \(n) | \(f(mb, 2)) MB | \(f(seconds * 1000)) ms | \(f(mb / seconds)) | \(f(peak)) MiB | \(f(perByte)) | \(f(Double(json.count) / 1e6 / jsonSeconds)) | \(f(jsonSeconds / seconds * Double(bytes) / Double(json.count), 2))× |")
+        print("| \(n)\(distinct ? ", distinct" : "") | \(f(mb, 2)) MB | \(f(seconds * 1000)) ms | \(f(mb / seconds)) | \(f(peak)) MiB | \(f(perByte)) | \(f(Double(json.count) / 1e6 / jsonSeconds)) | \(f(jsonSeconds / seconds * Double(bytes) / Double(json.count), 2))× |")
     }
     print()
 }
