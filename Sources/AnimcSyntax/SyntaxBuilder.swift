@@ -162,7 +162,13 @@ struct SyntaxBuilder {
 
 /// A growable buffer of plain values (no references to count): appending is a capacity
 /// check and a store, where an array's append also asks the runtime whether its storage
-/// is shared. Owned by one builder; ``take()`` hands the storage on.
+/// is shared. Owned by one builder; ``take()`` hands the storage on, to be let go with
+/// ``release(_:)``.
+///
+/// The storage comes from `malloc` and changes size with `realloc`, not `allocate`: a
+/// large block then grows, or shrinks to its exact size at the end, with its pages
+/// moved rather than copied, where a new block held the old and the new copies
+/// together (at the parse's peak, beside every token).
 struct PlainBuffer<Element: BitwiseCopyable> {
     private(set) var base: UnsafeMutablePointer<Element>
     private(set) var count = 0
@@ -170,7 +176,7 @@ struct PlainBuffer<Element: BitwiseCopyable> {
 
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
+        base = PlainBuffer.resize(nil, to: self.capacity)
     }
 
     subscript(index: Int) -> Element {
@@ -178,6 +184,7 @@ struct PlainBuffer<Element: BitwiseCopyable> {
         return base[index]
     }
 
+    @inline(__always)
     mutating func append(_ element: Element) {
         if count == capacity { grow() }
         (base + count).initialize(to: element)
@@ -189,11 +196,9 @@ struct PlainBuffer<Element: BitwiseCopyable> {
         count -= n
     }
 
+    @inline(never)
     private mutating func grow() {
-        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-        larger.update(from: base, count: count)
-        base.deallocate()
-        base = larger
+        base = PlainBuffer.resize(base, to: capacity * 2)
         capacity *= 2
     }
 
@@ -201,16 +206,28 @@ struct PlainBuffer<Element: BitwiseCopyable> {
     /// went mostly unused, so an arena keeps no slack.
     mutating func take() -> UnsafeBufferPointer<Element> {
         if capacity - count > capacity / 4 {
-            let exact = UnsafeMutablePointer<Element>.allocate(capacity: max(count, 1))
-            exact.update(from: base, count: count)
-            base.deallocate()
-            base = exact
             capacity = max(count, 1)
+            base = PlainBuffer.resize(base, to: capacity)
         }
         return UnsafeBufferPointer(start: base, count: count)
     }
 
-    func deallocate() { base.deallocate() }
+    func deallocate() { free(base) }
+
+    /// Lets go of storage that ``take()`` handed on.
+    static func release(_ storage: UnsafeBufferPointer<Element>) {
+        free(UnsafeMutableRawPointer(mutating: storage.baseAddress))
+    }
+
+    /// `block` (nil for a new one) resized to `count` elements, its contents kept.
+    private static func resize(_ block: UnsafeMutablePointer<Element>?, to count: Int) -> UnsafeMutablePointer<Element> {
+        // malloc's blocks are aligned for any plain value; the elements here need 4 bytes.
+        let bytes = max(count, 1) * MemoryLayout<Element>.stride
+        // As `allocate` does, a failed allocation stops the process: there is no tree
+        // to give without the memory for it.
+        guard let raw = realloc(block, bytes) else { preconditionFailure("out of memory for \(bytes) bytes of syntax tree") }
+        return raw.bindMemory(to: Element.self, capacity: max(count, 1))
+    }
 }
 
 /// Interns names: each distinct name is one `String`, and every identifier refers to it
@@ -274,6 +291,7 @@ struct NameInterner {
 
     func string(_ index: UInt32) -> String { strings[Int(index)] }
 
+    @inline(never)
     private mutating func grow() {
         let capacity = slots.count * 2
         var newSlots = [UInt32](repeating: 0, count: capacity)

@@ -560,9 +560,9 @@ public final class SyntaxArena: @unchecked Sendable {
     }
 
     deinit {
-        nodes.deallocate()
-        kinds.deallocate()
-        extra.deallocate()
+        PlainBuffer.release(nodes)
+        PlainBuffer.release(kinds)
+        PlainBuffer.release(extra)
     }
 
     /// How many nodes the parse made (some may be unreachable: recovery can drop what it
