@@ -161,6 +161,10 @@ extension Checker {
     /// through the generic path (about 60 instructions) on every instance's animation.
     func noteEffect(_ key: SourceRange) {
         recorder?.effects.append((key, nil))
+        // Outside every loop and component an animation is expanded once a check, so no
+        // expansion of it without an effect can be met to count this one against: a
+        // file of plain layers kept an entry per animation for nothing.
+        guard definitionDepth > 0 || !activeLoops.isEmpty else { return }
         countExpansions(key, instances: 1, none: 0)
     }
 
