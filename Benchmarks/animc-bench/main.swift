@@ -730,6 +730,24 @@ if wants("compile") {
         let perByte = (peak - baseline) * 1_048_576 / Double(bytes)
         print("| \(n)\(distinct ? ", distinct" : "") | \(f(mb, 2)) MB | \(f(seconds * 1000)) ms | \(f(mb / seconds)) | \(f(peak)) MiB | \(f(perByte)) | \(f(Double(json.count) / 1e6 / jsonSeconds)) | \(f(jsonSeconds / seconds * Double(bytes) / Double(json.count), 2))× |")
     }
+    // Which phase peaks: a compile's peak is the larger of the parse's (the tree and
+    // every token) and the check's (the tree and the IR), and lowering one alone moves
+    // the figure above only while it is the larger.
+    do {
+        let n = sizes.last ?? 10_000
+        let file = SourceFile(name: "bench.anim", bytes: Array(generatedSource(layers: n).utf8))
+        let bytes = Double(file.bytes.count)
+        resetPeakMemory()
+        let baseline = residentMiB()
+        let tree = parse(file)
+        let parsePeak = peakMemoryMiB()
+        resetPeakMemory()
+        let checked = check(tree)
+        let checkPeak = peakMemoryMiB()
+        guard checked.composition?.layers.count == n else { fail("the generated source of \(n) layers does not check cleanly") }
+        print("Peaks by phase at \(n) layers, above the source: the parse \(f((parsePeak - baseline) * 1_048_576 / bytes)) bytes per "
+              + "source byte, the check \(f((checkPeak - baseline) * 1_048_576 / bytes)).")
+    }
     print()
 }
 
