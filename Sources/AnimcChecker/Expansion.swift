@@ -138,11 +138,16 @@ extension Checker {
     }
 
     /// A parameter named like an earlier one of the same component: its argument would
-    /// always go to the first.
+    /// always go to the first. The first of each name is found through a table: searched
+    /// in order, a component of 60,000 parameters took 15 s.
     private func reportDuplicateParameters(_ parameters: [Parameter]) {
-        for (k, parameter) in parameters.enumerated() {
-            if let first = parameters[..<k].first(where: { Checker.sameName($0.name, parameter.name) }) {
-                report(Messages.duplicate(parameter.name.range, name: parameter.name.name, what: "parameter", previous: first.name.range))
+        var first = NameTable<SourceRange>()
+        for parameter in parameters {
+            let probe = first.probe(parameter.name.name)
+            if let previous = first.value(at: probe) {
+                report(Messages.duplicate(parameter.name.range, name: parameter.name.name, what: "parameter", previous: previous))
+            } else {
+                first.insert(parameter.name.name, parameter.name.range, absent: probe)
             }
         }
     }
