@@ -558,15 +558,31 @@ final class Checker {
         let declaredNames = Array(Set(unreferenced.map { index.declarations[$0].name }))
         let meant = declaredNames.isEmpty ? [] : Set(index.unresolvedNames.compactMap { AnimcBase.closestMatch(to: $0, in: declaredNames) })
         let deadComponents = unreferenced.map { index.declarations[$0] }.filter { $0.kind == .component }.map(\.extent)
+        let bytes = tree.file.bytes
+        // Where each line feed is, found once when first needed: each declaration
+        // scanning on to its line's end took time quadratic in a line of many (60,000
+        // parameters on one line: 10 s).
+        var lineFeeds: [Int]?
+        func lineEnd(from offset: Int) -> Int {
+            let feeds = lineFeeds ?? bytes.indices.filter { bytes[$0] == 0x0A }
+            lineFeeds = feeds
+            var lo = 0, hi = feeds.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if feeds[mid] < offset { lo = mid + 1 } else { hi = mid }
+            }
+            return lo < feeds.count ? feeds[lo] : bytes.count
+        }
         for d in unreferenced {
             let declaration = index.declarations[d]
             if declaration.name.hasPrefix("_") || meant.contains(declaration.name) { continue }
             // A declaration being typed is not yet "unused": an error in it, or later on
             // its last line (where the parser may have cut it short), keeps it quiet.
-            let bytes = tree.file.bytes
-            var lineEnd = min(Int(declaration.extent.end), bytes.count)
-            while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
-            if spansSyntaxError(SourceRange(start: declaration.extent.start, end: UInt32(clamping: lineEnd))) { continue }
+            if hasSyntaxErrors,
+               spansSyntaxError(SourceRange(start: declaration.extent.start,
+                                            end: UInt32(clamping: lineEnd(from: min(Int(declaration.extent.end), bytes.count))))) {
+                continue
+            }
             if deadComponents.contains(where: { $0 != declaration.extent && $0.contains(declaration.range.start) }) { continue }
             report(Messages.unused(declaration.range, name: declaration.name, what: declaration.kind.noun))
         }
