@@ -80,7 +80,7 @@ public struct Block: SyntaxElement, Hashable {
     @inlinable public static func make(_ arena: SyntaxArena, _ id: UInt32) -> Block {
         let n = arena.nodes[Int(id)]
         return Block(id: id, range: SourceRange(start: n.start, end: n.end), items: arena.children(at: n.data),
-                     closed: arena.kinds[Int(id)].bits != 0)
+                     closed: arena.bits(id) != 0)
     }
 
     @inlinable init(id: UInt32, range: SourceRange, items: Children<Item>, closed: Bool) {
@@ -159,7 +159,7 @@ public struct KeyPathSyntax: SyntaxElement, Hashable {
 
     @inlinable public static func make(_ arena: SyntaxArena, _ id: UInt32) -> KeyPathSyntax {
         let n = arena.nodes[Int(id)]
-        let name = arena.kinds[Int(id)].bits == SyntaxArena.singleNameKeyPath ? n.data : arena.extra[Int(n.data)]
+        let name = arena.bits(id) == SyntaxArena.singleNameKeyPath ? n.data : arena.extra[Int(n.data)]
         return KeyPathSyntax(id: id, range: SourceRange(start: n.start, end: n.end), dotted: arena.names[Int(name)], dottedID: name)
     }
 
@@ -219,7 +219,7 @@ public struct Argument: SyntaxElement, Hashable {
     @inlinable public static func make(_ arena: SyntaxArena, _ id: UInt32) -> Argument {
         let n = arena.nodes[Int(id)]
         let range = SourceRange(start: n.start, end: n.end)
-        guard arena.kinds[Int(id)].tag == .argument else { return Argument(label: nil, value: Expr(id: id, range: range), range: range) }
+        guard arena.tag(id) == .argument else { return Argument(label: nil, value: Expr(id: id, range: range), range: range) }
         return Argument(label: arena.identifier(at: n.data), value: arena.expr(arena.word(n.data + 3)), range: range)
     }
 
@@ -360,7 +360,7 @@ extension SyntaxList where Element == Argument {
         let id = arena.word(children.offset + UInt32(truncatingIfNeeded: position))
         let n = arena.nodes[Int(id)]
         let range = SourceRange(start: n.start, end: n.end)
-        guard arena.kinds[Int(id)].tag == .argument else {
+        guard arena.tag(id) == .argument else {
             return ArgumentParts(labelID: Identifier.noNameID, isLabelled: false, value: Expr(id: id, range: range), range: range)
         }
         return ArgumentParts(labelID: arena.word(n.data), isLabelled: true, value: arena.expr(arena.word(n.data + 3)), range: range)
@@ -379,7 +379,7 @@ public struct IdentifierList: RandomAccessCollection, Sendable {
         self.path = path
     }
 
-    @inlinable var isSingleName: Bool { arena.kinds[Int(path)].bits == SyntaxArena.singleNameKeyPath }
+    @inlinable var isSingleName: Bool { arena.bits(path) == SyntaxArena.singleNameKeyPath }
     @inlinable public var count: Int { isSingleName ? 1 : Int(arena.word(arena.data(path) + 1)) }
     @inlinable public var startIndex: Int { 0 }
     @inlinable public var endIndex: Int { count }
@@ -403,7 +403,7 @@ extension SyntaxTree {
     /// The interned name an identifier expression reads (its ``Identifier/nameID``), or
     /// ``Identifier/noNameID`` for any other expression.
     @inlinable @inline(__always) public func nameID(_ expr: Expr) -> UInt32 {
-        arena.kinds[Int(expr.id)].tag == .identifier ? arena.nodes[Int(expr.id)].data : Identifier.noNameID
+        arena.tag(expr.id) == .identifier ? arena.data(expr.id) : Identifier.noNameID
     }
     /// The value and unit of a number literal, nil for any other expression: what
     /// `tree[expr]` gives for one, without decoding a general expression.
