@@ -13,54 +13,89 @@ public struct LexedSource: Sendable {
 /// Turns UTF-8 bytes into tokens. Never fails: every byte ends up in a token, a
 /// comment or whitespace, and every problem becomes a diagnostic. An invalid token
 /// stops at the next newline or delimiter so recovery stays local.
+///
+/// Two ways to run it: ``lex(_:)`` makes every token of a file at once (the formatter
+/// and the language server want the whole list), and the parser pulls them a batch at
+/// a time (``lex(upTo:into:)``) into a window it empties behind it, so that a parse
+/// never holds all of a large file's tokens.
 public struct Lexer {
     // A buffer pointer rather than the array: the lexer reads every byte, and array
     // subscripts through `self` kept their bounds checks and reloads in the loops.
     private let bytes: UnsafeBufferPointer<UInt8>
-    private var i = 0
-    private var tokens: [Token] = []
-    private var comments: [SourceRange] = []
-    private var diagnostics: [Diagnostic] = []
+    /// The offset of the next byte to read: everything before it is lexed.
+    private(set) var i = 0
+    /// Where the first token may start (after a byte order mark): a token after it
+    /// with no trivia before it is attached to the one before.
+    private var origin = 0
+    /// Whether the ``TokenKind/eof`` token is made: there is nothing more to lex.
+    private(set) var finished = false
+    private(set) var comments: [SourceRange] = []
+    /// Diagnostics not yet taken (``takeDiagnostics()``).
+    private(set) var diagnostics: [Diagnostic] = []
+    /// Diagnostics made in all, taken or not: the bound on them counts every one.
+    private var reported = 0
     private var sawNewline = false
     private var sawTrivia = false
     /// Line breaks consumed so far, and the line of the last diagnostic.
     private var line = 0
     private var lastReportedLine = -1
+    /// Where ``append(_:from:error:)`` puts tokens during ``lex(upTo:into:)``.
+    private var output: [Token] = []
 
     public static func lex(_ file: SourceFile) -> LexedSource {
         file.bytes.withUnsafeBufferPointer { buffer in
             var lexer = Lexer(bytes: buffer)
-            lexer.run()
-            return LexedSource(tokens: lexer.tokens, comments: lexer.comments, diagnostics: lexer.diagnostics)
+            // Ordinary sources have a token per three to four bytes; reserving for one per
+            // three spares the copy a growing array makes.
+            var tokens: [Token] = []
+            tokens.reserveCapacity(buffer.count / 3 + 8)
+            lexer.lex(upTo: Int.max, into: &tokens)
+            return LexedSource(tokens: tokens, comments: lexer.comments, diagnostics: lexer.diagnostics)
         }
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    /// A lexer over `bytes`, which must stay valid while it runs.
+    init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
-        // Ordinary sources have a token per three to four bytes; reserving for one per
-        // three spares the copy a growing array makes.
-        tokens.reserveCapacity(bytes.count / 3 + 8)
-    }
-
-    private mutating func run() {
         // A UTF-8 byte order mark is harmless; skip it rather than report it.
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
-        while true {
+        origin = i
+    }
+
+    /// Appends up to `count` more tokens to `tokens`: fewer only when the file ends,
+    /// its ``TokenKind/eof`` token then being the last.
+    mutating func lex(upTo count: Int, into tokens: inout [Token]) {
+        guard !finished else { return }
+        // Lexed into the lexer's own list, which `tokens` lends for the while, so that
+        // the dozens of places that append need no parameter.
+        swap(&output, &tokens)
+        defer { swap(&output, &tokens) }
+        var n = 0
+        while n < count {
             skipTrivia()
-            guard i < bytes.count else { break }
+            guard i < bytes.count else {
+                append(.eof, from: bytes.count, error: false)
+                output[output.count - 1].range = .empty(at: UInt32(clamping: bytes.count))
+                finished = true
+                return
+            }
             lexToken()
+            n += 1
         }
-        let end = UInt32(clamping: bytes.count)
-        append(.eof, from: bytes.count, error: false)
-        tokens[tokens.count - 1].range = .empty(at: end)
+    }
+
+    /// The diagnostics made since the last call, in the order made.
+    mutating func takeDiagnostics() -> [Diagnostic] {
+        defer { diagnostics.removeAll(keepingCapacity: true) }
+        return diagnostics
     }
 
     private mutating func append(_ kind: TokenKind, from start: Int, error: Bool) {
         var flags: Token.Flags = []
         if sawNewline { flags.insert(.newlineBefore) }
-        if !sawTrivia && !tokens.isEmpty { flags.insert(.attached) }
+        if !sawTrivia && start > origin { flags.insert(.attached) }
         if error { flags.insert(.hasError) }
-        tokens.append(Token(kind: kind, range: SourceRange(start, i), flags: flags))
+        output.append(Token(kind: kind, range: SourceRange(start, i), flags: flags))
         sawNewline = false
         sawTrivia = false
     }
@@ -69,8 +104,9 @@ public struct Lexer {
     /// keeps, and no more than the parser records in all, so a file of a million stray
     /// characters never builds a million diagnostics.
     private mutating func report(_ d: Diagnostic) {
-        guard line != lastReportedLine, diagnostics.count <= SyntaxDiagnostics.recordedLimit else { return }
+        guard line != lastReportedLine, reported <= SyntaxDiagnostics.recordedLimit else { return }
         lastReportedLine = line
+        reported += 1
         diagnostics.append(d)
     }
 
@@ -81,6 +117,7 @@ public struct Lexer {
 
     // MARK: Trivia
 
+    @inline(__always)
     private mutating func skipTrivia() {
         while i < bytes.count {
             let b = bytes[i]

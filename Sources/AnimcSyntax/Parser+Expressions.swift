@@ -322,7 +322,9 @@ extension Parser {
             last = element
             if b.tag(element.id) == .call { hasCall = true; afterLastCall = pos; lastCall = b.listCount(since: sequence) - 1 }
         }
-        // Names after the last call may be the next item's words: give them back.
+        // Names after the last call may be the next item's words: give them back. Only
+        // names come after it, never a block, so the token window still holds them.
+        assert(afterLastCall >= base, "a transform list went back past the token window")
         if !hasCall {
             b.truncateList(since: sequence, to: 0)
             pos = afterLastCall
@@ -465,7 +467,7 @@ extension Parser {
     /// Whether the list just parsed ended with `,` before its closing bracket; `(a,)`
     /// is a one-element tuple as in Python, not a parenthesis.
     private var trailingComma: Bool {
-        pos >= 2 && tokens[pos - 2].kind == .comma
+        mutating get { pos >= 2 && token(at: pos - 2).kind == .comma }
     }
 
     /// ExprList = [ Expr { "," Expr } [ "," ] ] closing

@@ -172,15 +172,14 @@ extension Parser {
         }
     }
 
-    private func isDottedKeyPathFollowedByColon() -> Bool {
+    private mutating func isDottedKeyPathFollowedByColon() -> Bool {
         var k = pos
         while true {
-            guard tokens[k].kind == .identifier else { return false }
-            let next = tokens[min(k + 1, tokens.count - 1)]
+            guard token(at: k).kind == .identifier else { return false }
+            let next = token(at: k + 1)
             if next.kind == .colon { return true }
             guard next.kind == .dot else { return false }
             k += 2
-            if k >= tokens.count { return false }
         }
     }
 

@@ -19,63 +19,120 @@ public struct Parser {
     public static let maxDepth = 256
 
     let file: SourceFile
-    var tokens: [Token]
+    /// The tokens lexed and not yet let go of: `tokens[k]` is the file's token `base + k`.
+    /// The lexer adds a batch at a time, and the parser empties the window behind it at
+    /// item boundaries (``compactTokens()``). A token's position (`pos`, and any the
+    /// parser keeps) counts from the file's first token.
+    var tokens: [Token] = []
+    var base = 0
     var pos = 0
-    var diagnostics: [Diagnostic]
     var depth = 0
-    var reportedDepth = false
     /// Open `(` and `[` around the current expression: inside them line breaks do
     /// not end the expression.
     var bracketDepth = 0
-    /// Lines (0-based) that already carry an error; a second one there is a cascade.
-    var errorLines: Set<Int> = []
-    lazy var lineIndex = LineIndex(file)
     /// Where the nodes go.
     var b: SyntaxBuilder
+    /// The lexer and what reporting needs.
+    let session: ParseSession
 
-    public static func parse(_ file: SourceFile) -> SyntaxTree {
-        let lexed = Lexer.lex(file)
-        var parser = Parser(file: file, tokens: lexed.tokens, diagnostics: [])
-        // One error per line holds for the lexer too: `1x 1x 1x ...` is one mistake
-        // repeated, and thousands of messages for one line are noise (and were slow to
-        // render).
-        for d in lexed.diagnostics where parser.errorLines.insert(parser.lineIndex.lineNumber(ofOffset: Int(d.range.start))).inserted {
-            parser.record(d)
+    let window: TokenWindow
+    /// How far ahead ``peek(_:)`` may look without lexing: the window always holds
+    /// this many tokens past the current one, or the file's end.
+    static let lookahead = 2
+
+    public static func parse(_ file: SourceFile) -> SyntaxTree { parse(file, window: .standard) }
+
+    /// `parse(file)` with the token window's sizes given: the tree and diagnostics are
+    /// the same for any (tests compare the smallest with the whole file at once).
+    @_spi(Testing)
+    public static func parse(_ file: SourceFile, window: TokenWindow) -> SyntaxTree {
+        file.bytes.withUnsafeBufferPointer { buffer in
+            var parser = Parser(file: file, lexer: Lexer(bytes: buffer), window: window)
+            parser.fillLookahead()
+            // An empty file has no tokens and no lexical errors: only its end.
+            let empty = parser.tok.kind == .eof && parser.session.diagnostics.isEmpty
+            let root = parser.parseFile()
+            var all = parser.session.diagnostics
+            if empty {
+                all.append(SyntaxDiagnostics.emptyFile(SourceRange(0, 0)))
+            }
+            all.sort(by: Diagnostic.ordered)
+            let arena = parser.b.finish()
+            return SyntaxTree(file: file, arena: arena, root: Block.make(arena, root.id), comments: parser.session.lexer.comments,
+                              diagnostics: all)
         }
-        let lexicalCount = parser.diagnostics.count
-        let root = parser.parseFile()
-        var all = parser.diagnostics
-        if lexed.tokens.count == 1 && lexicalCount == 0 {
-            all.append(SyntaxDiagnostics.emptyFile(SourceRange(0, 0)))
-        }
-        all.sort(by: Diagnostic.ordered)
-        let arena = parser.b.finish()
-        return SyntaxTree(file: file, arena: arena, root: Block.make(arena, root.id), comments: lexed.comments, diagnostics: all)
     }
 
-    init(file: SourceFile, tokens: [Token], diagnostics: [Diagnostic]) {
+    init(file: SourceFile, lexer: Lexer, window: TokenWindow) {
         self.file = file
-        self.tokens = tokens
-        self.diagnostics = diagnostics
+        self.session = ParseSession(file: file, lexer: lexer)
         self.b = SyntaxBuilder(expectedBytes: file.bytes.count)
+        self.window = window
+        tokens.reserveCapacity(min(window.batch + window.compactionThreshold, file.bytes.count / 3 + 8))
     }
 
     // MARK: Tokens
 
     @inline(__always)
-    var tok: Token { tokens[pos] }
+    var tok: Token { tokens[pos - base] }
 
+    /// The token `n` (at most ``lookahead``) after the current one, or the end of the file.
     @inline(__always)
-    func peek(_ n: Int = 1) -> Token { tokens[min(pos + n, tokens.count - 1)] }
+    func peek(_ n: Int = 1) -> Token { tokens[min(pos + n - base, tokens.count - 1)] }
+
+    /// The file's token `index`, lexed if need be; the end of the file past it. Only
+    /// tokens behind the current one that compaction kept can be asked for.
+    mutating func token(at index: Int) -> Token {
+        while index - base >= tokens.count && !session.lexer.finished { lexMore() }
+        return tokens[min(index - base, tokens.count - 1)]
+    }
 
     @inline(__always)
     var atEOF: Bool { tok.kind == .eof }
 
-    @discardableResult
+    @discardableResult @inline(__always)
     mutating func advance() -> Token {
-        let t = tokens[pos]
-        if pos < tokens.count - 1 { pos += 1 }
+        let t = tok
+        if t.kind != .eof {
+            pos += 1
+            if pos + Parser.lookahead >= base + tokens.count { fillLookahead() }
+        }
         return t
+    }
+
+    @inline(never)
+    mutating func fillLookahead() {
+        while pos + Parser.lookahead >= base + tokens.count && !session.lexer.finished { lexMore() }
+    }
+
+    /// Lexes the next batch. The lexer's diagnostics are taken as they come, each
+    /// claiming its line before any error of the parser's there can (see ``report(_:)``):
+    /// `1x 1x 1x ...` is one mistake repeated, and thousands of messages for one line
+    /// are noise (and were slow to render).
+    @inline(never)
+    mutating func lexMore() {
+        session.lexer.lex(upTo: window.batch, into: &tokens)
+        guard !session.lexer.diagnostics.isEmpty else { return }
+        for d in session.lexer.takeDiagnostics() where session.errorLines.insert(session.line(of: d)).inserted {
+            record(d)
+        }
+    }
+
+    /// Lets go of the tokens read, at an item's start: nothing before the previous two
+    /// is asked for again. (The one place the parser goes back further, a transform
+    /// list giving back the names after its last call, goes back over names only,
+    /// and no item starts among them.)
+    @inline(__always)
+    mutating func compactTokens() {
+        if pos - base >= window.compactionThreshold { discardTokens(before: pos - 2) }
+    }
+
+    @inline(never)
+    mutating func discardTokens(before index: Int) {
+        let n = min(index - base, tokens.count)
+        guard n > 0 else { return }
+        tokens.removeFirst(n)
+        base += n
     }
 
     func text(_ t: Token) -> String { file.text(t.range) }
@@ -127,7 +184,7 @@ public struct Parser {
     /// The end of the previous token: where "expected X" goes when the current token
     /// is already on the next line (Zig's placement rule).
     @inline(__always)
-    var previousEnd: UInt32 { pos > 0 ? tokens[pos - 1].range.end : 0 }
+    var previousEnd: UInt32 { pos > 0 ? tokens[pos - 1 - base].range.end : 0 }
 
     /// The range an "expected X, found Y" error points at.
     var errorRange: SourceRange {
@@ -157,9 +214,9 @@ public struct Parser {
     // MARK: Reporting
 
     mutating func report(_ d: Diagnostic) {
-        let line = lineIndex.lineNumber(ofOffset: Int(d.range.start))
-        guard !errorLines.contains(line) else { return }
-        errorLines.insert(line)
+        let line = session.line(of: d)
+        lexPastLine(line)
+        guard session.errorLines.insert(line).inserted else { return }
         record(d)
     }
 
@@ -167,17 +224,28 @@ public struct Parser {
     /// of them; the first one past the limit becomes E0213, the rest are dropped, so a
     /// file with an error on each of millions of lines stays cheap.
     mutating func record(_ d: Diagnostic) {
-        if diagnostics.count < SyntaxDiagnostics.recordedLimit {
-            diagnostics.append(d)
-        } else if diagnostics.count == SyntaxDiagnostics.recordedLimit {
-            diagnostics.append(SyntaxDiagnostics.tooManyDiagnostics(d.range, stage: "syntax"))
+        if session.diagnostics.count < SyntaxDiagnostics.recordedLimit {
+            session.diagnostics.append(d)
+        } else if session.diagnostics.count == SyntaxDiagnostics.recordedLimit {
+            session.diagnostics.append(SyntaxDiagnostics.tooManyDiagnostics(d.range, stage: "syntax"))
         }
     }
 
     /// True when the current token sits on a line that already has an error; used to
     /// avoid reporting a separator error right after a broken item.
     var onErrorLine: Bool {
-        mutating get { errorLines.contains(lineIndex.lineNumber(ofOffset: Int(tok.range.start))) }
+        mutating get {
+            let line = session.lineIndex.lineNumber(ofOffset: Int(tok.range.start))
+            lexPastLine(line)
+            return session.errorLines.contains(line)
+        }
+    }
+
+    /// Lexes on to the end of `line`, so that a lexical error there has its line before
+    /// the parser asks whether the line has one: the lexer's message says more.
+    mutating func lexPastLine(_ line: Int) {
+        let next = line + 1 < session.lineIndex.lineCount ? session.lineIndex.lineStarts[line + 1] : Int.max
+        while !session.lexer.finished && session.lexer.i < next { lexMore() }
     }
 
     // MARK: Recovery
@@ -225,10 +293,12 @@ public struct Parser {
     /// is reached; the caller must then skip its construct without recursing.
     mutating func enter() -> Bool {
         if depth >= Parser.maxDepth {
-            if !reportedDepth {
-                reportedDepth = true
+            if !session.reportedDepth {
+                session.reportedDepth = true
                 let d = SyntaxDiagnostics.nestingTooDeep(tok.range, limit: Parser.maxDepth)
-                errorLines.insert(lineIndex.lineNumber(ofOffset: Int(d.range.start)))
+                let line = session.line(of: d)
+                lexPastLine(line)
+                session.errorLines.insert(line)
                 record(d)
             }
             return false
@@ -245,6 +315,7 @@ public struct Parser {
     mutating func parseFile() -> NodeRef {
         let mark = b.listMark
         while !atEOF {
+            compactTokens()
             let before = pos
             if tok.kind == .semicolon || tok.kind == .comma { advance(); continue }
             if tok.kind == .rBrace || tok.kind == .rParen || tok.kind == .rBracket {
@@ -301,6 +372,7 @@ public struct Parser {
         bracketDepth = 0
         defer { bracketDepth = savedBrackets }
         while true {
+            compactTokens()
             let before = pos
             if tok.kind == .semicolon || tok.kind == .comma { advance(); continue }
             if tok.kind == .rBrace {
@@ -360,11 +432,48 @@ public struct Parser {
         switch t.kind {
         case .kwLet, .kwTiming, .kwComponent, .kwComposition, .kwFor, .kwIf: return true
         case .identifier:
-            let next = tokens[min(pos + 1, tokens.count - 1)]
+            let next = peek()
             return next.kind == .colon || next.kind == .lBrace || next.kind == .identifier
         default: return false
         }
     }
+}
+
+/// How the parser takes its tokens: `batch` at a time from the lexer, and letting go
+/// of those behind it once it holds `compactionThreshold`.
+@_spi(Testing)
+public struct TokenWindow: Sendable {
+    public var batch: Int
+    public var compactionThreshold: Int
+    public init(batch: Int, compactionThreshold: Int) {
+        self.batch = max(batch, 1)
+        self.compactionThreshold = max(compactionThreshold, 1)
+    }
+
+    /// A window of tens of kilobytes, where a file's every token cost three bytes per
+    /// byte of source, at the parse's peak.
+    public static let standard = TokenWindow(batch: 512, compactionThreshold: 4096)
+}
+
+/// The parser's state that only lexing batches and reporting touch, in a box: the
+/// parser is a struct, and a debug build copies it into a temporary for every call of
+/// a non-mutating method, many of them in each of the frames that recurse once per
+/// nesting level (``Parser/maxDepth`` of them on the caller's stack).
+final class ParseSession {
+    @exclusivity(unchecked) var lexer: Lexer
+    @exclusivity(unchecked) var diagnostics: [Diagnostic] = []
+    /// Lines (0-based) that already carry an error; a second one there is a cascade.
+    @exclusivity(unchecked) var errorLines: Set<Int> = []
+    var reportedDepth = false
+    let file: SourceFile
+    lazy var lineIndex = LineIndex(file)
+
+    init(file: SourceFile, lexer: Lexer) {
+        self.file = file
+        self.lexer = lexer
+    }
+
+    func line(of d: Diagnostic) -> Int { lineIndex.lineNumber(ofOffset: Int(d.range.start)) }
 }
 
 /// Which block an item sits in; it decides which items are allowed.
