@@ -314,17 +314,25 @@ extension Parser {
         b.addToList(expr)
         var hasCall = b.tag(expr.id) == .call
         var afterLastCall = pos
+        // A call's arguments may hold a path's block, where the token window is
+        // compacted: the position to go back to is taken after it, and the names that
+        // follow hold no block.
+        var baseAtLastCall = base
         var lastCall = hasCall ? 0 : -1
         var last = expr
         while continuesTransformList() {
             let element = parsePrimary()
             b.addToList(element)
             last = element
-            if b.tag(element.id) == .call { hasCall = true; afterLastCall = pos; lastCall = b.listCount(since: sequence) - 1 }
+            if b.tag(element.id) == .call {
+                hasCall = true
+                afterLastCall = pos
+                baseAtLastCall = base
+                lastCall = b.listCount(since: sequence) - 1
+            }
         }
-        // Names after the last call may be the next item's words: give them back. Only
-        // names come after it, never a block, so the token window still holds them.
-        assert(afterLastCall >= base, "a transform list went back past the token window")
+        // Names after the last call may be the next item's words: give them back.
+        assert(base == baseAtLastCall, "a transform list went back past a compaction of the token window")
         if !hasCall {
             b.truncateList(since: sequence, to: 0)
             pos = afterLastCall
@@ -478,7 +486,7 @@ extension Parser {
         defer { bracketDepth -= 1 }
         var count = 0
         while tok.kind != closing {
-            let before = pos
+            let before = position
             if atEOF || tok.kind == .rBrace || tok.kind == .rParen || tok.kind == .rBracket || tok.kind == .lBrace {
                 break
             }
@@ -494,7 +502,7 @@ extension Parser {
                 }
                 break
             }
-            if pos == before { advance() }
+            if position == before { advance() }
         }
         closeBracket(closing, opened: opened, what: what)
     }
@@ -507,7 +515,7 @@ extension Parser {
         bracketDepth += 1
         defer { bracketDepth -= 1 }
         while tok.kind != .rParen {
-            let before = pos
+            let before = position
             if atEOF || tok.kind == .rBrace || tok.kind == .rBracket || tok.kind == .lBrace { break }
             var label: NameRef?
             if tok.kind == .identifier && peek().kind == .colon {
@@ -535,7 +543,7 @@ extension Parser {
                 }
                 break
             }
-            if pos == before { advance() }
+            if position == before { advance() }
         }
         closeBracket(.rParen, opened: opened, what: "the arguments of '\(callee)'")
     }

@@ -291,7 +291,7 @@ extension Parser {
             let open = advance()
             bracketDepth += 1
             while tok.kind != .rParen && !atEOF && tok.kind != .lBrace {
-                let before = pos
+                let before = position
                 let pStart = tok.range.start
                 guard let pName = parseName(after: "'(' or ','") else { recover(); break }
                 var type: NameRef?
@@ -315,7 +315,7 @@ extension Parser {
                 }
                 b.addToList(node)
                 if tok.kind == .comma { advance() } else if tok.kind != .rParen { break }
-                if pos == before { advance() }
+                if position == before { advance() }
             }
             bracketDepth -= 1
             if tok.kind == .rParen {

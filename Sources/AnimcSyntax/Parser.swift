@@ -19,13 +19,13 @@ public struct Parser {
     public static let maxDepth = 256
 
     let file: SourceFile
-    /// The tokens lexed and not yet let go of: `tokens[k]` is the file's token `base + k`.
-    /// The lexer adds a batch at a time, and the parser empties the window behind it at
-    /// item boundaries (``compactTokens()``). A token's position (`pos`, and any the
-    /// parser keeps) counts from the file's first token.
+    /// The tokens lexed and not yet let go of. The lexer adds a batch at a time, and
+    /// the parser empties the window behind it at item starts (``compactTokens()``).
+    /// `pos` indexes the window: a position the parser keeps across an item, where a
+    /// compaction may come, is a ``position`` instead (`base` counts the tokens let go).
     var tokens: [Token] = []
-    var base = 0
     var pos = 0
+    var base = 0
     var depth = 0
     /// Open `(` and `[` around the current expression: inside them line breaks do
     /// not end the expression.
@@ -74,17 +74,20 @@ public struct Parser {
     // MARK: Tokens
 
     @inline(__always)
-    var tok: Token { tokens[pos - base] }
+    var tok: Token { tokens[pos] }
+
+    /// The current token's place among all the file's tokens, which compaction does not move.
+    var position: Int { base + pos }
 
     /// The token `n` (at most ``lookahead``) after the current one, or the end of the file.
     @inline(__always)
-    func peek(_ n: Int = 1) -> Token { tokens[min(pos + n - base, tokens.count - 1)] }
+    func peek(_ n: Int = 1) -> Token { tokens[min(pos + n, tokens.count - 1)] }
 
-    /// The file's token `index`, lexed if need be; the end of the file past it. Only
+    /// The window's token `index`, lexed if need be; the end of the file past it. Only
     /// tokens behind the current one that compaction kept can be asked for.
     mutating func token(at index: Int) -> Token {
-        while index - base >= tokens.count && !session.lexer.finished { lexMore() }
-        return tokens[min(index - base, tokens.count - 1)]
+        while index >= tokens.count && !session.lexer.finished { lexMore() }
+        return tokens[min(index, tokens.count - 1)]
     }
 
     @inline(__always)
@@ -95,14 +98,14 @@ public struct Parser {
         let t = tok
         if t.kind != .eof {
             pos += 1
-            if pos + Parser.lookahead >= base + tokens.count { fillLookahead() }
+            if pos + Parser.lookahead >= tokens.count { fillLookahead() }
         }
         return t
     }
 
     @inline(never)
     mutating func fillLookahead() {
-        while pos + Parser.lookahead >= base + tokens.count && !session.lexer.finished { lexMore() }
+        while pos + Parser.lookahead >= tokens.count && !session.lexer.finished { lexMore() }
     }
 
     /// Lexes the next batch. The lexer's diagnostics are taken as they come, each
@@ -124,14 +127,15 @@ public struct Parser {
     /// and no item starts among them.)
     @inline(__always)
     mutating func compactTokens() {
-        if pos - base >= window.compactionThreshold { discardTokens(before: pos - 2) }
+        if pos >= window.compactionThreshold { discardTokens(before: pos - 2) }
     }
 
     @inline(never)
     mutating func discardTokens(before index: Int) {
-        let n = min(index - base, tokens.count)
+        let n = min(index, tokens.count)
         guard n > 0 else { return }
         tokens.removeFirst(n)
+        pos -= n
         base += n
     }
 
@@ -184,7 +188,7 @@ public struct Parser {
     /// The end of the previous token: where "expected X" goes when the current token
     /// is already on the next line (Zig's placement rule).
     @inline(__always)
-    var previousEnd: UInt32 { pos > 0 ? tokens[pos - 1 - base].range.end : 0 }
+    var previousEnd: UInt32 { pos > 0 ? tokens[pos - 1].range.end : 0 }
 
     /// The range an "expected X, found Y" error points at.
     var errorRange: SourceRange {
@@ -316,7 +320,7 @@ public struct Parser {
         let mark = b.listMark
         while !atEOF {
             compactTokens()
-            let before = pos
+            let before = position
             if tok.kind == .semicolon || tok.kind == .comma { advance(); continue }
             if tok.kind == .rBrace || tok.kind == .rParen || tok.kind == .rBracket {
                 report(SyntaxDiagnostics.unexpectedClosing(tok.range, tok.kind))
@@ -325,7 +329,7 @@ public struct Parser {
             }
             b.addToList(parseItem(.file))
             expectSeparator(closing: .eof)
-            if pos == before { advance() }  // progress guard
+            if position == before { advance() }  // progress guard
         }
         let end = UInt32(clamping: file.bytes.count)
         return block(since: mark, SourceRange(start: 0, end: end), closed: true)
@@ -353,11 +357,11 @@ public struct Parser {
             guard enter() else { return block(since: mark, .empty(at: at), closed: false) }
             defer { leave() }
             while !atEOF && tok.kind != .rBrace {
-                let before = pos
+                let before = position
                 if tok.kind == .semicolon || tok.kind == .comma || tok.kind == .rParen || tok.kind == .rBracket { advance(); continue }
                 b.addToList(parseItem(context))
                 expectSeparator(closing: .rBrace)
-                if pos == before { advance() }
+                if position == before { advance() }
             }
             if tok.kind == .rBrace { advance() }
             return block(since: mark, SourceRange(start: at, end: previousEnd), closed: false)
@@ -373,7 +377,7 @@ public struct Parser {
         defer { bracketDepth = savedBrackets }
         while true {
             compactTokens()
-            let before = pos
+            let before = position
             if tok.kind == .semicolon || tok.kind == .comma { advance(); continue }
             if tok.kind == .rBrace {
                 let close = advance()
@@ -386,7 +390,7 @@ public struct Parser {
             }
             b.addToList(parseItem(context))
             expectSeparator(closing: .rBrace)
-            if pos == before { advance() }  // progress guard
+            if position == before { advance() }  // progress guard
         }
     }
 
