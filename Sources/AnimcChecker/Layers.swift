@@ -3,17 +3,25 @@ import AnimcDiagnostics
 import AnimcIR
 import AnimcSyntax
 
-/// An IR layer held by reference (see ``LayerNode/irLayer``).
-final class IRLayerBox {
-    let layer: Layer
-    init(_ layer: Layer) { self.layer = layer }
+/// What only some layer nodes have, in a box that only they make: a layer with a
+/// `mask:` or used as a mask, a layer with its own `beginTime`, `speed` or
+/// `timeOffset`, and every layer of a check with a memo (its kept IR). Inline, these
+/// fields were 80 bytes of every node, and the nodes of a file are all alive at the
+/// check's peak.
+final class LayerExtras {
+    // Unchecked for the reason given on ``Checker``'s containers: a check memo's
+    // reuse reads and clears them for every kept node.
+    @exclusivity(unchecked) var maskReference: (name: String, range: SourceRange)?
+    @exclusivity(unchecked) var mask: LayerNode?
+    @exclusivity(unchecked) var maskedBy: SourceRange?
+    @exclusivity(unchecked) var timing = LayerTiming()
+    @exclusivity(unchecked) var irLayer: Layer?
 }
 
-/// A layer node's masks (see ``LayerNode/maskReference``).
-final class LayerMasking {
-    var reference: (name: String, range: SourceRange)?
-    var mask: LayerNode?
-    var maskedBy: SourceRange?
+/// A layer node's children by name, in a box made with its first child: most layers
+/// have none, and the table's three arrays were 24 bytes of every node.
+final class ChildNames {
+    @exclusivity(unchecked) var table = NameTable<LayerNode>()
 }
 
 /// The animation keys and the timing attributes (and `mask:`) written so far in one
@@ -42,47 +50,70 @@ final class LayerNode {
     /// parent first (``CheckMemo/finish(everyName:)``).
     unowned var parent: LayerNode? { didSet { cachedID = nil } }
     @exclusivity(unchecked) var children: [LayerNode] = []
-    /// Children by name, so duplicate checks stay linear for layers with many sublayers.
-    @exclusivity(unchecked) var childNames = NameTable<LayerNode>()
+    /// Children by name, so duplicate checks stay linear for layers with many sublayers
+    /// (see ``childNames``).
+    private var childBox: ChildNames?
     @exclusivity(unchecked) var properties = LayerProperties()
     @exclusivity(unchecked) var animations: [Animation] = []
-    var timing = LayerTiming()
-    /// What masks this layer and what it masks, in a box of its own that only layers
-    /// with a `mask:` or used as a mask have: inline, the three fields were a fifth of
-    /// every node, and the nodes of a file are all alive at the check's peak.
-    private var masking: LayerMasking?
+    private var extras: LayerExtras?
+
+    /// The children's table by name, made if the layer had none.
+    var childNames: ChildNames {
+        if let childBox { return childBox }
+        let made = ChildNames()
+        childBox = made
+        return made
+    }
+
+    /// The child called `name`.
+    func child(named name: String) -> LayerNode? { childBox?.table[name] }
+
+    /// Lets go of the children's table, which only lowering reads.
+    func forgetChildNames() { childBox = nil }
+
+    /// Forgets what masks this layer and what it masks (a kept subtree's, whose masks
+    /// are resolved again).
+    func clearMasks() {
+        guard let extras else { return }
+        extras.mask = nil
+        extras.maskedBy = nil
+    }
+
+    private var madeExtras: LayerExtras {
+        if let extras { return extras }
+        let made = LayerExtras()
+        extras = made
+        return made
+    }
+
+    /// The layer's own `beginTime`, `speed` and `timeOffset`.
+    var timing: LayerTiming {
+        get { extras?.timing ?? LayerTiming() }
+        set { if extras != nil || newValue != LayerTiming() { madeExtras.timing = newValue } }
+    }
     /// The `mask:` written in this layer's body.
     var maskReference: (name: String, range: SourceRange)? {
-        get { masking?.reference }
-        set { if newValue != nil || masking != nil { maskingBox.reference = newValue } }
+        get { extras?.maskReference }
+        set { if newValue != nil || extras != nil { madeExtras.maskReference = newValue } }
     }
     var mask: LayerNode? {
-        get { masking?.mask }
-        set { if newValue != nil || masking != nil { maskingBox.mask = newValue } }
+        get { extras?.mask }
+        set { if newValue != nil || extras != nil { madeExtras.mask = newValue } }
     }
     /// Where the `mask:` that uses this mask layer is written. (The range alone: the
     /// masked layer holds this one through `mask`, and holding it back made a cycle.)
     var maskedBy: SourceRange? {
-        get { masking?.maskedBy }
-        set { if newValue != nil || masking != nil { maskingBox.maskedBy = newValue } }
-    }
-    private var maskingBox: LayerMasking {
-        if let masking { return masking }
-        let made = LayerMasking()
-        masking = made
-        return made
+        get { extras?.maskedBy }
+        set { if newValue != nil || extras != nil { madeExtras.maskedBy = newValue } }
     }
     /// The IR of this layer once flattened, kept for a check memo's next check, which
     /// reuses it unless the layer moved. Made after lowering, so it never changes.
-    /// Boxed: held inline, an IR layer's fields sat empty in every node from its
-    /// creation, through the check's peak, which comes before any layer is flattened.
     var irLayer: Layer? {
-        get { irBox?.layer }
-        set { irBox = newValue.map(IRLayerBox.init) }
+        get { extras?.irLayer }
+        set { if newValue != nil || extras != nil { madeExtras.irLayer = newValue } }
     }
-    private var irBox: IRLayerBox?
     /// The id of ``irLayer``, read without copying the layer out of its box.
-    var irLayerID: String? { irBox?.layer.id }
+    var irLayerID: String? { extras?.irLayer?.id }
 
     init(name: String, nameRange: SourceRange, kind: LayerKind, isMask: Bool, range: SourceRange) {
         self.name = name
@@ -236,6 +267,10 @@ extension Checker {
             if !hasSyntaxErrors { report(Messages.missingComposition(.empty(at: 0))) }
             return nil
         }
+        // Nothing reads the names of the top level's layers after the masks are
+        // resolved, and without a memo nothing keeps them: their table, the largest in a
+        // file of many layers, goes before the list below is made.
+        if memo == nil { root.forgetChildNames() }
         var layers: [Layer] = []
         // Sized once from the layers expanded (a memo's reused items add to it): grown by
         // doubling, the list of a large file held its old and new buffers together, at
@@ -353,8 +388,9 @@ extension Checker {
             return nil
         }
         // Searched once for a sibling and for the place to join: the name hashed once.
-        let probe = parent.childNames.probe(layerName)
-        if let sibling = parent.childNames.value(at: probe) {
+        let siblings = parent.childNames
+        let probe = siblings.table.probe(layerName)
+        if let sibling = siblings.table.value(at: probe) {
             // A clash between top-level layers depends on another item.
             if parent.parent == nil { recorder?.cacheable = false }
             // Made twice by one line of source in a loop: point at the loop that
@@ -371,7 +407,7 @@ extension Checker {
         if mask { masksWritten = true }
         node.parent = parent
         parent.children.append(node)
-        parent.childNames.insert(layerName, node, absent: probe)
+        siblings.table.insert(layerName, node, absent: probe)
         lowerLayerBody(body, key: layerTemplateKey(body), node: node, scope: scope)
         return node
     }
@@ -755,7 +791,7 @@ extension Checker {
             var found: LayerNode?
             var searched: [LayerNode] = []
             while let s = scopeNode, found == nil {
-                found = s.childNames[name]
+                found = s.child(named: name)
                 searched.append(s)
                 scopeNode = s.parent
             }
@@ -850,7 +886,7 @@ extension Checker {
         }
         var pending = ContiguousArray(node.children.reversed())
         node.children = []
-        node.childNames = NameTable()
+        node.forgetChildNames()
         while let child = pending.popLast() {
             if !child.isMask { flatten(child, parentIndex: parentIndex, parentID: parentID, into: &layers) }
         }

@@ -410,7 +410,7 @@ extension Checker {
               evaluationCount + record.evaluations <= evaluationLimit,
               suggestionWork + record.suggestionWork <= suggestionBudget,
               diagnostics.count + record.events.reports.count < SyntaxDiagnostics.recordedLimit,
-              !record.roots.contains(where: { root.childNames[$0.name] != nil }) else { return false }
+              !record.roots.contains(where: { root.child(named: $0.name) != nil }) else { return false }
 
         guard let memo, record.replayedIn != memo.generation else { return false }
         record.replayedIn = memo.generation
@@ -431,7 +431,7 @@ extension Checker {
             node.resetMasks()
             node.parent = root
             root.children.append(node)
-            root.childNames[node.name] = node
+            root.childNames.table[node.name] = node
         }
         for a in record.lowered { appendLowered(a) }
         let events = record.events
@@ -520,8 +520,7 @@ extension LayerNode {
     /// Forgets the masks resolved by the check that made this subtree: masks are
     /// resolved again over the whole tree of each check.
     func resetMasks() {
-        mask = nil
-        maskedBy = nil
+        clearMasks()
         for child in children { child.resetMasks() }
     }
 }

@@ -142,7 +142,7 @@ extension Checker {
     private func descend(_ node: LayerNode, _ names: ArraySlice<Identifier>) -> LayerNode? {
         var current = node
         for n in names {
-            guard let child = current.childNames[n.name] else { return nil }
+            guard let child = current.child(named: n.name) else { return nil }
             current = child
         }
         return current

@@ -6,8 +6,8 @@ public struct Animation: Hashable, Sendable {
     /// group's name. Unique among its siblings.
     public var name: String
     public var timing: Timing
-    public var kind: AnimationKind
     public var range: SourceRange
+    public var kind: AnimationKind
 
     public init(name: String, timing: Timing, kind: AnimationKind, range: SourceRange) {
         self.name = name
@@ -38,11 +38,13 @@ public struct Timing: Hashable, Sendable {
     public var repeatCount: Double
     /// Seconds; 0 means unset. Never both this and `repeatCount`.
     public var repeatDuration: Double
+    // The timing function before the one-byte fields, which then fill its tail: 88
+    // bytes where the other order took 96, and an animation 120 where it took 128.
+    public var timingFunction: TimingFunction
     public var autoreverses: Bool
     public var fillMode: FillMode
     /// Ignored for group children, as Core Animation ignores it.
     public var removedOnCompletion: Bool
-    public var timingFunction: TimingFunction
 
     public init(beginTime: Double = 0, duration: Double, speed: Double = 1, timeOffset: Double = 0,
                 repeatCount: Double = 0, repeatDuration: Double = 0, autoreverses: Bool = false,

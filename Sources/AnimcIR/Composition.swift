@@ -47,15 +47,9 @@ public struct TimeWindow: Hashable, Sendable {
 public struct Layer: Hashable, Sendable {
     /// The stable address of the layer: dotted names from the root, with instance
     /// indices, e.g. `grid.tile[3,4]`. Used by `animc eval --layer`, outputs and messages.
+    // Declared in this order so that the one-byte fields share the optional parent's
+    // tag word: 96 bytes a layer, where declaration in the order of `init` took 104.
     public var id: String
-    public var kind: LayerKind
-    /// The parent layer, or nil for a top-level layer. A mask layer's parent is the
-    /// layer it masks.
-    public var parent: Int?
-    /// Whether this layer is its parent's mask rather than a sublayer.
-    public var isMask: Bool
-    /// The layer that masks this one (a layer whose ``isMask`` is true).
-    public var mask: Int?
     /// Model values the source set explicitly, in property-table order. Everything
     /// else has the table's default.
     public var properties: [PropertyValue]
@@ -64,6 +58,14 @@ public struct Layer: Hashable, Sendable {
     /// The layer's own media timing (`CALayer` adopts `CAMediaTiming`).
     public var timing: LayerTiming
     public var range: SourceRange
+    /// The parent layer, or nil for a top-level layer. A mask layer's parent is the
+    /// layer it masks.
+    public var parent: Int?
+    /// Whether this layer is its parent's mask rather than a sublayer.
+    public var isMask: Bool
+    public var kind: LayerKind
+    /// The layer that masks this one (a layer whose ``isMask`` is true).
+    public var mask: Int?
 
     public init(id: String, kind: LayerKind, parent: Int?, isMask: Bool = false, mask: Int? = nil,
                 properties: [PropertyValue], animations: [Animation], timing: LayerTiming = LayerTiming(),
@@ -87,8 +89,10 @@ public struct Layer: Hashable, Sendable {
 
 /// An explicitly set model value.
 public struct PropertyValue: Hashable, Sendable {
-    public var property: PropertyID
+    // The value first: the one-byte property and the range then fill the value's tail
+    // (its case tag's word), 48 bytes an entry where the other order took 56.
     public var value: Value
+    public var property: PropertyID
     public var range: SourceRange
     public init(_ property: PropertyID, _ value: Value, range: SourceRange) {
         self.property = property
