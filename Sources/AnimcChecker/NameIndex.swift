@@ -69,7 +69,8 @@ public struct NameIndex: Sendable {
     /// Indexes a tree, including trees with syntax errors (error nodes hold no names).
     public static func build(_ tree: SyntaxTree) -> NameIndex {
         var builder = Builder(tree: tree)
-        builder.block(tree.root, layer: builder.rootLayer, ownScope: false)
+        var root = LayerScope(table: StaticLayer(parent: nil))
+        builder.block(tree.root, layer: &root, ownScope: false)
         builder.index.unresolvedNames = builder.unresolved.map { tree.arena.names[Int($0)] }
         return builder.index
     }
@@ -126,7 +127,8 @@ private struct Visibility {
 }
 
 /// A layer in the layer namespace (for `mask:` and `layer.animation.end`), with its
-/// animations by name.
+/// animations by name. Only a layer that names something in it has one (see
+/// ``LayerScope``).
 private final class StaticLayer {
     /// Unowned: a layer holds its children, and a child holding its parent made every
     /// index's layer tree a cycle that outlived the build (a leak on every check, and so
@@ -134,16 +136,48 @@ private final class StaticLayer {
     /// walked: the walk holds them, or the root's tables do.
     unowned let parent: StaticLayer?
     // FNV-hashed tables, as the checker's: a file's top level can hold a layer per
-    // line, and each one is looked up when declared.
-    @exclusivity(unchecked) var children = NameTable<(declaration: Int, layer: StaticLayer)>()
+    // line, and each one is looked up when declared. A child's layer is nil while the
+    // child has named nothing (see ``LayerScope``).
+    @exclusivity(unchecked) var children = NameTable<(declaration: Int, layer: StaticLayer?)>()
     @exclusivity(unchecked) var animations = NameTable<Int>()
     init(parent: StaticLayer?) { self.parent = parent }
+}
+
+/// The layer whose body the walk is in. Its ``StaticLayer`` is made when the body
+/// first names something in it (a sublayer, an aliased animation): most layers name
+/// nothing, and a table for each of them was most of an index's memory while it was
+/// built, at the end of a check, beside the tree and the IR. A layer without one
+/// answers as an empty one would: no animation of its own, and lookups that go on
+/// outwards from `outer`, the nearest enclosing layer with a table.
+private struct LayerScope {
+    private(set) var table: StaticLayer?
+    let outer: StaticLayer?
+    /// Where the parent lists this layer (when it was the first of its name there),
+    /// to point at the table once it is made.
+    let entry: (owner: StaticLayer, name: String, declaration: Int)?
+
+    init(table: StaticLayer?, outer: StaticLayer? = nil, entry: (owner: StaticLayer, name: String, declaration: Int)? = nil) {
+        self.table = table
+        self.outer = outer
+        self.entry = entry
+    }
+
+    /// Where lookups from this body start: its table, or the nearest one outside.
+    var nearest: StaticLayer? { table ?? outer }
+
+    /// The table to name something in, made now if the layer had none.
+    mutating func madeTable() -> StaticLayer {
+        if let table { return table }
+        let made = StaticLayer(parent: outer)
+        table = made
+        if let entry { entry.owner.children[entry.name] = (entry.declaration, made) }
+        return made
+    }
 }
 
 private struct Builder {
     let tree: SyntaxTree
     var index = NameIndex()
-    let rootLayer = StaticLayer(parent: nil)
     var visible: Visibility
     /// Names used unresolved, once each by interned name: a file uses a handful of
     /// built-ins thousands of times, and each use was an identifier kept with its name.
@@ -187,7 +221,7 @@ private struct Builder {
     /// when the block declares something (most layer and animation bodies declare
     /// nothing); without, they go in the current scope itself (the file, a component's
     /// parameters, a loop's variables).
-    mutating func block(_ b: Block, layer: StaticLayer, ownScope: Bool = true) {
+    mutating func block(_ b: Block, layer: inout LayerScope, ownScope: Bool = true) {
         var mark: Int?
         let items = tree[b.items]
         for item in items where Checker.declaresName(tree.tag(item)) {
@@ -202,80 +236,88 @@ private struct Builder {
             if ownScope && mark == nil { mark = visible.open() }
             _ = declare(declared.0, declared.1, extent: item.range, inScope: true)
         }
-        for item in items { self.item(item, layer: layer) }
+        for item in items { self.item(item, layer: &layer) }
         if let mark { visible.close(mark) }
     }
 
-    mutating func item(_ item: Item, layer: StaticLayer) {
+    mutating func item(_ item: Item, layer: inout LayerScope) {
         switch tree[item] {
         case .letDecl(_, _, let value), .timingDecl(_, let value):
-            expr(value, layer: layer)
+            expr(value, layer: &layer)
         case .pathDecl(_, let body):
-            block(body, layer: layer)
+            block(body, layer: &layer)
         case .component(_, let params, let body):
             // Defaults are read outside the component, where no parameter is visible:
             // all of them first, then the parameters. Declarations and references keep
             // their order (defaults declare nothing).
             let parameters = tree[params]
-            for p in parameters { if let d = p.defaultValue { expr(d, layer: layer) } }
+            for p in parameters { if let d = p.defaultValue { expr(d, layer: &layer) } }
             let mark = visible.open()
             for p in parameters { _ = declare(p.name, .parameter, extent: p.range, inScope: true) }
-            block(body, layer: StaticLayer(parent: nil), ownScope: false)
+            var own = LayerScope(table: nil)
+            block(body, layer: &own, ownScope: false)
             visible.close(mark)
         case .composition(_, let body):
-            block(body, layer: layer)
+            block(body, layer: &layer)
         case .layer(_, _, let name, let indices, let body):
-            for i in tree[indices] { expr(i, layer: layer) }
-            let child = StaticLayer(parent: layer)
+            for i in tree[indices] { expr(i, layer: &layer) }
+            var entry: (owner: StaticLayer, name: String, declaration: Int)?
             if let name {
                 let d = declare(name, .layer, extent: item.range, inScope: false)
-                if layer.children[name.name] == nil { layer.children[name.name] = (d, child) }
+                let owner = layer.madeTable()
+                if owner.children[name.name] == nil {
+                    owner.children[name.name] = (d, nil)
+                    entry = (owner, name.name, d)
+                }
             }
-            block(body, layer: child)
+            var child = LayerScope(table: nil, outer: layer.nearest, entry: entry)
+            block(body, layer: &child)
         case .instance(let name, let indices, let value):
-            for i in tree[indices] { expr(i, layer: layer) }
+            for i in tree[indices] { expr(i, layer: &layer) }
             let d = declare(name, .layer, extent: item.range, inScope: false)
-            if layer.children[name.name] == nil { layer.children[name.name] = (d, StaticLayer(parent: layer)) }
-            expr(value, layer: layer)
+            let owner = layer.madeTable()
+            if owner.children[name.name] == nil { owner.children[name.name] = (d, nil) }
+            expr(value, layer: &layer)
         case .property(let key, let value):
             // `mask: name` names a layer: a sublayer, else one further out.
             if key.dottedID == maskID, case .identifier(let n) = tree[value] {
                 if let d = findLayer(n, from: layer) { refer(value.range, to: d) }
                 return
             }
-            expr(value, layer: layer)
+            expr(value, layer: &layer)
         case .animation(_, _, let alias, let along, let body):
-            if let along { expr(along, layer: layer) }
+            if let along { expr(along, layer: &layer) }
             // Animations are named for sequencing (`go.end`); earlier ones only.
-            block(body, layer: layer)
+            block(body, layer: &layer)
             if let alias {
                 let d = declare(alias, .animation, extent: item.range, inScope: false)
-                if layer.animations[alias.name] == nil { layer.animations[alias.name] = d }
+                let owner = layer.madeTable()
+                if owner.animations[alias.name] == nil { owner.animations[alias.name] = d }
             }
         case .keyframe(let time, let value, let timing):
-            expr(time, layer: layer)
-            expr(value, layer: layer)
-            if let timing { expr(timing, layer: layer) }
+            expr(time, layer: &layer)
+            expr(value, layer: &layer)
+            if let timing { expr(timing, layer: &layer) }
         case .forLoop(let bindings, let body):
             // Each sequence is read outside the loop, where no loop variable is visible.
             let loopBindings = tree[bindings]
-            for b in loopBindings { expr(b.sequence, layer: layer) }
+            for b in loopBindings { expr(b.sequence, layer: &layer) }
             let mark = visible.open()
             for b in loopBindings { _ = declare(b.name, .loopVariable, extent: b.range, inScope: true) }
-            block(body, layer: layer, ownScope: false)
+            block(body, layer: &layer, ownScope: false)
             visible.close(mark)
         case .ifItem(let condition, let then, let otherwise):
-            expr(condition, layer: layer)
-            block(then, layer: layer)
-            if let otherwise { block(otherwise, layer: layer) }
+            expr(condition, layer: &layer)
+            block(then, layer: &layer)
+            if let otherwise { block(otherwise, layer: &layer) }
         case .pathCommand(_, let arguments):
-            for a in tree[arguments] { expr(a.value, layer: layer) }
+            for a in tree[arguments] { expr(a.value, layer: &layer) }
         case .error:
             break
         }
     }
 
-    mutating func expr(_ e: Expr, layer: StaticLayer) {
+    mutating func expr(_ e: Expr, layer: inout LayerScope) {
         // A name is most of what is walked here: read by its id, without decoding the
         // node (and retaining its name) first.
         let id = tree.nameID(e)
@@ -287,38 +329,38 @@ private struct Builder {
         case .identifier:
             break  // read above
         case .paren(let inner), .unary(_, let inner):
-            expr(inner, layer: layer)
+            expr(inner, layer: &layer)
         case .tuple(let items), .list(let items), .sequence(let items):
-            for x in tree[items] { expr(x, layer: layer) }
+            for x in tree[items] { expr(x, layer: &layer) }
         case .binary(_, let l, let r), .range(let l, let r, _):
-            expr(l, layer: layer)
-            expr(r, layer: layer)
+            expr(l, layer: &layer)
+            expr(r, layer: &layer)
         case .conditional(let c, let a, let b):
-            expr(c, layer: layer)
-            expr(a, layer: layer)
-            expr(b, layer: layer)
+            expr(c, layer: &layer)
+            expr(a, layer: &layer)
+            expr(b, layer: &layer)
         case .call(let callee, let arguments):
             use(callee.nameID, at: callee.range)
-            for a in tree[arguments] { expr(a.value, layer: layer) }
+            for a in tree[arguments] { expr(a.value, layer: &layer) }
         case .index(let base, let indices):
-            expr(base, layer: layer)
-            for i in tree[indices] { expr(i, layer: layer) }
+            expr(base, layer: &layer)
+            for i in tree[indices] { expr(i, layer: &layer) }
         case .member(let base, let name):
             // `go.end`, `card.go.end`: an animation, when the first name is not a value.
             if Checker.sequencingMembers.contains(name.name), let (d, range) = animation(base, layer: layer) {
                 refer(range, to: d)
                 return
             }
-            expr(base, layer: layer)
+            expr(base, layer: &layer)
         case .pathLiteral(let body):
-            block(body, layer: layer)
+            block(body, layer: &layer)
         case .number, .string, .color, .bool, .implicitMember, .error:
             break
         }
     }
 
     /// The animation `a` or `layer.a` names, and the range of its name in the reference.
-    func animation(_ base: Expr, layer: StaticLayer) -> (Int, SourceRange)? {
+    func animation(_ base: Expr, layer: LayerScope) -> (Int, SourceRange)? {
         var names: [Identifier] = []
         var e = base
         while true {
@@ -330,8 +372,8 @@ private struct Builder {
             break
         }
         guard let last = names.last, visible.lookup(names[0].nameID) == nil else { return nil }
-        if names.count == 1 { return layer.animations[last.name].map { ($0, last.range) } }
-        var s: StaticLayer? = layer
+        if names.count == 1 { return layer.table?.animations[last.name].map { ($0, last.range) } }
+        var s = layer.nearest
         while let start = s {
             var current: StaticLayer? = start
             for n in names.dropLast() { current = current?.children[n.name]?.layer }
@@ -341,8 +383,8 @@ private struct Builder {
         return nil
     }
 
-    func findLayer(_ name: String, from layer: StaticLayer) -> Int? {
-        var s: StaticLayer? = layer
+    func findLayer(_ name: String, from layer: LayerScope) -> Int? {
+        var s = layer.nearest
         while let l = s {
             if let found = l.children[name] { return found.declaration }
             s = l.parent

@@ -1,0 +1,47 @@
+import AnimcBase
+import AnimcChecker
+import AnimcSyntax
+import AnimcTestSupport
+import Testing
+
+/// The name index's layer namespace, pinned by a fixture whose lines say where their
+/// reference goes: a `mask:` name or a `layer.animation.end` resolves to the layer or
+/// the aliased animation that the checker would find, searched from the layer the
+/// reference is written in and outwards, the first of two layers of one name winning.
+@Suite struct NameIndexTests {
+    static let fixture = "Tests/AnimcCheckerTests/Fixtures/names/layer-namespace.anim"
+
+    @Test func layerAndAnimationReferencesResolveAsWritten() throws {
+        let file = SourceFile(name: Self.fixture, bytes: Repository.bytes(Self.fixture))
+        let tree = parse(file)
+        #expect(tree.diagnostics.isEmpty)
+        let index = NameIndex.build(tree)
+        let lines = LineIndex(file)
+        func line(_ offset: UInt32) -> Int { lines.lineNumber(ofOffset: Int(offset)) + 1 }
+        let layerKinds: Set<NameIndex.Kind> = [.layer, .animation]
+        let text = String(decoding: file.bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        // The line (1-based) each `// #tag` is on.
+        var tags: [String: Int] = [:]
+        for (n, line) in text.enumerated() {
+            if let r = line.range(of: "// #") { tags[String(line[r.upperBound...].prefix { $0 != " " })] = n + 1 }
+        }
+        var checked = 0
+        for (n, text) in text.enumerated() {
+            // Markers follow code on its line; the header's comment lines only describe them.
+            guard let comment = text.range(of: "//"), !text[..<comment.lowerBound].allSatisfy(\.isWhitespace),
+                  let marker = text.range(of: "-> ") else { continue }
+            let expected = text[marker.upperBound...].trimmingCharacters(in: .whitespaces)
+            let resolved = index.references.filter { line($0.range.start) == n + 1 && layerKinds.contains(index.declarations[$0.declaration].kind) }
+                .map { line(index.declarations[$0.declaration].range.start) }
+            if expected == "none" {
+                #expect(resolved.isEmpty, "line \(n + 1) resolves to \(resolved)")
+            } else {
+                let tag = String(expected.dropFirst())
+                #expect(tags[tag] != nil, "line \(n + 1): no line is tagged \(tag)")
+                #expect(resolved == [tags[tag] ?? -1], "line \(n + 1) resolves to \(resolved), expected line \(tags[tag] ?? -1)")
+            }
+            checked += 1
+        }
+        #expect(checked == 14)
+    }
+}
