@@ -135,6 +135,20 @@ struct SyntaxBuilder {
         if value.sign == .plus, let small = UInt32(exactly: value) {
             return leaf(.smallNumber, range, bits: bits, data: small)
         }
+        // Most other literals are a few decimal places (0.5, 0.25, 1.75): their digits
+        // fit the payload too, kept only when they give the value back bit for bit.
+        if value.sign == .plus, value < 4_294_967_295 {
+            var power = 1.0
+            for e in UInt8(1)...9 {
+                power *= 10
+                let scaled = (value * power).rounded()
+                guard scaled <= 4_294_967_295 else { break }
+                let digits = UInt32(scaled)
+                if SyntaxArena.decimal(digits, bits | e << 4).bitPattern == value.bitPattern {
+                    return leaf(.number, range, bits: bits | e << 4, data: digits)
+                }
+            }
+        }
         numbers.append(value)
         return leaf(.number, range, bits: bits, data: UInt32(truncatingIfNeeded: numbers.count - 1))
     }

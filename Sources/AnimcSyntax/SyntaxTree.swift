@@ -411,7 +411,9 @@ extension SyntaxTree {
         let k = arena.kinds[Int(expr.id)]
         switch k.tag {
         case .smallNumber: return (Double(arena.nodes[Int(expr.id)].data), NumberUnit(code: k.bits))
-        case .number: return (arena.numbers[Int(arena.nodes[Int(expr.id)].data)], NumberUnit(code: k.bits))
+        case .number:
+            let x = arena.nodes[Int(expr.id)].data
+            return (k.bits >= 16 ? SyntaxArena.decimal(x, k.bits) : arena.numbers[Int(x)], NumberUnit(code: k.bits & 15))
         default: return nil
         }
     }
@@ -508,8 +510,9 @@ struct NodeKind: Sendable, BitwiseCopyable {
 /// | forLoop | offset | body, list of bindings |
 /// | ifItem | offset | condition, then, otherwise |
 /// | pathCommand | offset | name, list of arguments |
-/// | number | index in `numbers` | — ; `bits` = unit |
+/// | number | index in `numbers` | — ; `bits` = unit (below 16) |
 /// | smallNumber | the value (a whole number below 2³²) | — ; `bits` = unit |
+/// | number (a short decimal) | the digits `m` of a value `m / 10ᵉ`, `e` > 0 (see ``SyntaxArena/decimal(_:_:)``) | — ; `bits` = unit, and `e` times 16 |
 /// | string | index in `strings` | — |
 /// | color | index of four in `numbers` | — |
 /// | boolean | — | — ; `bits` = the value |
@@ -545,6 +548,29 @@ public final class SyntaxArena: @unchecked Sendable {
     @usableFromInline let strings: [String]
 
     @usableFromInline static let none = UInt32.max
+
+    /// The value of a ``NodeTag/number`` node that holds a short decimal (`bits` of 16 or more): its digits over the power of ten
+    /// in the upper half of `bits`. Both are exact doubles, so the quotient is the
+    /// decimal's correctly rounded value; the builder keeps a number this way only when
+    /// it comes out bit for bit as the literal's value (see ``SyntaxBuilder/number(_:_:_:)``).
+    /// Not inlined: in the expression reader, its switch made the reader too large to be
+    /// inlined into the evaluator, which then copied every `ExprKind` it read.
+    @usableFromInline @inline(never)
+    static func decimal(_ digits: UInt32, _ bits: UInt8) -> Double {
+        let power: Double
+        switch bits >> 4 {
+        case 1: power = 1e1
+        case 2: power = 1e2
+        case 3: power = 1e3
+        case 4: power = 1e4
+        case 5: power = 1e5
+        case 6: power = 1e6
+        case 7: power = 1e7
+        case 8: power = 1e8
+        default: power = 1e9
+        }
+        return Double(digits) / power
+    }
     /// A key path node's `bits` when the path is one name, which its `data` holds.
     @usableFromInline static let singleNameKeyPath: UInt8 = 1
 
@@ -685,7 +711,7 @@ public final class SyntaxArena: @unchecked Sendable {
         let x = n.data
         switch k.tag {
         case .smallNumber: return .number(Double(x), NumberUnit(code: k.bits))
-        case .number: return .number(numbers[Int(x)], NumberUnit(code: k.bits))
+        case .number: return .number(k.bits >= 16 ? SyntaxArena.decimal(x, k.bits) : numbers[Int(x)], NumberUnit(code: k.bits & 15))
         case .identifier: return .identifier(names[Int(x)])
         case .binary: return .binary(BinaryOperator(code: k.bits), expr(word(x)), expr(word(x + 1)))
         case .call: return .call(callee: identifier(at: x), arguments: children(at: x + 3))
