@@ -216,10 +216,12 @@ struct PlainBuffer<Element: BitwiseCopyable> {
         capacity *= 2
     }
 
-    /// The elements, in storage the caller now owns: the exact size when the reserve
-    /// went mostly unused, so an arena keeps no slack.
+    /// The elements, in storage the caller now owns, at their exact size unless the
+    /// slack is under a sixty-fourth: an arena keeps no reserve it did not use (the
+    /// node buffer's, sized from the source, was up to a quarter too large), and
+    /// `realloc` shrinks a block where it is, without a copy.
     mutating func take() -> UnsafeBufferPointer<Element> {
-        if capacity - count > capacity / 4 {
+        if capacity - count > capacity / 64 {
             capacity = max(count, 1)
             base = PlainBuffer.resize(base, to: capacity)
         }
