@@ -219,6 +219,7 @@ public struct Lexer {
         isDigit(b) || (b >= 0x61 && b <= 0x66) || (b >= 0x41 && b <= 0x46)
     }
 
+    @inline(__always)
     private mutating func lexToken() {
         let start = i
         let b = bytes[i]
