@@ -884,8 +884,11 @@ extension Checker {
             }
             return
         }
-        var pending = ContiguousArray(node.children.reversed())
+        // Reversed in place, not copied (a word a layer, at the check's peak), once the
+        // node no longer shares the list.
+        var pending = node.children
         node.children = []
+        pending.reverse()
         node.forgetChildNames()
         while let child = pending.popLast() {
             if !child.isMask { flatten(child, parentIndex: parentIndex, parentID: parentID, into: &layers) }

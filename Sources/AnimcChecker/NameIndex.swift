@@ -261,22 +261,11 @@ private struct Builder {
             block(body, layer: &layer)
         case .layer(_, _, let name, let indices, let body):
             for i in tree[indices] { expr(i, layer: &layer) }
-            var entry: (owner: StaticLayer, name: String, declaration: Int)?
-            if let name {
-                let d = declare(name, .layer, extent: item.range, inScope: false)
-                let owner = layer.madeTable()
-                if owner.children[name.name] == nil {
-                    owner.children[name.name] = (d, nil)
-                    entry = (owner, name.name, d)
-                }
-            }
-            var child = LayerScope(table: nil, outer: layer.nearest, entry: entry)
+            var child = sublayer(name, extent: item.range, in: &layer)
             block(body, layer: &child)
         case .instance(let name, let indices, let value):
             for i in tree[indices] { expr(i, layer: &layer) }
-            let d = declare(name, .layer, extent: item.range, inScope: false)
-            let owner = layer.madeTable()
-            if owner.children[name.name] == nil { owner.children[name.name] = (d, nil) }
+            _ = sublayer(name, extent: item.range, in: &layer)
             expr(value, layer: &layer)
         case .property(let key, let value):
             // `mask: name` names a layer: a sublayer, else one further out.
@@ -289,11 +278,7 @@ private struct Builder {
             if let along { expr(along, layer: &layer) }
             // Animations are named for sequencing (`go.end`); earlier ones only.
             block(body, layer: &layer)
-            if let alias {
-                let d = declare(alias, .animation, extent: item.range, inScope: false)
-                let owner = layer.madeTable()
-                if owner.animations[alias.name] == nil { owner.animations[alias.name] = d }
-            }
+            if let alias { declareAnimation(alias, extent: item.range, in: &layer) }
         case .keyframe(let time, let value, let timing):
             expr(time, layer: &layer)
             expr(value, layer: &layer)
@@ -315,6 +300,33 @@ private struct Builder {
         case .error:
             break
         }
+    }
+
+    // The namespace's bookkeeping in functions of their own, out of line: inlined,
+    // it made `item` too large for the tree's readers to be inlined into it.
+
+    /// Declares a sublayer (named, or an instance) in `layer`, the first of its name
+    /// there listed by name, and gives the scope of its body.
+    @inline(never)
+    mutating func sublayer(_ name: Identifier?, extent: SourceRange, in layer: inout LayerScope) -> LayerScope {
+        var entry: (owner: StaticLayer, name: String, declaration: Int)?
+        if let name {
+            let d = declare(name, .layer, extent: extent, inScope: false)
+            let owner = layer.madeTable()
+            if owner.children[name.name] == nil {
+                owner.children[name.name] = (d, nil)
+                entry = (owner, name.name, d)
+            }
+        }
+        return LayerScope(table: nil, outer: layer.nearest, entry: entry)
+    }
+
+    /// Declares an animation's alias in `layer`, the first of its name there listed.
+    @inline(never)
+    mutating func declareAnimation(_ alias: Identifier, extent: SourceRange, in layer: inout LayerScope) {
+        let d = declare(alias, .animation, extent: extent, inScope: false)
+        let owner = layer.madeTable()
+        if owner.animations[alias.name] == nil { owner.animations[alias.name] = d }
     }
 
     mutating func expr(_ e: Expr, layer: inout LayerScope) {
