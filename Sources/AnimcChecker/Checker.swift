@@ -508,12 +508,18 @@ final class Checker {
     // MARK: Driver
 
     func run() -> CheckResult {
+        // The name index reads the tree alone, so it is built before lowering: its
+        // working tables (a table of names per layer that names something, the largest
+        // the top level's) are gone by the check's peak. Built after, its lists were
+        // the compile's peak, beside the tree and the IR.
+        let index = NameIndex.build(tree)
+        nameIndex = index
         let composition = lowerFile()
         memo?.finish { topLevelNames }
         for (key, d) in noEffectWarnings.sorted(by: { $0.key < $1.key }) {
             if let entry = noEffect[key], entry.count == entry.instances { report(d) }
         }
-        reportUnused()
+        reportUnused(index)
         let sorted = diagnostics.sorted(by: Diagnostic.ordered)
         let ok = !sorted.contains { $0.severity == .error } && !hasSyntaxErrors
         return CheckResult(composition: ok ? composition : nil, diagnostics: sorted, foldedValues: FoldedValues(foldedValues),
@@ -544,9 +550,7 @@ final class Checker {
     /// use inside a broken expression, an untaken `if` branch or a loop that runs zero
     /// times still counts, so errors never turn into unused warnings, and the warning
     /// can be given whatever else is wrong with the file.
-    private func reportUnused() {
-        let index = NameIndex.build(tree)
-        nameIndex = index
+    private func reportUnused(_ index: NameIndex) {
         // Only declarations that can be warned about are candidates (layers and
         // animations, most of a large file's declarations, are not), picked out by kind
         // before anything is copied: with every layer among them, 100,000 layers made
