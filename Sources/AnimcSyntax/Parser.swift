@@ -35,7 +35,6 @@ public struct Parser {
     /// The lexer and what reporting needs.
     let session: ParseSession
 
-    let window: TokenWindow
     /// How far ahead ``peek(_:)`` may look without lexing: the window always holds
     /// this many tokens past the current one, or the file's end.
     static let lookahead = 2
@@ -65,9 +64,8 @@ public struct Parser {
 
     init(file: SourceFile, lexer: Lexer, window: TokenWindow) {
         self.file = file
-        self.session = ParseSession(file: file, lexer: lexer)
+        self.session = ParseSession(file: file, lexer: lexer, window: window)
         self.b = SyntaxBuilder(expectedBytes: file.bytes.count)
-        self.window = window
         tokens.reserveCapacity(min(window.batch + window.compactionThreshold, file.bytes.count / 3 + 8))
     }
 
@@ -76,8 +74,10 @@ public struct Parser {
     @inline(__always)
     var tok: Token { tokens[pos] }
 
-    /// The current token's place among all the file's tokens, which compaction does not move.
-    var position: Int { base + pos }
+    /// The current token's place among all the file's tokens, which compaction does not
+    /// move. (A mutating getter: the debug build copies the parser into a temporary for
+    /// a non-mutating one, in every frame of the recursion that asks.)
+    var position: Int { mutating get { base + pos } }
 
     /// The token `n` (at most ``lookahead``) after the current one, or the end of the file.
     @inline(__always)
@@ -114,7 +114,7 @@ public struct Parser {
     /// are noise (and were slow to render).
     @inline(never)
     mutating func lexMore() {
-        session.lexer.lex(upTo: window.batch, into: &tokens)
+        session.lexer.lex(upTo: session.window.batch, into: &tokens)
         guard !session.lexer.diagnostics.isEmpty else { return }
         for d in session.lexer.takeDiagnostics() where session.errorLines.insert(session.line(of: d)).inserted {
             record(d)
@@ -127,7 +127,7 @@ public struct Parser {
     /// and no item starts among them.)
     @inline(__always)
     mutating func compactTokens() {
-        if pos >= window.compactionThreshold { discardTokens(before: pos - 2) }
+        if pos >= session.window.compactionThreshold { discardTokens(before: pos - 2) }
     }
 
     @inline(never)
@@ -471,10 +471,12 @@ final class ParseSession {
     var reportedDepth = false
     let file: SourceFile
     lazy var lineIndex = LineIndex(file)
+    let window: TokenWindow
 
-    init(file: SourceFile, lexer: Lexer) {
+    init(file: SourceFile, lexer: Lexer, window: TokenWindow) {
         self.file = file
         self.lexer = lexer
+        self.window = window
     }
 
     func line(of d: Diagnostic) -> Int { lineIndex.lineNumber(ofOffset: Int(d.range.start)) }
