@@ -218,9 +218,7 @@ public struct Parser {
     // MARK: Reporting
 
     mutating func report(_ d: Diagnostic) {
-        let line = session.line(of: d)
-        lexPastLine(line)
-        guard session.errorLines.insert(line).inserted else { return }
+        guard session.errorLines.insert(lexedLine(at: d.range.start)).inserted else { return }
         record(d)
     }
 
@@ -238,18 +236,17 @@ public struct Parser {
     /// True when the current token sits on a line that already has an error; used to
     /// avoid reporting a separator error right after a broken item.
     var onErrorLine: Bool {
-        mutating get {
-            let line = session.lineIndex.lineNumber(ofOffset: Int(tok.range.start))
-            lexPastLine(line)
-            return session.errorLines.contains(line)
-        }
+        mutating get { session.errorLines.contains(lexedLine(at: tok.range.start)) }
     }
 
-    /// Lexes on to the end of `line`, so that a lexical error there has its line before
-    /// the parser asks whether the line has one: the lexer's message says more.
-    mutating func lexPastLine(_ line: Int) {
+    /// The line (0-based) of `offset`, lexed to its end first, so that a lexical error
+    /// there has claimed its line before the parser asks whether the line has one: the
+    /// lexer's message says more.
+    mutating func lexedLine(at offset: UInt32) -> Int {
+        let line = session.lineIndex.lineNumber(ofOffset: Int(offset))
         let next = line + 1 < session.lineIndex.lineCount ? session.lineIndex.lineStarts[line + 1] : Int.max
         while !session.lexer.finished && session.lexer.i < next { lexMore() }
+        return line
     }
 
     // MARK: Recovery
@@ -300,9 +297,7 @@ public struct Parser {
             if !session.reportedDepth {
                 session.reportedDepth = true
                 let d = SyntaxDiagnostics.nestingTooDeep(tok.range, limit: Parser.maxDepth)
-                let line = session.line(of: d)
-                lexPastLine(line)
-                session.errorLines.insert(line)
+                session.errorLines.insert(lexedLine(at: d.range.start))
                 record(d)
             }
             return false
