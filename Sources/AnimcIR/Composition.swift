@@ -45,10 +45,11 @@ public struct TimeWindow: Hashable, Sendable {
 
 /// One layer. The tree is flat: ``parent`` points at an earlier index.
 public struct Layer: Hashable, Sendable {
-    /// The stable address of the layer: dotted names from the root, with instance
-    /// indices, e.g. `grid.tile[3,4]`. Used by `animc eval --layer`, outputs and messages.
     // Declared in this order so that the one-byte fields share the optional parent's
     // tag word: 96 bytes a layer, where declaration in the order of `init` took 104.
+
+    /// The stable address of the layer: dotted names from the root, with instance
+    /// indices, e.g. `grid.tile[3,4]`. Used by `animc eval --layer`, outputs and messages.
     public var id: String
     /// Model values the source set explicitly, in property-table order. Everything
     /// else has the table's default.
