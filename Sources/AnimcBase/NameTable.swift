@@ -111,6 +111,10 @@ public struct NameTable<Value> {
         }
     }
 
+    /// Where `name` is in the order names were added (0 for the first), or nil: for a
+    /// table that runs beside a list filled in the same order.
+    @inlinable public func ordinal(of name: String) -> Int? { position(name) }
+
     /// Every name and its value, in the order they were added.
     @inlinable public var entries: [(key: String, value: Value)] {
         items.map { (key: $0.key, value: $0.value) }

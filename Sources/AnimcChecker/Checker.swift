@@ -86,20 +86,24 @@ struct CheckCounts {
     var layerReuses: Int
     /// Candidates its suggestions compared (see ``Checker/suggestionBudget``).
     var suggestionWork: Int
+    /// Whether its top-level layers were flattened item by item (see ``Checker/lowerFile()``).
+    var streamedLayers: Bool
 }
 
 /// Checks with the settings the tests turn (template reuse, the suggestion budget), and
 /// says what the check counted.
 func checkCounting(_ tree: SyntaxTree, memo: CheckMemo? = nil, reusingTemplates: Bool = true,
-                   suggestionBudget: Int = Checker.suggestionBudget,
+                   streamingLayers: Bool = true, suggestionBudget: Int = Checker.suggestionBudget,
                    evaluationLimit: Int = ExpansionLimits.maxEvaluations) -> (CheckResult, CheckCounts) {
     let checker = Checker(tree: tree, memo: memo)
     checker.reusesTemplates = reusingTemplates
+    checker.streamsLayers = streamingLayers
     checker.suggestionBudget = suggestionBudget
     checker.evaluationLimit = evaluationLimit
     let result = checker.run()
     return (result, CheckCounts(templateReuses: checker.templateReuses, propertyReuses: checker.propertyReuses,
-                               layerReuses: checker.layerReuses, suggestionWork: checker.suggestionWork))
+                               layerReuses: checker.layerReuses, suggestionWork: checker.suggestionWork,
+                               streamedLayers: checker.streamedLayers))
 }
 
 /// Limits on expansion, so that no input can make the checker run away.
@@ -236,6 +240,10 @@ final class Checker {
     /// child's).
     @exclusivity(unchecked) var reusableKinds = OffsetTable<ReusableKind>()
     var reusesTemplates = true
+    /// Whether a check may flatten its top-level layers item by item (the tests turn it
+    /// off to compare), and whether this one did.
+    var streamsLayers = true
+    var streamedLayers = false
     var templateEntryCount = 0
     var templateReuses = 0
     var propertyReuses = 0

@@ -20,8 +20,17 @@ final class LayerExtras {
 
 /// A layer node's children by name, in a box made with its first child: most layers
 /// have none, and the table's three arrays were 24 bytes of every node.
+///
+/// The table holds where each name is written, not the child: a name's place in the
+/// table is its child's in the node's `children` (both are added to in the same
+/// order), so the table needs no reference to find the child, and keeps none. Without
+/// one, the top level's children can be flattened and let go while their names still
+/// count for the duplicate check (see ``Checker/lowerFile()``).
 final class ChildNames {
-    @exclusivity(unchecked) var table = NameTable<LayerNode>()
+    @exclusivity(unchecked) var table = NameTable<SourceRange>()
+    /// How many of the first children were flattened and let go before the others
+    /// were made: their names are in the table, and they are no longer in `children`.
+    var flattened = 0
 }
 
 /// The animation keys and the timing attributes (and `mask:`) written so far in one
@@ -65,11 +74,24 @@ final class LayerNode {
         return made
     }
 
-    /// The child called `name`.
-    func child(named name: String) -> LayerNode? { childBox?.table[name] }
+    /// The child called `name`, unless it was flattened already.
+    func child(named name: String) -> LayerNode? {
+        guard let box = childBox, let p = box.table.ordinal(of: name), p >= box.flattened else { return nil }
+        return children[p - box.flattened]
+    }
 
     /// Lets go of the children's table, which only lowering reads.
     func forgetChildNames() { childBox = nil }
+
+    /// Moves where the children's names are written, as ``move(_:)`` moves the rest of
+    /// a subtree a check memo keeps; false if one cannot be moved.
+    func moveChildNames(_ shift: RangeShift) -> Bool {
+        childBox?.table.updateValues { range in
+            guard let moved = shift(range) else { return false }
+            range = moved
+            return true
+        } ?? true
+    }
 
     /// Forgets what masks this layer and what it masks (a kept subtree's, whose masks
     /// are resolved again).
@@ -226,6 +248,8 @@ extension Checker {
     /// A list, not a set: every property of every layer asks, and comparing three short
     /// names costs less than hashing one.
     static let layerTimingAttributes = ["beginTime", "speed", "timeOffset"]
+    /// `mask: name`, the attribute that names a layer's mask.
+    static let maskAttribute = "mask"
 
     func lowerFile() -> Composition? {
         let root = LayerNode(name: "", nameRange: .empty(at: 0), kind: .layer, isMask: false, range: tree.root.range)
@@ -251,10 +275,25 @@ extension Checker {
             }
         }
         register(tree.root.items, in: global)
+        // Each top-level item's layers are flattened into the composition's list as soon
+        // as the item is lowered, and their nodes let go, when nothing can look a layer
+        // up later: no mask to resolve (masks are resolved over the whole tree at the
+        // end), no `go.end` reference to another layer's animation, no memo to keep the
+        // nodes for the next check. A file of many layers then holds one item's nodes at
+        // a time, where it held every node (120 bytes a layer) until the end, beside the
+        // IR. The list is sized from the layers the tree declares; loops and components
+        // grow it as usual.
+        let declared = tree.arena.layerDeclarations
+        let streams = streamsLayers && memo == nil && !registersLowered && !declared.anyMask
+            && !tree.arena.names.contains(Checker.maskAttribute)
+        streamedLayers = streams
+        var layers: [Layer] = []
+        if streams { layers.reserveCapacity(declared.count) }
         for item in tree[tree.root.items] {
             switch tree[item] {
             case .layer, .instance, .forLoop, .ifItem:
                 lowerTopLevel(item, root: root) { expandItem(item, scope: global, visit) }
+                if streams { flattenChildren(of: root, parentIndex: nil, parentID: nil, into: &layers, keepingNames: true) }
             default:
                 expandItem(item, scope: global, visit)
             }
@@ -262,7 +301,10 @@ extension Checker {
         evaluateUnevaluated(global)
         // A file without mask layers or `mask:` has nothing to resolve, and the walk
         // gathered every layer node to find that out.
-        if masksWritten { resolveMasks(root) }
+        if masksWritten {
+            assert(!streams, "a file that streams its layers wrote a mask")
+            resolveMasks(root)
+        }
         guard let comp = composition else {
             if !hasSyntaxErrors { report(Messages.missingComposition(.empty(at: 0))) }
             return nil
@@ -271,11 +313,10 @@ extension Checker {
         // resolved, and without a memo nothing keeps them: their table, the largest in a
         // file of many layers, goes before the list below is made.
         if memo == nil { root.forgetChildNames() }
-        var layers: [Layer] = []
         // Sized once from the layers expanded (a memo's reused items add to it): grown by
         // doubling, the list of a large file held its old and new buffers together, at
         // the check's peak.
-        layers.reserveCapacity(layerCount)
+        if !streams { layers.reserveCapacity(layerCount) }
         flattenChildren(of: root, parentIndex: nil, parentID: nil, into: &layers)
         let settings = lowerComposition(comp.name, comp.body, comp.range)
         let result = Composition(
@@ -390,15 +431,15 @@ extension Checker {
         // Searched once for a sibling and for the place to join: the name hashed once.
         let siblings = parent.childNames
         let probe = siblings.table.probe(layerName)
-        if let sibling = siblings.table.value(at: probe) {
+        if let previous = siblings.table.value(at: probe) {
             // A clash between top-level layers depends on another item.
             if parent.parent == nil { recorder?.cacheable = false }
             // Made twice by one line of source in a loop: point at the loop that
             // repeats the name, not twice at the same line.
-            if sibling.nameRange == nameRange, let loop = activeLoops.last {
+            if previous == nameRange, let loop = activeLoops.last {
                 report(Messages.duplicateLayerInLoop(nameRange, name: layerName, loop: loop))
             } else {
-                report(Messages.duplicateLayer(nameRange, name: layerName, previous: sibling.nameRange))
+                report(Messages.duplicateLayer(nameRange, name: layerName, previous: previous))
             }
             return nil
         }
@@ -407,7 +448,7 @@ extension Checker {
         if mask { masksWritten = true }
         node.parent = parent
         parent.children.append(node)
-        siblings.table.insert(layerName, node, absent: probe)
+        siblings.table.insert(layerName, nameRange, absent: probe)
         lowerLayerBody(body, key: layerTemplateKey(body), node: node, scope: scope)
         return node
     }
@@ -463,16 +504,16 @@ extension Checker {
             return
         }
         let path = key.dotted
-        if path == "mask" {
+        if path == Checker.maskAttribute {
             guard case .identifier(let name) = tree[value] else {
                 report(Messages.typeMismatch(value.range, expected: "the name of a mask layer", found: "an expression", context: "'mask'"))
                 return
             }
-            if let previous = bodyKeys[bodyDepth - 1].timing["mask"] {
-                report(Messages.duplicateProperty(range, name: "mask", previous: previous))
+            if let previous = bodyKeys[bodyDepth - 1].timing[Checker.maskAttribute] {
+                report(Messages.duplicateProperty(range, name: Checker.maskAttribute, previous: previous))
                 return
             }
-            bodyKeys[bodyDepth - 1].timing["mask"] = range
+            bodyKeys[bodyDepth - 1].timing[Checker.maskAttribute] = range
             node.maskReference = (name, value.range)
             masksWritten = true
             return
@@ -877,7 +918,11 @@ extension Checker {
     /// go as soon as its IR is made: the checker's nodes and the IR then never peak
     /// together, where holding every node to the end kept both at the compile's peak.
     /// (A mask is held by the layer it masks, which flattens it first.)
-    private func flattenChildren(of node: LayerNode, parentIndex: Int?, parentID: String?, into layers: inout [Layer]) {
+    ///
+    /// `keepingNames`: the node's children are flattened before it has all of them (the
+    /// top level's, item by item): their names stay, for the duplicate check.
+    private func flattenChildren(of node: LayerNode, parentIndex: Int?, parentID: String?, into layers: inout [Layer],
+                                 keepingNames: Bool = false) {
         guard memo == nil, !node.children.isEmpty else {
             for child in node.children where !child.isMask {
                 flatten(child, parentIndex: parentIndex, parentID: parentID, into: &layers)
@@ -889,7 +934,7 @@ extension Checker {
         var pending = node.children
         node.children = []
         pending.reverse()
-        node.forgetChildNames()
+        if keepingNames { node.childNames.flattened += pending.count } else { node.forgetChildNames() }
         while let child = pending.popLast() {
             if !child.isMask { flatten(child, parentIndex: parentIndex, parentID: parentID, into: &layers) }
         }

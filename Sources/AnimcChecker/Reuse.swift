@@ -431,7 +431,7 @@ extension Checker {
             node.resetMasks()
             node.parent = root
             root.children.append(node)
-            root.childNames.table[node.name] = node
+            root.childNames.table[node.name] = node.nameRange
         }
         for a in record.lowered { appendLowered(a) }
         let events = record.events
@@ -514,7 +514,7 @@ extension LayerNode {
             maskReference = (name, moved)
         }
         for child in children where !child.move(shift) { return false }
-        return true
+        return moveChildNames(shift)
     }
 
     /// Forgets the masks resolved by the check that made this subtree: masks are

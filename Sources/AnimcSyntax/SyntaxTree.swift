@@ -610,6 +610,18 @@ public final class SyntaxArena: @unchecked Sendable {
         return false
     }
 
+    /// How many layer declarations the tree holds, and whether any is a mask layer: a
+    /// check sizes its list of layers by the first (exact for a file without loops,
+    /// components or `if`) and streams its layers only without the second.
+    public var layerDeclarations: (count: Int, anyMask: Bool) {
+        var count = 0, anyMask = false
+        for kind in kinds where kind.tag == .layer {
+            count += 1
+            if kind.bits != 0 { anyMask = true }
+        }
+        return (count, anyMask)
+    }
+
     // MARK: Reading nodes
 
     @inlinable func node(_ id: UInt32) -> SyntaxNode { nodes[Int(id)] }
