@@ -244,6 +244,8 @@ final class Checker {
     /// off to compare), and whether this one did.
     var streamsLayers = true
     var streamedLayers = false
+    /// The layers of the items lowered so far, in a check that streams them.
+    @exclusivity(unchecked) var streamed = StreamedLayers()
     var templateEntryCount = 0
     var templateReuses = 0
     var propertyReuses = 0

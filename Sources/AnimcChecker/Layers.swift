@@ -23,14 +23,11 @@ final class LayerExtras {
 ///
 /// The table holds where each name is written, not the child: a name's place in the
 /// table is its child's in the node's `children` (both are added to in the same
-/// order), so the table needs no reference to find the child, and keeps none. Without
-/// one, the top level's children can be flattened and let go while their names still
-/// count for the duplicate check (see ``Checker/lowerFile()``).
+/// order), so the table needs no reference to find the child, and keeps none: a check
+/// that flattens the top level's layers item by item lets go of each item's nodes
+/// when it empties the list and the table (see ``Checker/lowerFile()``).
 final class ChildNames {
     @exclusivity(unchecked) var table = NameTable<SourceRange>()
-    /// How many of the first children were flattened and let go before the others
-    /// were made: their names are in the table, and they are no longer in `children`.
-    var flattened = 0
 }
 
 /// The animation keys and the timing attributes (and `mask:`) written so far in one
@@ -74,14 +71,18 @@ final class LayerNode {
         return made
     }
 
-    /// The child called `name`, unless it was flattened already.
+    /// The child called `name`.
     func child(named name: String) -> LayerNode? {
-        guard let box = childBox, let p = box.table.ordinal(of: name), p >= box.flattened else { return nil }
-        return children[p - box.flattened]
+        guard let p = childBox?.table.ordinal(of: name) else { return nil }
+        return children[p]
     }
 
     /// Lets go of the children's table, which only lowering reads.
     func forgetChildNames() { childBox = nil }
+
+    /// Empties the children's table and keeps its storage, for a node whose children
+    /// are let go a few at a time (the top level's, item by item).
+    func clearChildNames() { childBox?.table.removeAll() }
 
     /// Moves where the children's names are written, as ``move(_:)`` moves the rest of
     /// a subtree a check memo keeps; false if one cannot be moved.
@@ -281,19 +282,26 @@ extension Checker {
         // end), no `go.end` reference to another layer's animation, no memo to keep the
         // nodes for the next check. A file of many layers then holds one item's nodes at
         // a time, where it held every node (120 bytes a layer) until the end, beside the
-        // IR. The list is sized from the layers the tree declares; loops and components
-        // grow it as usual.
+        // IR. The list is sized from the layers the tree declares (loops and components
+        // grow it as usual), the names from the layers written at the top level.
         let declared = tree.arena.layerDeclarations
         let streams = streamsLayers && memo == nil && !registersLowered && !declared.anyMask
             && !tree.arena.names.contains(Checker.maskAttribute)
         streamedLayers = streams
-        var layers: [Layer] = []
-        if streams { layers.reserveCapacity(declared.count) }
+        if streams {
+            let topLevel = tree[tree.root.items].reduce(0) { count, item in
+                switch tree.tag(item) {
+                case .layer, .instance: count + 1
+                default: count
+                }
+            }
+            streamed.reserve(layers: declared.count, names: topLevel)
+        }
         for item in tree[tree.root.items] {
             switch tree[item] {
             case .layer, .instance, .forLoop, .ifItem:
                 lowerTopLevel(item, root: root) { expandItem(item, scope: global, visit) }
-                if streams { flattenChildren(of: root, parentIndex: nil, parentID: nil, into: &layers, keepingNames: true) }
+                if streams { flattenItem(root) }
             default:
                 expandItem(item, scope: global, visit)
             }
@@ -313,6 +321,7 @@ extension Checker {
         // resolved, and without a memo nothing keeps them: their table, the largest in a
         // file of many layers, goes before the list below is made.
         if memo == nil { root.forgetChildNames() }
+        var layers = streamed.takeLayers()
         // Sized once from the layers expanded (a memo's reused items add to it): grown by
         // doubling, the list of a large file held its old and new buffers together, at
         // the check's peak.
@@ -431,7 +440,8 @@ extension Checker {
         // Searched once for a sibling and for the place to join: the name hashed once.
         let siblings = parent.childNames
         let probe = siblings.table.probe(layerName)
-        if let previous = siblings.table.value(at: probe) {
+        // The top level's layers of earlier items may be flattened already.
+        if let previous = siblings.table.value(at: probe) ?? (parent.parent == nil ? streamed.nameRange(of: layerName) : nil) {
             // A clash between top-level layers depends on another item.
             if parent.parent == nil { recorder?.cacheable = false }
             // Made twice by one line of source in a loop: point at the loop that
@@ -918,11 +928,7 @@ extension Checker {
     /// go as soon as its IR is made: the checker's nodes and the IR then never peak
     /// together, where holding every node to the end kept both at the compile's peak.
     /// (A mask is held by the layer it masks, which flattens it first.)
-    ///
-    /// `keepingNames`: the node's children are flattened before it has all of them (the
-    /// top level's, item by item): their names stay, for the duplicate check.
-    private func flattenChildren(of node: LayerNode, parentIndex: Int?, parentID: String?, into layers: inout [Layer],
-                                 keepingNames: Bool = false) {
+    private func flattenChildren(of node: LayerNode, parentIndex: Int?, parentID: String?, into layers: inout [Layer]) {
         guard memo == nil, !node.children.isEmpty else {
             for child in node.children where !child.isMask {
                 flatten(child, parentIndex: parentIndex, parentID: parentID, into: &layers)
@@ -934,9 +940,25 @@ extension Checker {
         var pending = node.children
         node.children = []
         pending.reverse()
-        if keepingNames { node.childNames.flattened += pending.count } else { node.forgetChildNames() }
+        node.forgetChildNames()
         while let child = pending.popLast() {
             if !child.isMask { flatten(child, parentIndex: parentIndex, parentID: parentID, into: &layers) }
+        }
+    }
+
+    /// Flattens the top-level layers of the item just lowered into ``streamed``, and
+    /// lets go of their nodes: their names go to its index, which the duplicate check
+    /// reads for the items after (see ``lowerFile()``). In a file with no masks, so
+    /// none of them is one.
+    private func flattenItem(_ root: LayerNode) {
+        var pending = root.children
+        root.children = []
+        root.clearChildNames()
+        pending.reverse()
+        while let child = pending.popLast() {
+            let index = streamed.layers.count
+            flatten(child, parentIndex: nil, parentID: nil, into: &streamed.layers)
+            streamed.addName(ofLayerAt: index, nameRange: child.nameRange)
         }
     }
 

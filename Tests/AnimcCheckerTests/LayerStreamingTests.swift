@@ -35,6 +35,21 @@ import Testing
         #expect(result.partialComposition == unstreamed.partialComposition)
     }
 
+    /// Loops make more top-level layers than the check made room for, so the index of
+    /// flattened names grows; names are still found after it has.
+    @Test func namesAreFoundAfterTheIndexGrows() {
+        let path = "Tests/AnimcCheckerTests/Fixtures/streaming/many-names.anim"
+        let (result, streamed) = Self.check(path, streaming: true)
+        #expect(streamed)
+        #expect(result.diagnostics.map(\.message) == ["a[7]", "a[299]", "b[0]", "b[100]", "b[200]"].map {
+            "a sibling layer is already named '\($0)'"
+        })
+        #expect(result.partialComposition?.layers.count == 300 + 200 + 2)
+        let (unstreamed, _) = Self.check(path, streaming: false)
+        #expect(result.diagnostics == unstreamed.diagnostics)
+        #expect(result.partialComposition == unstreamed.partialComposition)
+    }
+
     /// Every file of the corpus, valid and broken, checked both ways.
     @Test func everyFileChecksAlikeStreamedOrNot() {
         var streamedFiles = 0
