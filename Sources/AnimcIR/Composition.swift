@@ -45,8 +45,10 @@ public struct TimeWindow: Hashable, Sendable {
 
 /// One layer. The tree is flat: ``parent`` points at an earlier index.
 public struct Layer: Hashable, Sendable {
-    // Declared in this order so that the one-byte fields share the optional parent's
-    // tag word: 96 bytes a layer, where declaration in the order of `init` took 104.
+    // The parent and mask indices are stored in 32 bits each, the one-byte fields after
+    // them, and a timing other than the identity (which few layers have) in a box: 64
+    // bytes a layer, where two optional `Int`s and the timing inline took 96 (every
+    // layer of a composition is alive at a compile's peak).
 
     /// The stable address of the layer: dotted names from the root, with instance
     /// indices, e.g. `grid.tile[3,4]`. Used by `animc eval --layer`, outputs and messages.
@@ -56,29 +58,58 @@ public struct Layer: Hashable, Sendable {
     public var properties: [PropertyValue]
     /// Animations in the order they are added, which is the order they apply.
     public var animations: [Animation]
-    /// The layer's own media timing (`CALayer` adopts `CAMediaTiming`).
-    public var timing: LayerTiming
+    private var timingBox: LayerTimingBox?
     public var range: SourceRange
-    /// The parent layer, or nil for a top-level layer. A mask layer's parent is the
-    /// layer it masks.
-    public var parent: Int?
+    private var parentSlot: Int32
+    private var maskSlot: Int32
     /// Whether this layer is its parent's mask rather than a sublayer.
     public var isMask: Bool
     public var kind: LayerKind
+
+    /// The layer's own media timing (`CALayer` adopts `CAMediaTiming`).
+    public var timing: LayerTiming {
+        get { timingBox?.timing ?? LayerTiming() }
+        set { timingBox = newValue.isIdentity ? nil : LayerTimingBox(newValue) }
+    }
+
+    /// The parent layer, or nil for a top-level layer. A mask layer's parent is the
+    /// layer it masks.
+    ///
+    /// Kept in 32 bits, as is ``mask``: an index outside `Int32`'s range, which no
+    /// composition has (the checker makes at most 250,000 layers, the loader reads
+    /// indices below 10⁹), reads back as the nearest one inside it, which is as invalid
+    /// (see ``IRValidation``).
+    public var parent: Int? {
+        get { Layer.index(parentSlot) }
+        set { parentSlot = Layer.slot(newValue) }
+    }
     /// The layer that masks this one (a layer whose ``isMask`` is true).
-    public var mask: Int?
+    public var mask: Int? {
+        get { Layer.index(maskSlot) }
+        set { maskSlot = Layer.slot(newValue) }
+    }
+
+    /// The stored form of no index.
+    private static let noIndex = Int32.min
+
+    private static func slot(_ index: Int?) -> Int32 {
+        guard let index else { return noIndex }
+        return Swift.max(Int32(clamping: index), noIndex + 1)
+    }
+
+    private static func index(_ slot: Int32) -> Int? { slot == noIndex ? nil : Int(slot) }
 
     public init(id: String, kind: LayerKind, parent: Int?, isMask: Bool = false, mask: Int? = nil,
                 properties: [PropertyValue], animations: [Animation], timing: LayerTiming = LayerTiming(),
                 range: SourceRange) {
         self.id = id
         self.kind = kind
-        self.parent = parent
+        self.parentSlot = Layer.slot(parent)
         self.isMask = isMask
-        self.mask = mask
+        self.maskSlot = Layer.slot(mask)
         self.properties = properties
         self.animations = animations
-        self.timing = timing
+        self.timingBox = timing.isIdentity ? nil : LayerTimingBox(timing)
         self.range = range
     }
 
@@ -100,6 +131,14 @@ public struct PropertyValue: Hashable, Sendable {
         self.value = value
         self.range = range
     }
+}
+
+/// A layer's timing where it is not the identity: compared and hashed by value.
+private final class LayerTimingBox: Hashable, Sendable {
+    let timing: LayerTiming
+    init(_ timing: LayerTiming) { self.timing = timing }
+    static func == (a: LayerTimingBox, b: LayerTimingBox) -> Bool { a.timing == b.timing }
+    func hash(into hasher: inout Hasher) { hasher.combine(timing) }
 }
 
 /// A layer's `beginTime`, `speed` and `timeOffset`, which map its parent's time to its
