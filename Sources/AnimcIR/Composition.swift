@@ -48,7 +48,9 @@ public struct Layer: Hashable, Sendable {
     // The parent and mask indices are stored in 32 bits each, the one-byte fields after
     // them, and a timing other than the identity (which few layers have) in a box: 64
     // bytes a layer, where two optional `Int`s and the timing inline took 96 (every
-    // layer of a composition is alive at a compile's peak).
+    // layer of a composition is alive at a compile's peak). Inlinable, as the plain
+    // stored properties were to other modules: out of line, every layer the checker
+    // made went through calls and value witnesses.
 
     /// The stable address of the layer: dotted names from the root, with instance
     /// indices, e.g. `grid.tile[3,4]`. Used by `animc eval --layer`, outputs and messages.
@@ -58,19 +60,14 @@ public struct Layer: Hashable, Sendable {
     public var properties: [PropertyValue]
     /// Animations in the order they are added, which is the order they apply.
     public var animations: [Animation]
-    private var timingBox: LayerTimingBox?
+    /// The layer's own media timing (`CALayer` adopts `CAMediaTiming`).
+    public var timing: LayerTiming
     public var range: SourceRange
-    private var parentSlot: Int32
-    private var maskSlot: Int32
+    @usableFromInline var parentSlot: Int32
+    @usableFromInline var maskSlot: Int32
     /// Whether this layer is its parent's mask rather than a sublayer.
     public var isMask: Bool
     public var kind: LayerKind
-
-    /// The layer's own media timing (`CALayer` adopts `CAMediaTiming`).
-    public var timing: LayerTiming {
-        get { timingBox?.timing ?? LayerTiming() }
-        set { timingBox = newValue.isIdentity ? nil : LayerTimingBox(newValue) }
-    }
 
     /// The parent layer, or nil for a top-level layer. A mask layer's parent is the
     /// layer it masks.
@@ -79,27 +76,27 @@ public struct Layer: Hashable, Sendable {
     /// composition has (the checker makes at most 250,000 layers, the loader reads
     /// indices below 10⁹), reads back as the nearest one inside it, which is as invalid
     /// (see ``IRValidation``).
-    public var parent: Int? {
+    @inlinable public var parent: Int? {
         get { Layer.index(parentSlot) }
         set { parentSlot = Layer.slot(newValue) }
     }
     /// The layer that masks this one (a layer whose ``isMask`` is true).
-    public var mask: Int? {
+    @inlinable public var mask: Int? {
         get { Layer.index(maskSlot) }
         set { maskSlot = Layer.slot(newValue) }
     }
 
     /// The stored form of no index.
-    private static let noIndex = Int32.min
+    @inlinable static var noIndex: Int32 { .min }
 
-    private static func slot(_ index: Int?) -> Int32 {
+    @inlinable static func slot(_ index: Int?) -> Int32 {
         guard let index else { return noIndex }
         return Swift.max(Int32(clamping: index), noIndex + 1)
     }
 
-    private static func index(_ slot: Int32) -> Int? { slot == noIndex ? nil : Int(slot) }
+    @inlinable static func index(_ slot: Int32) -> Int? { slot == noIndex ? nil : Int(slot) }
 
-    public init(id: String, kind: LayerKind, parent: Int?, isMask: Bool = false, mask: Int? = nil,
+    @inlinable public init(id: String, kind: LayerKind, parent: Int?, isMask: Bool = false, mask: Int? = nil,
                 properties: [PropertyValue], animations: [Animation], timing: LayerTiming = LayerTiming(),
                 range: SourceRange) {
         self.id = id
@@ -109,7 +106,7 @@ public struct Layer: Hashable, Sendable {
         self.maskSlot = Layer.slot(mask)
         self.properties = properties
         self.animations = animations
-        self.timingBox = timing.isIdentity ? nil : LayerTimingBox(timing)
+        self.timing = timing
         self.range = range
     }
 
@@ -134,11 +131,11 @@ public struct PropertyValue: Hashable, Sendable {
 }
 
 /// A layer's timing where it is not the identity: compared and hashed by value.
-private final class LayerTimingBox: Hashable, Sendable {
-    let timing: LayerTiming
-    init(_ timing: LayerTiming) { self.timing = timing }
-    static func == (a: LayerTimingBox, b: LayerTimingBox) -> Bool { a.timing == b.timing }
-    func hash(into hasher: inout Hasher) { hasher.combine(timing) }
+@usableFromInline final class LayerTimingBox: Hashable, Sendable {
+    @usableFromInline let timing: LayerTiming
+    @inlinable init(_ timing: LayerTiming) { self.timing = timing }
+    @inlinable static func == (a: LayerTimingBox, b: LayerTimingBox) -> Bool { a.timing == b.timing }
+    @inlinable func hash(into hasher: inout Hasher) { hasher.combine(timing) }
 }
 
 /// A layer's `beginTime`, `speed` and `timeOffset`, which map its parent's time to its
