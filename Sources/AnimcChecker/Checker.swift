@@ -245,7 +245,7 @@ final class Checker {
     var streamsLayers = true
     var streamedLayers = false
     /// The layers of the items lowered so far, in a check that streams them.
-    @exclusivity(unchecked) var streamed = StreamedLayers()
+    let streamed = StreamedLayers()
     var templateEntryCount = 0
     var templateReuses = 0
     var propertyReuses = 0

@@ -285,8 +285,7 @@ extension Checker {
         // IR. The list is sized from the layers the tree declares (loops and components
         // grow it as usual), the names from the layers written at the top level.
         let declared = tree.arena.layerDeclarations
-        let streams = streamsLayers && memo == nil && !registersLowered && !declared.anyMask
-            && !tree.arena.names.contains(Checker.maskAttribute)
+        let streams = streamsLayers && memo == nil && !registersLowered && !declared.anyMask && !(nameIndex?.spellsMask ?? true)
         streamedLayers = streams
         if streams {
             let topLevel = tree[tree.root.items].reduce(0) { count, item in
@@ -295,7 +294,7 @@ extension Checker {
                 default: count
                 }
             }
-            streamed.reserve(layers: declared.count, names: topLevel)
+            streamed.begin(root: root, layers: declared.count, names: topLevel)
         }
         for item in tree[tree.root.items] {
             switch tree[item] {
@@ -441,7 +440,7 @@ extension Checker {
         let siblings = parent.childNames
         let probe = siblings.table.probe(layerName)
         // The top level's layers of earlier items may be flattened already.
-        if let previous = siblings.table.value(at: probe) ?? (parent.parent == nil ? streamed.nameRange(of: layerName) : nil) {
+        if let previous = siblings.table.value(at: probe) ?? streamed.nameRange(of: layerName, under: parent) {
             // A clash between top-level layers depends on another item.
             if parent.parent == nil { recorder?.cacheable = false }
             // Made twice by one line of source in a loop: point at the loop that

@@ -46,6 +46,8 @@ public struct NameIndex: Sendable {
     /// Names used where no declaration of that name is in scope (built-ins, and typos),
     /// each once, in the order first used.
     public internal(set) var unresolvedNames: [String] = []
+    /// Whether the file spells `mask` anywhere (so may name a layer's mask).
+    var spellsMask = false
 
     /// The declaration named or referred to at `offset`, if any.
     public func declaration(at offset: UInt32) -> Int? {
@@ -72,6 +74,7 @@ public struct NameIndex: Sendable {
         var root = LayerScope(table: StaticLayer(parent: nil))
         builder.block(tree.root, layer: &root, ownScope: false)
         builder.index.unresolvedNames = builder.unresolved.map { tree.arena.names[Int($0)] }
+        builder.index.spellsMask = builder.spellsMask
         return builder.index
     }
 }
@@ -186,6 +189,7 @@ private struct Builder {
     /// The interned id of `mask`, whose property names a layer; nil when the file never
     /// spells it.
     private let maskID: UInt32?
+    var spellsMask: Bool { maskID != nil }
 
     init(tree: SyntaxTree) {
         self.tree = tree

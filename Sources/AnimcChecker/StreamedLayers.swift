@@ -10,13 +10,19 @@ import AnimcIR
 /// is written, 4 bytes a slot and 12 an entry. A ``NameTable`` of the same names (a
 /// string, a range and a 12-byte hash slot or two each) took 55 bytes a layer at
 /// 100,000 layers, and it is kept to the end of the lowering, the check's peak.
-struct StreamedLayers {
+///
+/// A class, as the checker's other containers are: every layer made asks it, and a
+/// struct in the checker was copied out for each question, its three lists retained.
+final class StreamedLayers {
+    // Unchecked for the reason given on ``Checker``'s containers.
     /// The layers flattened so far, parents before their sublayers.
-    var layers: [Layer] = []
+    @exclusivity(unchecked) var layers: [Layer] = []
     /// Open addressing, linear probing, at most half full: 0 for an empty slot, else
     /// an entry's index + 1.
-    private var slots: [UInt32] = []
-    private var entries: [Entry] = []
+    @exclusivity(unchecked) private var slots: [UInt32] = []
+    @exclusivity(unchecked) private var entries: [Entry] = []
+    /// The node whose children are the top-level layers, once streaming begins.
+    private var root: ObjectIdentifier?
 
     private struct Entry {
         /// Where the layer is in ``layers``.
@@ -24,16 +30,20 @@ struct StreamedLayers {
         let nameRange: SourceRange
     }
 
-    /// Makes room for `layers` layers, `names` of them at the top level.
-    mutating func reserve(layers count: Int, names: Int) {
+    /// Begins streaming the children of `root`, making room for `layers` layers,
+    /// `names` of them at the top level.
+    func begin(root node: LayerNode, layers count: Int, names: Int) {
+        root = ObjectIdentifier(node)
         layers.reserveCapacity(count)
         entries.reserveCapacity(names)
         if names * 2 > slots.count { resize(minimumSlots: names * 2) }
     }
 
-    /// Where the flattened top-level layer called `name` is written, if there is one.
-    func nameRange(of name: String) -> SourceRange? {
-        guard !slots.isEmpty else { return nil }
+    /// Where the flattened top-level layer called `name` is written, if there is one
+    /// and `parent` is the top level. (Asked for every layer made: an identity compare
+    /// before anything, where reading `parent.parent` retained it.)
+    func nameRange(of name: String, under parent: LayerNode) -> SourceRange? {
+        guard ObjectIdentifier(parent) == root, !slots.isEmpty else { return nil }
         let mask = slots.count - 1
         var i = StreamedLayers.slot(name) & mask
         while slots[i] != 0 {
@@ -46,7 +56,7 @@ struct StreamedLayers {
 
     /// Records that the top-level layer at `index` in ``layers``, which no earlier one
     /// shares a name with, is named where `nameRange` is.
-    mutating func addName(ofLayerAt index: Int, nameRange: SourceRange) {
+    func addName(ofLayerAt index: Int, nameRange: SourceRange) {
         entries.append(Entry(layer: UInt32(truncatingIfNeeded: index), nameRange: nameRange))
         if entries.count * 2 > slots.count {
             resize(minimumSlots: Swift.max(32, slots.count * 2))
@@ -55,22 +65,24 @@ struct StreamedLayers {
         }
     }
 
-    /// Hands over the layers, leaving the index empty.
-    mutating func takeLayers() -> [Layer] {
+    /// Hands over the layers, and lets go of the index.
+    func takeLayers() -> [Layer] {
         var taken: [Layer] = []
         swap(&taken, &layers)
-        self = StreamedLayers()
+        slots = []
+        entries = []
+        root = nil
         return taken
     }
 
-    private mutating func resize(minimumSlots: Int) {
+    private func resize(minimumSlots: Int) {
         var size = 32
         while size < minimumSlots { size *= 2 }
         slots = [UInt32](repeating: 0, count: size)
         for e in entries.indices { place(e) }
     }
 
-    private mutating func place(_ e: Int) {
+    private func place(_ e: Int) {
         let mask = slots.count - 1
         var i = StreamedLayers.slot(layers[Int(entries[e].layer)].id) & mask
         while slots[i] != 0 { i = (i + 1) & mask }

@@ -390,6 +390,8 @@ extension Parser {
         let kindName = spelling(kind)
         let nameText = name.map { spelling($0) }
         let body = parseBlock(.layer, what: "the body of " + (nameText.map { "\(kindName) '\($0)'" } ?? "the \(kindName)"))
+        b.layerDeclarations.count += 1
+        if mask != nil { b.layerDeclarations.anyMask = true }
         return b.node(.layer, SourceRange(start: start, end: previousEnd), bits: mask == nil ? 0 : 1) {
             $0.push(kind)
             $0.push(name)

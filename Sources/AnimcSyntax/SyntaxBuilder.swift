@@ -28,6 +28,9 @@ struct SyntaxBuilder {
     private var numbers: [Double] = []
     private var strings: [String] = []
     var names = NameInterner()
+    /// The layer declarations made, and whether any is a mask layer (see
+    /// ``SyntaxArena/layerDeclarations``).
+    var layerDeclarations: (count: Int, anyMask: Bool) = (0, false)
     /// Children of the lists being parsed, innermost list last: lists nest, and one
     /// stack serves them all without an array per list.
     private var pending = PlainBuffer<UInt32>(capacity: 64)
@@ -170,7 +173,8 @@ struct SyntaxBuilder {
     /// The arena, once every node is in. The builder is spent: the arena owns its buffers.
     mutating func finish() -> SyntaxArena {
         pending.deallocate()
-        return SyntaxArena(nodes: nodes.take(), kinds: kinds.take(), extra: extra.take(), names: names.strings, numbers: numbers, strings: strings)
+        return SyntaxArena(nodes: nodes.take(), kinds: kinds.take(), extra: extra.take(), names: names.strings, numbers: numbers,
+                           strings: strings, layerDeclarations: layerDeclarations)
     }
 }
 

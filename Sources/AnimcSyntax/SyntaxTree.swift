@@ -576,13 +576,14 @@ public final class SyntaxArena: @unchecked Sendable {
 
     /// Takes ownership of `nodes` and `extra`.
     init(nodes: UnsafeBufferPointer<SyntaxNode>, kinds: UnsafeBufferPointer<NodeKind>, extra: UnsafeBufferPointer<UInt32>,
-         names: [String], numbers: [Double], strings: [String]) {
+         names: [String], numbers: [Double], strings: [String], layerDeclarations: (count: Int, anyMask: Bool)) {
         self.nodes = nodes
         self.kinds = kinds
         self.extra = extra
         self.names = names
         self.numbers = numbers
         self.strings = strings
+        self.layerDeclarations = layerDeclarations
     }
 
     deinit {
@@ -610,17 +611,11 @@ public final class SyntaxArena: @unchecked Sendable {
         return false
     }
 
-    /// How many layer declarations the tree holds, and whether any is a mask layer: a
-    /// check sizes its list of layers by the first (exact for a file without loops,
-    /// components or `if`) and streams its layers only without the second.
-    public var layerDeclarations: (count: Int, anyMask: Bool) {
-        var count = 0, anyMask = false
-        for kind in kinds where kind.tag == .layer {
-            count += 1
-            if kind.bits != 0 { anyMask = true }
-        }
-        return (count, anyMask)
-    }
+    /// How many layer declarations the parse made (recovery may have dropped some), and
+    /// whether any is a mask layer: a check sizes its list of layers by the first (exact
+    /// for a file without loops, components or `if`) and streams its layers only
+    /// without the second. Counted as the parser makes them.
+    public let layerDeclarations: (count: Int, anyMask: Bool)
 
     // MARK: Reading nodes
 
