@@ -2,10 +2,10 @@ import AnimcBase
 import AnimcIR
 import Testing
 
-/// ``Layer`` keeps its parent and mask indices in 32 bits and boxes a timing other than
-/// the identity (64 bytes a layer, not 96). What the properties read back must be what
-/// was set, for every index a composition can hold; an index beyond 32 bits, which none
-/// can, reads back clamped and stays invalid; and equality and hashing go by value.
+/// ``Layer`` keeps its parent and mask indices in 32 bits (80 bytes a layer, not 96).
+/// What the properties read back must be what was set, for every index a composition
+/// can hold; an index beyond 32 bits, which none can, reads back clamped and stays
+/// invalid; and the layer's other fields, its timing among them, are unaffected.
 @Suite struct LayerStorageTests {
     static func layer(parent: Int?, mask: Int? = nil, timing: LayerTiming = LayerTiming()) -> Layer {
         Layer(id: "l", kind: .layer, parent: parent, mask: mask, properties: [], animations: [], timing: timing,
