@@ -90,7 +90,7 @@ extension Checker {
 
     /// The body of the animation lowered at `range` in this check's tree.
     func animationBlock(_ range: SourceRange) -> Block? {
-        guard let id = animationItems[range], case .animation(_, _, _, _, let body) = tree[Item.make(tree.arena, id)] else {
+        guard let item = animationItems[range], case .animation(_, _, _, _, let body) = tree[item] else {
             return nil
         }
         return body
@@ -116,10 +116,7 @@ extension Checker {
     /// Lowers an animation item from its syntax, every time.
     func lowerAnimationAfresh(_ item: Item, layerKind: LayerKind, scope: Scope, group: GroupContext?) -> Animation? {
         guard case .animation(let kind, let target, let alias, let along, let body) = tree[item] else { return nil }
-        if animationItems[item.range] == nil {
-            animationItems.set(item.range, item.id)
-            if let recorder { recorder.animationNames.append((item.range, animationNameRange(item))) }
-        }
+        if animationItems.insert(item), let recorder { recorder.animationNames.append((item.range, animationNameRange(item))) }
         var attributes = AttributeSet()
         var rows: [KeyframeRow] = []
         // Rows are most of a keyframes body: one allocation for them, not one per doubling.

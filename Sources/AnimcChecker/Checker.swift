@@ -266,11 +266,8 @@ final class Checker {
         report(Messages.definitionsTooDeep(range, name: name, limit: Checker.maxDefinitionDepth))
     }
     private var reportedDefinitionDepth = false
-    /// By the animation's range: the item lowered there, in this check's tree. The rules
-    /// read its body (for fix-its that add attributes) and the range naming it (its key
-    /// path, `as` name or group name) from the item, and only for a message: kept as
-    /// those two, the table was a tenth of a file of plain layers' IR at the peak.
-    @exclusivity(unchecked) var animationItems = OffsetTable<UInt32>()
+    /// The animation items lowered in this check's tree, found by range for the rules.
+    let animationItems: LoweredAnimationItems
     /// The ranges naming the animations of items a check memo reused, whose syntax was
     /// a previous check's (see ``animationItems``).
     @exclusivity(unchecked) var reusedAnimationNames = OffsetTable<SourceRange>()
@@ -390,6 +387,7 @@ final class Checker {
         self.tree = tree
         self.memo = memo
         self.global = Scope(parent: nil)
+        self.animationItems = LoweredAnimationItems(tree.arena)
         self.hasSyntaxErrors = tree.diagnostics.contains { $0.severity == .error }
         self.syntaxErrorOffsets = tree.diagnostics.filter { $0.severity == .error }.map(\.range.start).sorted()
     }

@@ -236,7 +236,7 @@ extension Checker {
 
     /// The range that names an animation in messages.
     func nameRange(_ a: Animation) -> SourceRange {
-        if let id = animationItems[a.range] { return animationNameRange(Item.make(tree.arena, id)) }
+        if let item = animationItems[a.range] { return animationNameRange(item) }
         return reusedAnimationNames[a.range] ?? a.range
     }
 
