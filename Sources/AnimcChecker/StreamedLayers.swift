@@ -7,7 +7,9 @@ import AnimcIR
 ///
 /// A name is found through the list it indexes: a top-level layer's id is its name.
 /// So the index holds no strings, only where each name's layer is and where the name
-/// is written, 4 bytes a slot and 12 an entry. A ``NameTable`` of the same names (a
+/// is written, 4 bytes a slot and 12 an entry. A slot keeps 12 bits of its name's hash
+/// beside the entry, so that a search reads an entry and a layer (two cache misses in
+/// a large file) only for a name that likely matches. A ``NameTable`` of the same names (a
 /// string, a range and a 12-byte hash slot or two each) took 55 bytes a layer at
 /// 100,000 layers, and it is kept to the end of the lowering, the check's peak.
 ///
@@ -18,7 +20,8 @@ final class StreamedLayers {
     /// The layers flattened so far, parents before their sublayers.
     @exclusivity(unchecked) var layers: [Layer] = []
     /// Open addressing, linear probing, at most half full: 0 for an empty slot, else
-    /// an entry's index + 1.
+    /// 12 bits of the name's hash above an entry's index + 1 (20 bits: a check makes
+    /// at most 250,000 layers, see ``ExpansionLimits/maxLayers``).
     @exclusivity(unchecked) private var slots: [UInt32] = []
     @exclusivity(unchecked) private var entries: [Entry] = []
     /// The node whose children are the top-level layers, once streaming begins.
@@ -45,10 +48,14 @@ final class StreamedLayers {
     func nameRange(of name: String, under parent: LayerNode) -> SourceRange? {
         guard ObjectIdentifier(parent) == root, !slots.isEmpty else { return nil }
         let mask = slots.count - 1
-        var i = StreamedLayers.slot(name) & mask
+        let h = StreamedLayers.hash(name)
+        var i = Int(truncatingIfNeeded: h) & mask
+        let tag = StreamedLayers.tag(h)
         while slots[i] != 0 {
-            let entry = entries[Int(slots[i] - 1)]
-            if layers[Int(entry.layer)].id == name { return entry.nameRange }
+            if slots[i] & ~StreamedLayers.entryMask == tag {
+                let entry = entries[Int(slots[i] & StreamedLayers.entryMask) - 1]
+                if layers[Int(entry.layer)].id == name { return entry.nameRange }
+            }
             i = (i + 1) & mask
         }
         return nil
@@ -83,15 +90,24 @@ final class StreamedLayers {
     }
 
     private func place(_ e: Int) {
+        assert(e + 1 <= Int(StreamedLayers.entryMask), "more top-level layers than a slot can index")
         let mask = slots.count - 1
-        var i = StreamedLayers.slot(layers[Int(entries[e].layer)].id) & mask
+        let h = StreamedLayers.hash(layers[Int(entries[e].layer)].id)
+        var i = Int(truncatingIfNeeded: h) & mask
         while slots[i] != 0 { i = (i + 1) & mask }
-        slots[i] = UInt32(truncatingIfNeeded: e + 1)
+        slots[i] = StreamedLayers.tag(h) | UInt32(truncatingIfNeeded: e + 1)
     }
 
-    private static func slot(_ name: String) -> Int {
+    private static let entryMask: UInt32 = (1 << 20) - 1
+
+    /// FNV-1a with its high bits folded into the low ones, which pick the slot.
+    private static func hash(_ name: String) -> UInt64 {
         var name = name
         let h = name.withUTF8 { FNV1a.hash($0) }
-        return Int(truncatingIfNeeded: h ^ (h >> 29) ^ (h >> 47))
+        return h ^ (h >> 29) ^ (h >> 47)
     }
+
+    /// Bits of the hash that the slot's position does not use (the table is far
+    /// smaller than 2⁴⁴ slots), in the slot's top 12.
+    private static func tag(_ h: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: h >> 44) << 20 }
 }
