@@ -180,13 +180,8 @@ public struct NameTable<Value> {
         positions[i] = Int32(truncatingIfNeeded: p)
     }
 
-    /// FNV-1a over the name's UTF-8 bytes, with the high bits folded into the low ones
-    /// that pick a slot; never 0, which marks an empty slot.
     @inlinable @inline(__always)
-    static func hash(_ name: String) -> UInt64 {
-        let h = name.utf8.withContiguousStorageIfAvailable { FNV1a.hash($0) } ?? FNV1a.hash(name.utf8)
-        return (h ^ (h >> 29) ^ (h >> 47)) | 1
-    }
+    static func hash(_ name: String) -> UInt64 { FNV1a.nameHash(name) }
 }
 
 /// FNV-1a, 64-bit: a byte at a time, for keys that are a few bytes long or hashed once
@@ -198,6 +193,16 @@ public enum FNV1a {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
         return h
+    }
+
+    /// A name's hash for an open-addressing table: FNV-1a over its UTF-8 bytes, with
+    /// the high bits folded into the low ones that pick a slot. Never 0, which marks
+    /// an empty slot: the top bit is set, not the lowest, which (set in every hash)
+    /// left every other slot no name's first choice.
+    @inlinable @inline(__always)
+    public static func nameHash(_ name: String) -> UInt64 {
+        let h = name.utf8.withContiguousStorageIfAvailable { hash($0) } ?? hash(name.utf8)
+        return (h ^ (h >> 29) ^ (h >> 47)) | 1 << 63
     }
 }
 

@@ -48,7 +48,7 @@ final class StreamedLayers {
     func nameRange(of name: String, under parent: LayerNode) -> SourceRange? {
         guard ObjectIdentifier(parent) == root, !slots.isEmpty else { return nil }
         let mask = slots.count - 1
-        let h = StreamedLayers.hash(name)
+        let h = FNV1a.nameHash(name)
         var i = Int(truncatingIfNeeded: h) & mask
         let tag = StreamedLayers.tag(h)
         while slots[i] != 0 {
@@ -92,7 +92,7 @@ final class StreamedLayers {
     private func place(_ e: Int) {
         assert(e + 1 <= Int(StreamedLayers.entryMask), "more top-level layers than a slot can index")
         let mask = slots.count - 1
-        let h = StreamedLayers.hash(layers[Int(entries[e].layer)].id)
+        let h = FNV1a.nameHash(layers[Int(entries[e].layer)].id)
         var i = Int(truncatingIfNeeded: h) & mask
         while slots[i] != 0 { i = (i + 1) & mask }
         slots[i] = StreamedLayers.tag(h) | UInt32(truncatingIfNeeded: e + 1)
@@ -100,14 +100,7 @@ final class StreamedLayers {
 
     private static let entryMask: UInt32 = (1 << 20) - 1
 
-    /// FNV-1a with its high bits folded into the low ones, which pick the slot.
-    private static func hash(_ name: String) -> UInt64 {
-        var name = name
-        let h = name.withUTF8 { FNV1a.hash($0) }
-        return h ^ (h >> 29) ^ (h >> 47)
-    }
-
-    /// Bits of the hash that the slot's position does not use (the table is far
-    /// smaller than 2⁴⁴ slots), in the slot's top 12.
-    private static func tag(_ h: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: h >> 44) << 20 }
+    /// Bits of the hash that the slot's position does not use (the table has fewer
+    /// than 2³² slots), in the slot's top 12.
+    private static func tag(_ h: UInt64) -> UInt32 { (UInt32(truncatingIfNeeded: h >> 32) & 0xFFF) << 20 }
 }
