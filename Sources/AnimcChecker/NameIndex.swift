@@ -196,7 +196,7 @@ private struct Builder {
         let names = tree.arena.names
         visible = Visibility(nameCount: names.count)
         isUnresolved = Array(repeating: false, count: names.count)
-        maskID = names.firstIndex(of: "mask").map { UInt32(truncatingIfNeeded: $0) }
+        maskID = names.firstIndex(of: Checker.maskAttribute).map { UInt32(truncatingIfNeeded: $0) }
     }
 
     mutating func use(_ id: UInt32, at range: SourceRange) {
