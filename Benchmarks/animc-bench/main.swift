@@ -852,4 +852,80 @@ if wants("keystroke") {
     print()
 }
 
+// MARK: - The examples, checked in process
+
+if wants("examples") {
+    print("## the examples: parse and check in process (best of \(repeats * 3))")
+    print("| example | bytes | check |")
+    print("|---|---:|---:|")
+    for name in ["splash", "ripple", "flip-card", "plane", "toss", "follow-path", "scrub"] {
+        let text = readExample(name)
+        let file = SourceFile(name: "\(name).anim", text: text)
+        guard Pipeline.compile(file).composition != nil else { fail("examples/\(name).anim does not compile") }
+        let seconds = best(repeats * 3) { sink += Double(Pipeline.compile(file).diagnostics.count) }
+        print("| \(name) | \(text.utf8.count) | \(f(seconds * 1000, 2)) ms |")
+    }
+    print()
+}
+
+// MARK: - An editor's traffic, over stdio
+
+if wants("lsp") {
+    print("## language server over stdio: a real client, as an editor drives `animc lsp`")
+    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("animc").path
+    guard FileManager.default.isExecutableFile(atPath: executable) else {
+        fail("lsp: \(executable) not found; build it first (swift build -c release --product animc)")
+    }
+    print("| document | lines | initialize → first diagnostics | edit → diagnostics p50 | p95 | worst | edits |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for kilobytes in [20, 100] {
+        let text = editorDocument(bytes: kilobytes * 1000)
+        guard compile(text).diagnostics.isEmpty else { fail("lsp: the generated \(kilobytes) KB document has diagnostics") }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // A keyframe row in the middle block: a digit typed after `1.2`, then deleted.
+        let rows = lines.indices.filter { lines[$0].contains("0.5 = 1.2 ~ T") }
+        let line = rows[rows.count / 2]
+        let character = lines[line].utf16.count - " ~ T".utf16.count
+        var firsts: [Double] = [], edits: [Double] = []
+        for _ in 0..<(quick ? 2 : 5) {
+            guard let session = EditorSession(executable: executable) else { fail("lsp: cannot start \(executable)") }
+            let uri = "file:///bench/screens.anim"
+            let start = now()
+            let initialize = session.request("initialize", .object([
+                JSONMember("processId", .null), JSONMember("rootUri", .null),
+                JSONMember("capabilities", .object([JSONMember("textDocument", .object([
+                    JSONMember("publishDiagnostics", .object([JSONMember("relatedInformation", true)]))]))]))]))
+            guard session.wait({ $0["id"]?.numberValue == Double(initialize) }) != nil else { fail("lsp: no answer to initialize") }
+            session.notify("initialized", .object([]))
+            session.notify("textDocument/didOpen", .object([JSONMember("textDocument", .object([
+                JSONMember("uri", .string(uri)), JSONMember("languageId", "anim"), JSONMember("version", 1),
+                JSONMember("text", .string(text))]))]))
+            guard let first = session.wait(EditorSession.diagnostics(uri, version: 1)) else { fail("lsp: no diagnostics after didOpen") }
+            firsts.append(first.time - start)
+            for k in 0..<(quick ? 20 : 60) {
+                let insert = k % 2 == 0
+                let from = session.count
+                let position = { (c: Int) in JSONValue.object([JSONMember("line", .number(Double(line))), JSONMember("character", .number(Double(c)))]) }
+                let sent = now()
+                session.notify("textDocument/didChange", .object([
+                    JSONMember("textDocument", .object([JSONMember("uri", .string(uri)), JSONMember("version", .number(Double(k + 2)))])),
+                    JSONMember("contentChanges", .array([.object([
+                        JSONMember("range", .object([JSONMember("start", position(character)),
+                                                     JSONMember("end", position(insert ? character : character + 1))])),
+                        JSONMember("text", insert ? "7" : "")])]))]))
+                guard let published = session.wait(from: from, EditorSession.diagnostics(uri, version: k + 2)) else {
+                    fail("lsp: no diagnostics after edit \(k)")
+                }
+                edits.append(published.time - sent)
+            }
+            session.close()
+        }
+        edits.sort()
+        let p95 = edits[min(edits.count - 1, Int((Double(edits.count) * 0.95).rounded(.up)) - 1)]
+        print("| \(kilobytes) KB | \(lines.count) | \(f(median(firsts) * 1000)) ms | \(f(median(edits) * 1000)) ms | \(f(p95 * 1000)) ms "
+              + "| \(f((edits.last ?? 0) * 1000)) ms | \(edits.count) |")
+    }
+    print()
+}
+
 if sink == 42.4242 { print("") }
