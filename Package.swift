@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .executable(name: "animc", targets: ["animc"]),
         .library(name: "AnimcRuntime", targets: ["AnimcRuntime", "AnimcTimeline"]),
+        .library(name: "AnimcCompiler", targets: ["AnimcCompiler"]),
+        .library(name: "AnimcLanguageServer", targets: ["AnimcLanguageServer"]),
         .library(name: "AnimcDriver", targets: ["AnimcDriver"]),
     ],
     dependencies: [],
@@ -36,24 +38,35 @@ let package = Package(
         // Lottie 1.0 export: exact keyframes where Lottie has the form, samples where not, W08xx findings.
         .target(name: "AnimcLottie", dependencies: ["AnimcBase", "AnimcDiagnostics", "AnimcIR", "AnimcRuntime", "AnimcBake"],
                 exclude: readme),
-        // The driver: file system, pipeline, commands. The only stage that does I/O.
+        // The library entry point: the pipeline, the registry of every diagnostic code,
+        // suppression comments and the build's diagnostics. No Foundation, no I/O.
+        .target(
+            name: "AnimcCompiler",
+            dependencies: ["AnimcBase", "AnimcDiagnostics", "AnimcSyntax", "AnimcIR", "AnimcChecker", "AnimcBake", "AnimcLottie"],
+            exclude: readme),
+        // The language server: LSP over JSON-RPC, on a transport it is given.
+        .target(
+            name: "AnimcLanguageServer",
+            dependencies: ["AnimcBase", "AnimcDiagnostics", "AnimcSyntax", "AnimcIR", "AnimcChecker", "AnimcCompiler"],
+            exclude: readme),
+        // The driver: file system, console, the commands and the preview server.
         .target(
             name: "AnimcDriver",
-            dependencies: ["AnimcBase", "AnimcDiagnostics", "AnimcSyntax", "AnimcIR", "AnimcChecker",
-                           "AnimcRuntime", "AnimcTimeline", "AnimcBake", "AnimcPreview", "AnimcLottie"],
+            dependencies: ["AnimcBase", "AnimcDiagnostics", "AnimcSyntax", "AnimcIR", "AnimcChecker", "AnimcCompiler",
+                           "AnimcLanguageServer", "AnimcRuntime", "AnimcTimeline", "AnimcBake", "AnimcPreview", "AnimcLottie"],
             exclude: readme),
         .executableTarget(name: "animc", dependencies: ["AnimcDriver"], exclude: readme),
         .executableTarget(
             name: "animc-bench",
-            dependencies: ["AnimcDriver", "AnimcChecker", "AnimcSyntax", "AnimcRuntime", "AnimcIR", "AnimcBake", "AnimcTimeline", "AnimcLottie",
-                           "AnimcBase"],
+            dependencies: ["AnimcDriver", "AnimcCompiler", "AnimcLanguageServer", "AnimcChecker", "AnimcSyntax", "AnimcRuntime", "AnimcIR",
+                           "AnimcBake", "AnimcTimeline", "AnimcLottie", "AnimcBase"],
             path: "Benchmarks/animc-bench", exclude: readme),
 
         // In-process fuzz targets (libFuzzer when built as Fuzz/README.md says; a replay
         // tool otherwise).
         .executableTarget(
             name: "animc-fuzz",
-            dependencies: ["AnimcDriver", "AnimcSyntax", "AnimcChecker", "AnimcDiagnostics", "AnimcRuntime", "AnimcIR",
+            dependencies: ["AnimcDriver", "AnimcCompiler", "AnimcSyntax", "AnimcChecker", "AnimcDiagnostics", "AnimcRuntime", "AnimcIR",
                            "AnimcTimeline", "AnimcBase"],
             path: "Fuzz/animc-fuzz"),
 
@@ -65,17 +78,21 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "AnimcCheckerTests",
                     dependencies: ["AnimcChecker", "AnimcSyntax", "AnimcIR", "AnimcDiagnostics", "AnimcBase",
-                                   "AnimcDriver", "AnimcTestSupport"],
+                                   "AnimcDriver", "AnimcCompiler", "AnimcTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "AnimcRuntimeTests",
                     dependencies: ["AnimcRuntime", "AnimcIR", "AnimcBase", "AnimcTestSupport"]),
         .testTarget(name: "AnimcBackendTests",
                     dependencies: ["AnimcTimeline", "AnimcBake", "AnimcRuntime", "AnimcIR", "AnimcBase",
-                                   "AnimcDriver", "AnimcLottie", "AnimcDiagnostics", "AnimcTestSupport"],
+                                   "AnimcDriver", "AnimcCompiler", "AnimcLottie", "AnimcDiagnostics", "AnimcTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "AnimcDriverTests",
-                    dependencies: ["AnimcDriver", "AnimcRuntime", "AnimcIR", "AnimcBase", "AnimcDiagnostics", "AnimcSyntax",
-                                   "AnimcBake", "AnimcTimeline", "AnimcPreview", "AnimcTestSupport"],
+                    dependencies: ["AnimcDriver", "AnimcCompiler", "AnimcRuntime", "AnimcIR", "AnimcBase", "AnimcDiagnostics", "AnimcSyntax",
+                                   "AnimcChecker", "AnimcBake", "AnimcTimeline", "AnimcPreview", "AnimcTestSupport"],
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "AnimcLanguageServerTests",
+                    dependencies: ["AnimcLanguageServer", "AnimcCompiler", "AnimcChecker", "AnimcSyntax", "AnimcBase",
+                                   "AnimcTestSupport"],
                     exclude: ["Fixtures"]),
     ]
 )

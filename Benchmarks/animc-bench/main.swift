@@ -3,7 +3,9 @@
 import AnimcBake
 import AnimcBase
 import AnimcChecker
+import AnimcCompiler
 import AnimcDriver
+import AnimcLanguageServer
 import AnimcIR
 import AnimcLottie
 import AnimcRuntime

@@ -12,6 +12,7 @@
 
 import AnimcBase
 import AnimcChecker
+import AnimcCompiler
 import AnimcDiagnostics
 import AnimcDriver
 import AnimcIR

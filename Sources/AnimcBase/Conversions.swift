@@ -17,3 +17,13 @@ extension Int {
         }
     }
 }
+
+extension String {
+    /// The string without the spaces and tabs at either end (no Foundation).
+    public var trimmingSpacesAround: String {
+        var s = Substring(self)
+        while s.first == " " || s.first == "\t" { s.removeFirst() }
+        while s.last == " " || s.last == "\t" { s.removeLast() }
+        return String(s)
+    }
+}

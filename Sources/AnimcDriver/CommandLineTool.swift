@@ -1,12 +1,14 @@
 import AnimcBase
+import AnimcCompiler
 import AnimcDiagnostics
+import AnimcLanguageServer
 import AnimcSyntax
 
 /// The `animc` command-line tool as a library: `run` takes the arguments (without
 /// the program name) and returns the exit status. 0 success, 1 findings or compile
 /// errors, 2 usage or I/O errors.
 public struct CommandLineTool {
-    public static let version = "0.1.0"
+    public static let version = Pipeline.version
 
     public enum ExitCode {
         public static let success: Int32 = 0
@@ -47,7 +49,7 @@ public struct CommandLineTool {
         case "lsp":
             if wantsHelp(rest) { return showHelp(first) }
             guard rest.isEmpty || rest == ["--stdio"] else { return usageError("'lsp' takes no arguments (it serves on stdin and stdout)", command: "lsp") }
-            return LanguageServerLoop().run()
+            return LanguageServerLoop(transport: StandardIOTransport()).run()
         case "fmt":
             return wantsHelp(rest) ? showHelp(first) : FmtCommand(tool: self).run(rest)
         case "parse":

@@ -1,5 +1,6 @@
 import AnimcBase
 import AnimcBake
+import AnimcCompiler
 import AnimcDiagnostics
 import AnimcIR
 import AnimcRuntime

@@ -1,3 +1,4 @@
+import AnimcCompiler
 import AnimcDiagnostics
 
 /// `animc explain CODE` prints a code's long explanation; `--list` lists every code.

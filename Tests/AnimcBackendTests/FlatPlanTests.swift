@@ -1,4 +1,5 @@
 import AnimcBase
+import AnimcCompiler
 import AnimcDriver
 import AnimcIR
 @testable import AnimcRuntime

@@ -1,5 +1,6 @@
 import AnimcBake
 import AnimcBase
+import AnimcCompiler
 import AnimcDiagnostics
 import AnimcDriver
 import AnimcIR

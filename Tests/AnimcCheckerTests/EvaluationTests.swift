@@ -1,6 +1,7 @@
 import AnimcBase
 import Foundation
 import AnimcChecker
+import AnimcCompiler
 import AnimcDriver
 import AnimcIR
 import AnimcTestSupport

@@ -1,4 +1,5 @@
 import AnimcBase
+import AnimcCompiler
 import AnimcDiagnostics
 import AnimcDriver
 import AnimcTestSupport

@@ -1,5 +1,6 @@
 import AnimcBase
 @testable import AnimcChecker
+import AnimcCompiler
 import AnimcDriver
 import AnimcIR
 import Testing

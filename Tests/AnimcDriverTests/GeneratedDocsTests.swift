@@ -1,3 +1,4 @@
+import AnimcCompiler
 import AnimcDiagnostics
 import AnimcDriver
 import AnimcIR

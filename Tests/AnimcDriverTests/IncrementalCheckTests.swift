@@ -1,5 +1,6 @@
 import AnimcBase
 import AnimcChecker
+import AnimcCompiler
 import AnimcDiagnostics
 import AnimcDriver
 import AnimcSyntax

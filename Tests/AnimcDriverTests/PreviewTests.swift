@@ -1,5 +1,6 @@
 import AnimcBake
 import AnimcBase
+import AnimcCompiler
 import AnimcDriver
 import AnimcIR
 import AnimcPreview

@@ -1,4 +1,4 @@
-@testable import AnimcDriver
+@testable import AnimcLanguageServer
 import AnimcTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import AnimcBase
-@testable import AnimcDriver
+@testable import AnimcLanguageServer
 import AnimcSyntax
 import AnimcTestSupport
 import Foundation
@@ -9,7 +9,7 @@ import Testing
 /// and over real pipes through ``LanguageServerLoop``.
 @Suite struct LanguageServerTests {
     static let uri = "file:///work/pulse.anim"
-    static let pulse = Repository.read("Tests/AnimcDriverTests/Fixtures/lsp/pulse.anim")
+    static let pulse = Repository.read("Tests/AnimcLanguageServerTests/Fixtures/lsp/pulse.anim")
 
     final class Client {
         let server = LanguageServer()
@@ -301,7 +301,7 @@ import Testing
     @Test func framesOverRealPipes() throws {
         var toServer: [Int32] = [0, 0], fromServer: [Int32] = [0, 0]
         #expect(pipe(&toServer) == 0 && pipe(&fromServer) == 0)
-        nonisolated(unsafe) let loop = LanguageServerLoop(input: toServer[0], output: fromServer[1])
+        nonisolated(unsafe) let loop = LanguageServerLoop(transport: StandardIOTransport(input: toServer[0], output: fromServer[1]))
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var exitCode: Int32 = -1
         let serverEnd = fromServer[1]

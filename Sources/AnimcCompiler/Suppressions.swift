@@ -174,12 +174,3 @@ public enum Suppressions {
         }
     }
 }
-
-extension String {
-    var trimmingSpacesAround: String {
-        var s = Substring(self)
-        while s.first == " " || s.first == "\t" { s.removeFirst() }
-        while s.last == " " || s.last == "\t" { s.removeLast() }
-        return String(s)
-    }
-}

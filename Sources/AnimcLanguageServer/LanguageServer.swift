@@ -1,5 +1,6 @@
 import AnimcBase
 import AnimcChecker
+import AnimcCompiler
 import AnimcDiagnostics
 import AnimcIR
 import AnimcSyntax
@@ -223,7 +224,7 @@ public final class LanguageServer {
             ("documentFormattingProvider", true),
             ("documentRangeFormattingProvider", true))
         return obj(("capabilities", capabilities),
-                   ("serverInfo", obj(("name", "animc"), ("version", .string(CommandLineTool.version)))))
+                   ("serverInfo", obj(("name", "animc"), ("version", .string(Pipeline.version)))))
     }
 
     // MARK: Requests on documents

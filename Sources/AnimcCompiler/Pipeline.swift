@@ -1,9 +1,7 @@
-import AnimcBake
 import AnimcBase
 import AnimcChecker
 import AnimcDiagnostics
 import AnimcIR
-import AnimcLottie
 import AnimcSyntax
 
 /// What compiling one file produced.
@@ -28,6 +26,9 @@ public struct CompileResult: Sendable {
 
 /// Runs the stages in order. Pure: no I/O, so editors and tests call it directly.
 public enum Pipeline {
+    /// The compiler's version, as `animc --version` and the language server report it.
+    public static let version = "0.1.0"
+
     /// Parses and checks `file`, reporting every stage in one run: the checker also
     /// runs on a tree with syntax errors, where the parser's error nodes are poison
     /// (they satisfy every check and produce no message of their own), so a typo does
@@ -48,42 +49,4 @@ public enum Pipeline {
                              foldedValues: checked.foldedValues, partialComposition: checked.partialComposition,
                              names: checked.names)
     }
-}
-
-/// Every diagnostic code animc can emit, in code order: what `explain --list` prints
-/// and what SARIF's rule table holds.
-public enum DiagnosticRegistry {
-    public static let all: [DiagnosticDescriptor] = {
-        (SyntaxDiagnostics.all + CheckerDiagnostics.all + Suppressions.all + BuildDiagnostics.all + LottieDiagnostics.all).sorted { $0.code < $1.code }
-    }()
-
-    public static let codes: Set<String> = Set(all.map(\.code.rawValue))
-
-    public static func descriptor(_ code: String) -> DiagnosticDescriptor? {
-        all.first { $0.code.rawValue.lowercased() == code.lowercased() }
-    }
-}
-
-/// Diagnostics of the build step (E06xx).
-public enum BuildDiagnostics {
-    public static let unboundedBake = DiagnosticDescriptor(
-        "E0601", "unbounded-bake", .error, "A bake of an animation that never ends, with no window",
-        explanation: """
-        A baked file holds every frame, so it needs a last frame. Something in the \
-        composition repeats forever and the composition has no `window`, so there is \
-        none. Add `window: 0s ..< 3s` (for example one cycle) to the composition, or \
-        pass `--window 0..3` to `animc build`.
-        """)
-
-    public static let bakeTooLarge = DiagnosticDescriptor(
-        "E0602", "bake-too-large", .error, "A bake that would be too large",
-        explanation: """
-        The number of frames times the number of values sampled per frame is beyond \
-        the bake limit (\(formatNumber(Double(Baker.defaultSampleLimit) / 1e6)) million samples), which would take \
-        gigabytes. Shorten the window, \
-        lower `--fps`, or use the timeline target, which stores the animation itself \
-        instead of its frames.
-        """)
-
-    public static let all = [unboundedBake, bakeTooLarge]
 }
