@@ -348,6 +348,12 @@ if sections.contains("profile-check") {
     for _ in 0..<10 { sink += Double(compile(heavy).diagnostics.count) }
     exit(0)
 }
+if sections.contains("profile-example") {
+    // An example (`--example NAME`, the splash unless said) parsed and checked 50 times.
+    let file = SourceFile(name: "example.anim", text: readExample(option("--example") ?? "splash"))
+    for _ in 0..<50 { sink += Double(Pipeline.compile(file).diagnostics.count) }
+    exit(0)
+}
 /// The component-heavy file checked with a memo, then `count` edits that replace its
 /// first `target` with `edit(k)`, as the language server re-checks on each keystroke.
 /// The edited texts are built around one split of the file, so the profile holds the

@@ -24,7 +24,14 @@ public enum ExactDecimal {
 
     public static func multiply(_ a: Double, _ b: Double) -> Double {
         if let r = integral(a, b, { $0.multipliedReportingOverflow(by: $1) }) { return r }
-        guard let x = Parts(a), let y = Parts(b) else { return a * b }
+        // A computed operand (a square root, a third) has 16 or more significant digits,
+        // at least 10^15 as digits, and reading them means writing it as text. Times
+        // another such, or times 9224 or more digits, the product of the digits overflows
+        // whatever they are: the plain product, without the text.
+        let sa = Parts(short: a), sb = Parts(short: b)
+        let longA = sa == nil && Parts.isLong(a), longB = sb == nil && Parts.isLong(b)
+        if (longA && (longB || abs(sb?.digits ?? 0) >= 9224)) || (longB && abs(sa?.digits ?? 0) >= 9224) { return a * b }
+        guard let x = sa ?? Parts(a), let y = sb ?? Parts(b) else { return a * b }
         let (product, overflow) = x.digits.multipliedReportingOverflow(by: y.digits)
         return overflow ? a * b : Parts.double(product, x.exponent + y.exponent) ?? a * b
     }
@@ -47,7 +54,7 @@ public enum ExactDecimal {
     /// Both operands whole and small: plain integer arithmetic, which is exact, skips
     /// the decimal conversion (loop counters and indices are the common case).
     @inline(__always)
-    private static func integral(_ a: Double, _ b: Double, _ op: (Int64, Int64) -> (partialValue: Int64, overflow: Bool)) -> Double? {
+    static func integral(_ a: Double, _ b: Double, _ op: (Int64, Int64) -> (partialValue: Int64, overflow: Bool)) -> Double? {
         // Whole when truncating to an integer and back gives it again: two conversion
         // instructions, where `rounded()` was a call into the C library per operand.
         // (The bound first: it keeps NaN and infinities away from the conversion.)
@@ -112,6 +119,13 @@ public enum ExactDecimal {
                 k += 1
             }
             return nil
+        }
+
+        /// Whether ``init(short:)`` declined `value` for its digits rather than its
+        /// magnitude: its shortest decimal then has 16 or more significant digits.
+        static func isLong(_ value: Double) -> Bool {
+            let magnitude = abs(value)
+            return magnitude >= 1e-7 && magnitude < 4.503599627370496e15 && value != value.rounded(.towardZero)
         }
 
         /// The definition, for the values the fast path declines: the digits of the value's
@@ -184,72 +198,5 @@ public enum ExactDecimal {
             1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
         ]
-    }
-}
-
-extension ExactDecimal {
-    /// Results of exact decimal operations, by their operands' bits, for one check.
-    ///
-    /// The instances of a template compute the same products again and again: a grid's
-    /// tiles at equal distances from its centre scale the same irrational lengths, in
-    /// every component. An operand that is not a short decimal is read by formatting it
-    /// as text, and a result with more than 15 digits by parsing text back, several
-    /// thousand instructions each. The operations are pure functions of their operands,
-    /// so remembering them changes no result. A table of two-entry sets (the two share a
-    /// cache line): a new result goes first in its set, and the one it displaces second,
-    /// so two operand pairs that land in one set no longer evict each other on every use
-    /// (direct-mapped, a wider grid's few colliding pairs missed in every component,
-    /// each miss formatting an operand as text). Whole operands, the common case, skip it.
-    public struct Memo {
-        @usableFromInline struct Entry {
-            var a: UInt64
-            var b: UInt64
-            var op: UInt8
-            var result: Double
-        }
-
-        /// Empty until an operation misses the whole-number path.
-        @usableFromInline var entries: [Entry] = []
-        @usableFromInline static let slotBits = 10
-        @usableFromInline static let size = 1 << slotBits
-
-        public init() {}
-
-        public mutating func add(_ a: Double, _ b: Double) -> Double {
-            if let r = ExactDecimal.integral(a, b, { $0.addingReportingOverflow($1) }) { return r }
-            return remembered(0, a, b) { ExactDecimal.add($0, $1) }
-        }
-
-        public mutating func subtract(_ a: Double, _ b: Double) -> Double { add(a, -b) }
-
-        public mutating func multiply(_ a: Double, _ b: Double) -> Double {
-            if let r = ExactDecimal.integral(a, b, { $0.multipliedReportingOverflow(by: $1) }) { return r }
-            return remembered(1, a, b) { ExactDecimal.multiply($0, $1) }
-        }
-
-        public mutating func divide(_ a: Double, _ b: Double) -> Double {
-            remembered(2, a, b) { ExactDecimal.divide($0, $1) }
-        }
-
-        @inline(__always)
-        mutating func remembered(_ op: UInt8, _ a: Double, _ b: Double, _ compute: (Double, Double) -> Double) -> Double {
-            let x = a.bitPattern, y = b.bitPattern
-            if entries.isEmpty {
-                entries = [Entry](repeating: Entry(a: 0, b: 0, op: .max, result: 0), count: Memo.size)
-            }
-            // Multiplicative hashing takes the product's top bits, which every operand bit
-            // reaches: the low bits are zero for round values (20.0, 0.5 have no low
-            // mantissa bits), and a slot taken from them put all such operands together.
-            let h = ((x &* 0x9E37_79B9_7F4A_7C15) ^ (y &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(op)) &* 0xD6E8_FEB8_6659_FD93
-            let i = Int(truncatingIfNeeded: h >> (64 - Memo.slotBits)) & ~1
-            let first = entries[i]
-            if first.op == op && first.a == x && first.b == y { return first.result }
-            let second = entries[i + 1]
-            if second.op == op && second.a == x && second.b == y { return second.result }
-            let result = compute(a, b)
-            entries[i + 1] = first
-            entries[i] = Entry(a: x, b: y, op: op, result: result)
-            return result
-        }
     }
 }

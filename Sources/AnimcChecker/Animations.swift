@@ -16,38 +16,18 @@ struct Attribute {
     var value: Expr
     var range: SourceRange
     var scope: Scope
-    /// The name's length in bytes, which lookups compare first (see ``AttributeSet``).
-    let nameLength: Int
-
-    init(name: String, nameRange: SourceRange, value: Expr, range: SourceRange, scope: Scope) {
-        self.name = name
-        self.nameRange = nameRange
-        self.value = value
-        self.range = range
-        self.scope = scope
-        nameLength = name.utf8.count
-    }
 }
 
-/// An animation's attributes by canonical name. A handful per animation, so a linear
-/// scan beats a dictionary (which cost an allocation and a string hash per attribute).
+/// An animation's attributes by canonical name, a handful each, searched in order.
 struct AttributeSet {
     private(set) var values: [Attribute] = []
 
-    /// Attributes are compared by name length first, by index, so a lookup (a
-    /// keyframes animation makes about forty, most for names it does not give) copies no
-    /// attribute out of the list and compares no strings of other lengths.
     subscript(name: String) -> Attribute? {
         let length = name.utf8.count
-        for k in values.indices where values[k].nameLength == length && values[k].name == name { return values[k] }
-        return nil
+        return values.first { $0.name.utf8.count == length && $0.name == name }
     }
 
-    mutating func insert(_ a: Attribute) {
-        // Most animations give a few attributes: one allocation instead of regrowing.
-        if values.isEmpty { values.reserveCapacity(6) }
-        values.append(a)
-    }
+    mutating func insert(_ a: Attribute) { values.append(a) }
 }
 
 /// One keyframe row as written.
@@ -74,8 +54,7 @@ extension Checker {
         "group": [],
     ]
 
-    /// Every attribute each kind of animation takes, computed once. An FNV-hashed table:
-    /// every animation looks its kind up, and a `Dictionary` hashed the name with SipHash.
+    /// Every attribute each kind of animation takes.
     static let knownAttributes = NameTable<[String]>(kindAttributes.map { kind, names in
         (kind, timingAttributeNames + (kind == "group" ? [] : propertyAttributeNames) + names)
     })
@@ -90,9 +69,7 @@ extension Checker {
 
     /// The body of the animation lowered at `range` in this check's tree.
     func animationBlock(_ range: SourceRange) -> Block? {
-        guard let item = animationItems[range], case .animation(_, _, _, _, let body) = tree[item] else {
-            return nil
-        }
+        guard let item = animationItems[range], case .animation(_, _, _, _, let body) = tree[item] else { return nil }
         return body
     }
 
@@ -102,155 +79,154 @@ extension Checker {
         return t.range.end
     }
 
-    /// Lowers an animation item. `group` is nil for an animation added directly to a layer.
-    func lowerAnimation(_ item: Item, layerKind: LayerKind, scope: Scope, group: GroupContext?) -> Animation? {
-        guard let key = templateKey(item, layerKind: layerKind, group: group) else {
-            let animation = lowerAnimationAfresh(item, layerKind: layerKind, scope: scope, group: group)
-            // Its children may be kept lowerings; it is not one.
-            lastTemplateEntry = nil
-            return animation
-        }
-        return lowerTemplateAnimation(item, key: key, layerKind: layerKind, scope: scope, group: group)
-    }
-
-    /// Lowers an animation item from its syntax, every time.
-    func lowerAnimationAfresh(_ item: Item, layerKind: LayerKind, scope: Scope, group: GroupContext?) -> Animation? {
-        guard case .animation(let kind, let target, let alias, let along, let body) = tree[item] else { return nil }
-        if animationItems.insert(item), let recorder { recorder.animationNames.append((item.range, animationNameRange(item))) }
+    /// An animation's body as written: its attributes, keyframe rows and (a group's)
+    /// child animations, each with the scope it sees; `failed` when something was
+    /// reported already (the rest is still checked, so one run reports everything).
+    struct AnimationBody {
         var attributes = AttributeSet()
         var rows: [KeyframeRow] = []
-        // Rows are most of a keyframes body: one allocation for them, not one per doubling.
-        if kind.name == "keyframes" { rows.reserveCapacity(body.items.count) }
-        var children: [Item] = []
-        var childScopes: [Scope] = []
-        // A group's body is mostly its children: room for them at once.
-        if kind.name == "group" {
-            children.reserveCapacity(body.items.count)
-            childScopes.reserveCapacity(body.items.count)
-        }
+        var children: [(item: Item, scope: Scope)] = []
         var failed = false
-        let known = Checker.knownAttributes[kind.name] ?? Checker.timingAttributeNames + Checker.propertyAttributeNames
+    }
+
+    /// Lowers an animation item. `group` is nil for an animation added directly to a layer.
+    func lowerAnimation(_ item: Item, layerKind: LayerKind, scope: Scope, group: GroupContext?) -> Animation? {
+        guard case .animation(let kind, let target, let alias, let along, let body) = tree[item] else { return nil }
+        animationItems[item.range] = item
+        output.animations.append(item)
+        var written = gatherBody(item, kind: kind.name, body, scope)
+        let name = alias?.name ?? target?.dotted ?? "group"
+        if kind.name == "group" {
+            let loweredTiming = lowerTiming(written.attributes, kind: kind.name, range: item.range, group: group, body: body)
+            if loweredTiming == nil { written.failed = true }
+            return lowerGroup(item, name: name, timing: loweredTiming ?? Timing(duration: .nan), written, layerKind: layerKind)
+        }
+        guard let t = target, let (info, property) = animationTarget(t, layerKind: layerKind) else { return nil }
+        let loweredTiming = lowerTiming(written.attributes, kind: kind.name, range: item.range, group: group, body: body)
+        if loweredTiming == nil { written.failed = true }
+        let timing = loweredTiming ?? Timing(duration: .nan)
+        return lowerPropertyAnimation(item, kind: kind.name, name: name, along: along, body: body, written, info: info,
+                                      property: property, targetRange: t.range, timing: timing, group: group)
+    }
+
+    /// Reads an animation's body: attributes by canonical name (a pasted `fromValue` read
+    /// as `from`, after its message), keyframe rows, a group's children.
+    private func gatherBody(_ item: Item, kind: String, _ body: Block, _ scope: Scope) -> AnimationBody {
+        var written = AnimationBody()
+        let known = Checker.knownAttributes[kind] ?? Checker.timingAttributeNames + Checker.propertyAttributeNames
         expandNested(body, in: scope) { child, childScope in
             if tree.tag(child) == .animation {
-                guard kind.name == "group" else { return }  // reported by the parser
-                children.append(child)
-                childScopes.append(childScope)
+                if kind == "group" { written.children.append((child, childScope)) }  // else reported by the parser
                 return
             }
             switch tree[child] {
             case .property(let key, let value):
                 var name = key.dotted
-                // `fromValue: 0` pasted from Core Animation: reported, then read as `from`.
                 if !known.contains(name), let canonical = self.swiftAttribute(name, key.range), known.contains(canonical) {
                     name = canonical
                 }
                 guard known.contains(name) else {
-                    let help = Checker.misplacedAttributeHelp(name, kind: kind.name)
-                    if help == nil {
-                        reportSuggesting(name, among: known.count, { known }) {
-                            Messages.unknownAttribute(key.range, name: name, on: "a '\(kind.name)' animation", suggestion: $0)
-                        }
+                    if let help = Checker.misplacedAttributeHelp(name, kind: kind) {
+                        report(Messages.unknownAttribute(key.range, name: name, on: "a '\(kind)' animation", suggestion: nil, help: help))
                     } else {
-                        report(Messages.unknownAttribute(key.range, name: name, on: "a '\(kind.name)' animation", suggestion: nil, help: help))
+                        reportSuggesting(name, among: known.count, { known }) {
+                            Messages.unknownAttribute(key.range, name: name, on: "a '\(kind)' animation", suggestion: $0)
+                        }
                     }
                     unrecognisedAttributeItems.insert(item.range)
-                    recorder?.unrecognised.append(item.range)
-                    failed = true
+                    output.unrecognised.append(item.range)
+                    written.failed = true
                     return
                 }
                 let canonical = name == "isAdditive" ? "additive" : name == "isCumulative" ? "cumulative" : name
-                if let previous = attributes[canonical] {
+                if let previous = written.attributes[canonical] {
                     report(Messages.duplicateProperty(child.range, name: name, previous: previous.range))
-                    failed = true
+                    written.failed = true
                     return
                 }
-                attributes.insert(Attribute(name: canonical, nameRange: key.range, value: value, range: child.range, scope: childScope))
+                written.attributes.insert(Attribute(name: canonical, nameRange: key.range, value: value, range: child.range, scope: childScope))
             case .keyframe(let time, let value, let timing):
-                guard kind.name == "keyframes" else {
-                    report(Messages.keyframeForms(child.range, problem: "keyframe rows belong in a 'keyframes' animation, not '\(kind.name)'"))
-                    failed = true
+                guard kind == "keyframes" else {
+                    report(Messages.keyframeForms(child.range, problem: "keyframe rows belong in a 'keyframes' animation, not '\(kind)'"))
+                    written.failed = true
                     return
                 }
-                if rows.count >= ExpansionLimits.maxKeyframes {
-                    if rows.count == ExpansionLimits.maxKeyframes { report(Messages.tooManyKeyframes(item.range)) }
-                    failed = true
+                if written.rows.count >= ExpansionLimits.maxKeyframes {
+                    if written.rows.count == ExpansionLimits.maxKeyframes { report(Messages.tooManyKeyframes(item.range)) }
+                    written.failed = true
                     return
                 }
-                rows.append(KeyframeRow(time: time, value: value, timing: timing, range: child.range, scope: childScope))
+                written.rows.append(KeyframeRow(time: time, value: value, timing: timing, range: child.range, scope: childScope))
             default:
                 break
             }
         }
-        // A mistake above does not stop here: the rest of the animation is still checked,
-        // so that one run reports everything (a pasted Core Animation block is fixed in
-        // one cycle), and only the IR is withheld at the end.
+        return written
+    }
 
-        let typedTarget: (info: KeyPathInfo, property: PropertyInfo)?
-        if kind.name == "group" {
-            typedTarget = nil
-        } else {
-            guard let t = target else { return nil }
-            guard let info = keyPathInfo(t) else {
-                reportSuggesting(t.dotted, among: PropertyTable.keyPaths.count, { PropertyTable.keyPaths.map(\.keyPath) }) {
-                    Messages.unknownKeyPath(t.range, path: t.dotted, suggestion: $0)
-                }
-                return nil
+    /// The property an animation's key path names, on a layer of `layerKind`; nil after
+    /// reporting.
+    private func animationTarget(_ t: KeyPathSyntax, layerKind: LayerKind) -> (KeyPathInfo, PropertyInfo)? {
+        guard let info = keyPathInfo(t) else {
+            reportSuggesting(t.dotted, among: PropertyTable.keyPaths.count, { PropertyTable.keyPaths.map(\.keyPath) }) {
+                Messages.unknownKeyPath(t.range, path: t.dotted, suggestion: $0)
             }
-            let property = PropertyTable.info(info.target.property)
-            guard property.applies(to: layerKind) else {
-                let owners = (property.kinds ?? []).map { Messages.kindNoun($0) + "s" }.sorted().joined(separator: " and ")
-                report(Messages.propertyNotOnKind(t.range, name: t.dotted, kind: layerKind, owners: owners))
-                return nil
-            }
-            typedTarget = (info, property)
+            return nil
         }
-
-        let name = alias?.name ?? target?.dotted ?? "group"
-        let loweredTiming = lowerTiming(attributes, kind: kind.name, range: item.range, group: group, body: body)
-        if loweredTiming == nil { failed = true }
-        var timing = loweredTiming ?? Timing(duration: .nan)
-
-        guard let (info, property) = typedTarget else {
-            // A group: lower the children in the group's time.
-            var childAnimations: [Animation] = []
-            childAnimations.reserveCapacity(children.count)
-            // FNV-hashed past a handful, searched in order below: a group has a few
-            // children, and a `Dictionary` hashed each key with SipHash.
-            var keys = NameTable<SourceRange>()
-            let explicitDuration = timing.duration.isNaN ? nil : timing.duration
-            // Children sequence against each other in the group's time.
-            currentFrame.groups.append(Animation(name: name, timing: timing, kind: .group([]), range: item.range))
-            defer { currentFrame.groups.removeLast() }
-            // A group recorded as a template numbers the holes its children's lowerings meet.
-            let log = scope.templateReads.active, outerChild = log?.child
-            defer { log?.child = outerChild }
-            for (j, (child, childScope)) in zip(children, childScopes).enumerated() {
-                log?.child = j
-                guard let a = lowerAnimation(child, layerKind: layerKind, scope: childScope,
-                                             group: GroupContext(duration: explicitDuration)) else { failed = true; continue }
-                if let previous = keys[a.name] {
-                    report(Messages.duplicateAnimation(animationNameRange(child), name: a.name, previous: previous,
-                                                       insertAt: aliasInsertionPoint(child)))
-                    failed = true
-                    continue
-                }
-                keys[a.name] = animationNameRange(child)
-                childAnimations.append(a)
-            }
-            if failed { return nil }
-            if timing.duration.isNaN {
-                timing.duration = groupExtent(childAnimations) ?? CoreAnimationDefaults.duration
-                if groupExtent(childAnimations) == nil { warnDefaultDuration(item, body) }
-            }
-            childAnimations = childAnimations.map { inheritDuration($0, timing.duration) }
-            let animation = Animation(name: name, timing: timing, kind: .group(childAnimations), range: item.range)
-            checkGroupRules(animation, item: item)
-            currentFrame.groups.removeLast()
-            registerLowered(animation, nameRange: animationNameRange(item))
-            currentFrame.groups.append(animation)
-            return animation
+        let property = PropertyTable.info(info.target.property)
+        guard property.applies(to: layerKind) else {
+            let owners = (property.kinds ?? []).map { Messages.kindNoun($0) + "s" }.sorted().joined(separator: " and ")
+            report(Messages.propertyNotOnKind(t.range, name: t.dotted, kind: layerKind, owners: owners))
+            return nil
         }
+        return (info, property)
+    }
 
+    /// A group: its children lowered in the group's time, their durations defaulting to
+    /// the group's.
+    private func lowerGroup(_ item: Item, name: String, timing groupTiming: Timing, _ written: AnimationBody,
+                            layerKind: LayerKind) -> Animation? {
+        var timing = groupTiming
+        var failed = written.failed
+        var children: [Animation] = []
+        var keys = NameTable<SourceRange>()
+        let explicitDuration = timing.duration.isNaN ? nil : timing.duration
+        // Children sequence against each other in the group's time.
+        context.frame.groups.append(Animation(name: name, timing: timing, kind: .group([]), range: item.range))
+        defer { context.frame.groups.removeLast() }
+        for (child, childScope) in written.children {
+            guard let a = lowerAnimation(child, layerKind: layerKind, scope: childScope,
+                                         group: GroupContext(duration: explicitDuration)) else { failed = true; continue }
+            if let previous = keys[a.name] {
+                report(Messages.duplicateAnimation(animationNameRange(child), name: a.name, previous: previous,
+                                                   insertAt: aliasInsertionPoint(child)))
+                failed = true
+                continue
+            }
+            keys[a.name] = animationNameRange(child)
+            children.append(a)
+        }
+        if failed { return nil }
+        if timing.duration.isNaN {
+            timing.duration = groupExtent(children) ?? CoreAnimationDefaults.duration
+            if groupExtent(children) == nil, case .animation(_, _, _, _, let body) = tree[item] { warnDefaultDuration(item, body) }
+        }
+        // Children that gave no duration run for the group's (Core Animation's rule).
+        for i in children.indices where children[i].timing.duration.isNaN { children[i].timing.duration = timing.duration }
+        let animation = Animation(name: name, timing: timing, kind: .group(children), range: item.range)
+        checkGroupRules(animation, item: item)
+        context.frame.groups.removeLast()
+        registerLowered(animation, nameRange: animationNameRange(item))
+        context.frame.groups.append(animation)
+        return animation
+    }
+
+    /// A `basic`, `keyframes`, `motion`, `spring` or `decay` animation of `info`'s key path.
+    private func lowerPropertyAnimation(_ item: Item, kind: String, name: String, along: Expr?, body: Block, _ written: AnimationBody,
+                                       info: KeyPathInfo, property: PropertyInfo, targetRange: SourceRange, timing lowered: Timing,
+                                       group: GroupContext?) -> Animation? {
+        let attributes = written.attributes, failed = written.failed
+        var timing = lowered
         let additive = attributes["additive"].flatMap { lowerBool($0) } ?? false
         let cumulative = attributes["cumulative"].flatMap { lowerBool($0) } ?? false
         for attr in ["additive", "cumulative"] where attributes[attr] != nil && !info.type.isAdditive {
@@ -266,33 +242,25 @@ extension Checker {
                                                  help: "'interpolation' chooses how a whole 'transform' interpolates; '\(info.keyPath)' interpolates one way"))
                 return nil
             }
-            guard let name = enumerationValue(attr.value, attr.scope, cases: TransformInterpolation.allCases.map(\.rawValue),
-                                              context: "'interpolation'"),
-                  let mode = TransformInterpolation(rawValue: name) else { return nil }
+            guard let mode = enumerationValue(attr.value, attr.scope, cases: TransformInterpolation.allCases.map(\.rawValue),
+                                              context: "'interpolation'").flatMap(TransformInterpolation.init(rawValue:)) else { return nil }
             interpolation = mode
         }
         let content: AnimationContent
-        switch kind.name {
+        switch kind {
         case "basic":
             guard let (from, to) = lowerFromTo(attributes, info, item, model: property), !failed else { return nil }
-            if !info.type.interpolates {
-                report(Messages.notInterpolatable(target?.range ?? item.range, keyPath: info.keyPath, type: info.type, basic: true, fixIt: nil))
-                return nil
-            }
+            guard interpolates(info, at: targetRange) else { return nil }
             content = .basic(from: from, to: to)
         case "keyframes":
-            guard let k = lowerKeyframes(attributes, rows, info, item, body), !failed else { return nil }
+            guard let k = lowerKeyframes(attributes, written.rows, info, item, body), !failed else { return nil }
             content = .keyframes(k)
         case "motion":
             guard let m = lowerMotion(attributes, along, info, item), !failed else { return nil }
             content = .motion(m)
         case "spring":
             let endpoints = lowerFromTo(attributes, info, item, model: property), parameters = lowerSpring(attributes)
-            guard let (from, to) = endpoints, let p = parameters, !failed else { return nil }
-            if !info.type.interpolates {
-                report(Messages.notInterpolatable(target?.range ?? item.range, keyPath: info.keyPath, type: info.type, basic: true, fixIt: nil))
-                return nil
-            }
+            guard let (from, to) = endpoints, let p = parameters, !failed, interpolates(info, at: targetRange) else { return nil }
             if let tf = attributes["timingFunction"] { report(Messages.springTiming(tf.range, kind: "spring")); return nil }
             if timing.duration.isNaN && group?.duration == nil {
                 let settling = p.settlingDuration
@@ -327,6 +295,14 @@ extension Checker {
         return animation
     }
 
+    /// Whether values of `info`'s type interpolate (a `basic` or `spring` needs them to);
+    /// reports when not.
+    private func interpolates(_ info: KeyPathInfo, at range: SourceRange) -> Bool {
+        guard !info.type.interpolates else { return true }
+        report(Messages.notInterpolatable(range, keyPath: info.keyPath, type: info.type, basic: true, fixIt: nil))
+        return false
+    }
+
     private static func misplacedAttributeHelp(_ name: String, kind: String) -> String? {
         for (other, names) in kindAttributes where other != kind && names.contains(name) {
             return "'\(name)' belongs to '\(other)' animations"
@@ -338,13 +314,6 @@ extension Checker {
         reportMissing(in: item.range, CheckerDiagnostics.defaultDuration.at(
             animationNameRange(item), "no duration: Core Animation uses 0.25 s",
             fixIts: attributeInsertion(body, "duration: 0.25s", message: "write the duration").map { [$0] } ?? []))
-    }
-
-    /// Children that gave no duration run for the group's (Core Animation's rule).
-    private func inheritDuration(_ a: Animation, _ duration: Double) -> Animation {
-        var copy = a
-        if copy.timing.duration.isNaN { copy.timing.duration = duration }
-        return copy
     }
 
     /// The end of the last child in group time, if every child with an end has one.
@@ -369,13 +338,7 @@ extension Checker {
             guard let x = lowerTimeAttribute(name, attr.value, attr.scope) else { ok = false; return nil }
             return x
         }
-        if let attr = a["beginTime"] {
-            if let x = atHole(.beginTime, attr.value, attr.scope, type: .time, { lowerTimeAttribute("beginTime", attr.value, attr.scope) }) {
-                t.beginTime = x
-            } else {
-                ok = false
-            }
-        }
+        if let x = time("beginTime") { t.beginTime = x }
         if let attr = a["duration"], let x = time("duration") {
             if x <= 0 { report(Messages.badDuration(attr.value.range, value: x, what: "the duration")); ok = false } else { t.duration = x }
         } else if a["duration"] == nil, let inherited = group?.duration, kind != "group" {
@@ -441,15 +404,10 @@ extension Checker {
     /// `from`/`to`/`by` resolved to from → to as CABasicAnimation does, with an absent
     /// end taken from the model value (semantics.md §6).
     private func lowerFromTo(_ a: AttributeSet, _ info: KeyPathInfo, _ item: Item, model: PropertyInfo) -> (AnimatedValue, AnimatedValue)? {
-        // Without `by`, each end is its value alone: a hole a template can take per instance.
-        let plain = a["by"] == nil
         /// `.some(nil)` when the attribute is absent, nil when it failed.
         func value(_ name: String) -> AnimatedValue?? {
             guard let attr = a[name] else { return .some(nil) }
-            let lower = { self.lowerEndpoint(name, attr.value, attr.scope, info, model: model) }
-            let lowered = plain && (name == "from" || name == "to")
-                ? atHole(name == "from" ? .from : .to, attr.value, attr.scope, type: info.type, lower) : lower()
-            guard let lowered else { return nil }
+            guard let lowered = lowerEndpoint(name, attr.value, attr.scope, info, model: model) else { return nil }
             return .some(lowered)
         }
         // All three are checked before any failure returns, so one run reports a mistake

@@ -26,9 +26,9 @@ enum Builtins {
         "linear": .linear, "easeIn": .easeIn, "easeOut": .easeOut, "easeInEaseOut": .easeInEaseOut, "default": .default,
     ]
 
-    /// Every built-in constant in one table: one lookup per name. `SemaValue` is not
-    /// `Sendable` (components hold mutable scopes), but this table never holds a
-    /// component and is never mutated after initialisation, so sharing it is safe.
+    /// Every built-in constant in one table. `SemaValue` is not `Sendable` (components
+    /// hold mutable scopes), but this table never holds a component and is never mutated
+    /// after initialisation, so sharing it is safe.
     nonisolated(unsafe) private static let constants: NameTable<SemaValue> = {
         var table = NameTable<SemaValue>([
             ("pi", .number(.pi, .none)), ("inf", .number(.infinity, .none)), ("infinity", .number(.infinity, .none)),
@@ -41,8 +41,7 @@ enum Builtins {
 
     static func constant(_ name: String) -> SemaValue? { constants[name] }
 
-    /// Listed once: a misspelt name in a loop asked for it every iteration, and sorting
-    /// the colours each time was a third of checking such a loop.
+    /// Listed once: a misspelt name in a loop asks for it every iteration.
     static let constantNames: [String] = ["pi", "inf", "identity", "presentation"] + colors.keys.sorted() + timings.keys.sorted()
 
     /// Built-in functions, grouped as `callBuiltin` handles them (each group is named
@@ -51,7 +50,6 @@ enum Builtins {
         case rgb, sqrt, min, mod, pow, sin, atan2, clamp, lerp, length, normalize, distance, dot, translate, translateX, scale, scaleX, rotate, rotate3d, skew, skewX, perspective, matrix, concat, cubic, steps, spring, image, arc
     }
 
-    /// One lookup per call; a `switch` over the names compared them one by one.
     static let functions = NameTable<Function>([
         ("rgb", .rgb), ("rgba", .rgb), ("sqrt", .sqrt), ("abs", .sqrt), ("floor", .sqrt), ("ceil", .sqrt),
         ("round", .sqrt), ("min", .min), ("max", .min), ("mod", .mod), ("pow", .pow), ("sin", .sin), ("cos", .sin),
@@ -61,18 +59,11 @@ enum Builtins {
         ("scaleX", .scaleX), ("scaleY", .scaleX), ("scaleZ", .scaleX), ("rotate", .rotate), ("rotateZ", .rotate),
         ("rotateX", .rotate), ("rotateY", .rotate), ("rotate3d", .rotate3d), ("skew", .skew), ("skewX", .skewX),
         ("skewY", .skewX), ("perspective", .perspective), ("matrix", .matrix), ("concat", .concat), ("cubic", .cubic),
-        ("steps", .steps), ("spring", .spring), ("image", .image), ("arc", .arc), ("rect", .arc), ("roundedRect", .arc),
-        ("ellipse", .arc), ("circle", .arc),
+        ("steps", .steps), ("spring", .spring), ("image", .image), ("arc", .arc), ("rect", .arc),
+        ("roundedRect", .arc), ("ellipse", .arc), ("circle", .arc),
     ])
 
     static let functionNames: [String] = functions.entries.map(\.key).sorted()
-
-    /// Parameter names of the calls every layer and instance makes, made once rather than
-    /// as an array per call.
-    static let rgbNames = ["red", "green", "blue"]
-    static let rgbaNames = ["red", "green", "blue", "alpha"]
-    static let cubicNames = ["x1", "y1", "x2", "y2"]
-    static let vectorNames = ["v"]
 
     /// Enumerations whose case names are written bare where that enumeration is
     /// expected (`fillMode: backwards`).
@@ -97,64 +88,15 @@ enum Builtins {
     static func enumerationOwning(_ name: String) -> String? { enumerationByCase[name] }
 }
 
-/// One evaluated argument of a call. A struct rather than a tuple: an array of
-/// tuples is destroyed element by element through the runtime's generic tuple
-/// witness, which was most of what freeing the arguments of `rgb(...)` cost.
+/// One evaluated argument of a call.
 struct CallItem {
     let label: String?
     let value: SemaValue
     let range: SourceRange
 }
 
-/// A built-in's parameters, each with the argument bound to it (nil when none was),
-/// as positions in the call's argument list, held in place: binding the arguments of
-/// `rgb(...)` or `cubic(...)` allocates nothing, and the slots hold no values of their
-/// own to release. The call's argument list is their one reference, so freeing the
-/// slots is one release (a second array for the positions of longer parameter lists
-/// made every destroy go through the runtime's generic value witness).
-struct ArgumentSlots: RandomAccessCollection {
-    typealias Slot = (SemaValue, SourceRange)?
-    /// The most parameters a built-in has (`arc` has five).
-    static let capacity = 8
-    private let items: [CallItem]
-    /// Per parameter, one more than the position of its argument; 0 when unbound.
-    private var positions: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0, 0, 0, 0)
-    let count: Int
-
-    init(count: Int, items: [CallItem]) {
-        // The parameter lists are the built-ins' own, fixed in this file: not input.
-        precondition(count <= ArgumentSlots.capacity, "a built-in with more than \(ArgumentSlots.capacity) parameters")
-        self.count = count
-        self.items = items
-    }
-
-    var startIndex: Int { 0 }
-    var endIndex: Int { count }
-    func index(after i: Int) -> Int { i + 1 }
-    func index(before i: Int) -> Int { i - 1 }
-
-    private func position(_ i: Int) -> Int32 {
-        precondition(i >= 0 && i < count, "argument slot out of range")
-        return withUnsafeBytes(of: positions) { $0.load(fromByteOffset: i * 4, as: Int32.self) }
-    }
-
-    subscript(i: Int) -> Slot {
-        let p = position(i)
-        guard p > 0 else { return nil }
-        let item = items[Int(p) - 1]
-        return (item.value, item.range)
-    }
-
-    /// Whether parameter `i` has an argument.
-    func isBound(_ i: Int) -> Bool { position(i) > 0 }
-
-    /// Binds parameter `i` to the argument at `argument` in the call's list.
-    mutating func bind(_ i: Int, toArgument argument: Int) {
-        precondition(i >= 0 && i < count, "argument slot out of range")
-        let p = Int32(argument + 1)
-        withUnsafeMutableBytes(of: &positions) { $0.storeBytes(of: p, toByteOffset: i * 4, as: Int32.self) }
-    }
-}
+/// A built-in's parameters, each with the argument bound to it (nil when none was).
+typealias ArgumentSlots = [(SemaValue, SourceRange)?]
 
 /// The evaluated arguments of a call, with helpers that bind them to parameters and
 /// check their types, reporting problems against the call.
@@ -169,32 +111,30 @@ struct CallArguments {
     /// Binds arguments to `names` by position, then by label. Returns nil (after
     /// reporting) for unknown labels, too many arguments or missing required ones.
     func bind(_ names: [String], required: Int, usage: String) -> ArgumentSlots? {
-        var slots = ArgumentSlots(count: names.count, items: items)
+        var slots = ArgumentSlots(repeating: nil, count: names.count)
         var next = 0
-        // By index, reading only the label: iterating the items copied each one's value.
-        for position in items.indices {
-            if let label = items[position].label {
-                let range = items[position].range
+        for item in items {
+            if let label = item.label {
                 guard let i = names.firstIndex(of: label) else {
-                    checker.report(Messages.badArguments(range, callee: callee, problem: "unknown argument label '\(label)'", usage: usage))
+                    checker.report(Messages.badArguments(item.range, callee: callee, problem: "unknown argument label '\(label)'", usage: usage))
                     return nil
                 }
-                if slots.isBound(i) {
-                    checker.report(Messages.badArguments(range, callee: callee, problem: "argument '\(label)' given twice", usage: usage))
+                if slots[i] != nil {
+                    checker.report(Messages.badArguments(item.range, callee: callee, problem: "argument '\(label)' given twice", usage: usage))
                     return nil
                 }
-                slots.bind(i, toArgument: position)
+                slots[i] = (item.value, item.range)
             } else {
-                while next < names.count && slots.isBound(next) { next += 1 }
+                while next < names.count && slots[next] != nil { next += 1 }
                 guard next < names.count else {
-                    checker.report(Messages.badArguments(items[position].range, callee: callee, problem: "too many arguments", usage: usage))
+                    checker.report(Messages.badArguments(item.range, callee: callee, problem: "too many arguments", usage: usage))
                     return nil
                 }
-                slots.bind(next, toArgument: position)
+                slots[next] = (item.value, item.range)
                 next += 1
             }
         }
-        for i in 0..<required where !slots.isBound(i) {
+        for i in 0..<required where slots[i] == nil {
             checker.report(Messages.badArguments(range, callee: callee, problem: "missing argument '\(names[i])'", usage: usage))
             return nil
         }
@@ -251,34 +191,11 @@ extension Checker {
             }
             return .poison
         }
-        let function = builtinFunctions.value(callee.nameID, nameCount: tree.arena.names.count) { Builtins.functions[callee.name] }
-        if let function, let folded = literalColorOrCurve(callee, function, arguments) { return folded }
-        // `length(v)` and `normalize(v)` of a point, what a grid's every tile calls: the
-        // value at once, without gathering and binding arguments (each call cost about
-        // 2,300 instructions that way). The argument is evaluated once either way: a
-        // value of another shape goes on, evaluated, to the general path, which reports.
-        var evaluatedFirst: CallItem?
-        if function == .length || function == .normalize, arguments.count == 1 {
-            let argument = tree[arguments].parts(0)
-            if !argument.isLabelled {
-                let v = eval(argument.value, scope)
-                if v.isPoison { return .poison }
-                if let (x, y) = v.plainPair {
-                    return function == .length ? Checker.length(x, y) : Checker.normalized(x, y)
-                }
-                evaluatedFirst = CallItem(label: nil, value: v, range: argument.value.range)
-            }
-        }
-        let isSteps = function == .steps
+        let function = Builtins.functions[callee.name]
         var items: [CallItem] = []
-        items.reserveCapacity(arguments.count)
         for (i, argument) in tree[arguments].enumerated() {
-            if i == 0, let evaluatedFirst {
-                items.append(evaluatedFirst)
-                continue
-            }
             // `steps(4, start)`: the position is a bare case name, like an enumeration.
-            if isSteps, i == 1, case .identifier(let word) = tree[argument.value],
+            if function == .steps, i == 1, case .identifier(let word) = tree[argument.value],
                StepPosition(rawValue: word) != nil, scope.lookup(word) == nil {
                 items.append(CallItem(label: argument.label?.name, value: .string(word), range: argument.value.range))
                 continue
@@ -298,55 +215,11 @@ extension Checker {
         return .poison
     }
 
-    /// `rgb(12, 78, 101)`, `rgba(...)` or `cubic(0.25, 0.1, 0.25, 1)` written with plain
-    /// number literals, each in range: its value at once, as ``callBuiltin`` makes it,
-    /// with the evaluations it counts, but without evaluating and binding arguments (a
-    /// layer's colour and a keyframe's curve are such calls, and each cost about 3,400
-    /// instructions). Anything else (a name, a unit, a label, a value out of range, the
-    /// evaluation limit near) is nil and goes the general way, which reports.
-    private func literalColorOrCurve(_ callee: Identifier, _ function: Builtins.Function, _ arguments: Children<Argument>) -> SemaValue? {
-        let count = arguments.count
-        guard count == 3 || count == 4, evaluationCount <= evaluationLimit - count else { return nil }
-        switch function {
-        case .rgb: guard count == (callee.name == "rgb" ? 3 : 4) else { return nil }
-        case .cubic: guard count == 4 else { return nil }
-        default: return nil
-        }
-        var x = (0.0, 0.0, 0.0, 1.0)
-        for (k, argument) in tree[arguments].enumerated() {
-            guard argument.label == nil, !spansSyntaxError(argument.value.range),
-                  case .number(let v, let unit) = tree[argument.value], unit == nil || unit == .pt else { return nil }
-            switch k {
-            case 0: x.0 = v
-            case 1: x.1 = v
-            case 2: x.2 = v
-            default: x.3 = v
-            }
-        }
-        if case .rgb = function {
-            guard Checker.isChannel(x.0, 0), Checker.isChannel(x.1, 1), Checker.isChannel(x.2, 2), Checker.isChannel(x.3, 3) else { return nil }
-            evaluationCount += count
-            return Checker.rgbColor(x)
-        }
-        guard Checker.isCubicControl(x.0), Checker.isCubicControl(x.2) else { return nil }
-        evaluationCount += count
-        return Checker.cubicTiming(x)
-    }
-
     /// The largest value channel `i` of `rgb`/`rgba` takes: 255, and 1 for alpha.
     static func channelMaximum(_ i: Int) -> Double { i == 3 ? 1 : 255 }
 
     /// Whether `x` is a value channel `i` takes (the general path reports the others).
     static func isChannel(_ x: Double, _ i: Int) -> Bool { !(x < 0 || x > channelMaximum(i)) }
-
-    /// `length` of a point: the sum in the order the general vector case adds.
-    static func length(_ x: Double, _ y: Double) -> SemaValue { .number((0 + x * x + y * y).squareRoot(), .none) }
-
-    /// `normalize` of a point; the zero point normalises to itself.
-    static func normalized(_ x: Double, _ y: Double) -> SemaValue {
-        let len = (0 + x * x + y * y).squareRoot()
-        return .pair(len == 0 ? 0 : x / len, len == 0 ? 0 : y / len)
-    }
 
     /// `rgb`/`rgba`'s colour from its channels as written (0...255, alpha 0...1).
     static func rgbColor(_ c: (Double, Double, Double, Double)) -> SemaValue {
@@ -363,32 +236,45 @@ extension Checker {
         return .timing(.cubic(x1: p.0, y1: p.1, x2: p.2, y2: p.3))
     }
 
-    // swiftlint:disable:next cyclomatic_complexity
+    /// A built-in function's value, by family. Nil for none (an unknown name).
     private func callBuiltin(_ name: String, _ function: Builtins.Function, _ a: CallArguments) -> SemaValue? {
         switch function {
-        // Colours
-        case .rgb:
-            let names = name == "rgb" ? Builtins.rgbNames : Builtins.rgbaNames
-            let usage = name == "rgb" ? "rgb(red, green, blue) with components 0...255" : "rgba(red, green, blue, alpha) with alpha 0...1"
-            guard let s = a.bind(names, required: names.count, usage: usage) else { return .poison }
-            var c = (0.0, 0.0, 0.0, 1.0)
-            for (i, slot) in s.enumerated() {
-                guard let x = a.number(slot, what: names[i]) else { return .poison }
-                let maximum = Checker.channelMaximum(i)
-                if !Checker.isChannel(x, i), let r = slot?.1 {
-                    report(Messages.outOfRange(r, what: "\(names[i])", value: formatNumber(x), valid: "0...\(formatNumber(maximum))"))
-                    return .poison
-                }
-                switch i {
-                case 0: c.0 = x
-                case 1: c.1 = x
-                case 2: c.2 = x
-                default: c.3 = x
-                }
-            }
-            return Checker.rgbColor(c)
+        case .rgb: return colour(name, a)
+        case .sqrt, .min, .mod, .pow, .sin, .atan2, .clamp, .lerp, .length, .normalize, .distance, .dot:
+            return mathFunction(name, function, a)
+        case .translate, .translateX, .scale, .scaleX, .rotate, .rotate3d, .skew, .skewX, .perspective, .matrix, .concat:
+            return transformFunction(name, function, a)
+        case .cubic, .steps, .spring: return timingFunction(name, function, a)
+        case .image, .arc: return assetOrPath(name, function, a)
+        }
+    }
 
-        // Math
+    /// `rgb(red, green, blue)` and `rgba(red, green, blue, alpha)`.
+    private func colour(_ name: String, _ a: CallArguments) -> SemaValue {
+        let names = name == "rgb" ? ["red", "green", "blue"] : ["red", "green", "blue", "alpha"]
+        let usage = name == "rgb" ? "rgb(red, green, blue) with components 0...255" : "rgba(red, green, blue, alpha) with alpha 0...1"
+        guard let s = a.bind(names, required: names.count, usage: usage) else { return .poison }
+        var c = (0.0, 0.0, 0.0, 1.0)
+        for (i, slot) in s.enumerated() {
+            guard let x = a.number(slot, what: names[i]) else { return .poison }
+            let maximum = Checker.channelMaximum(i)
+            if !Checker.isChannel(x, i), let r = slot?.1 {
+                report(Messages.outOfRange(r, what: "\(names[i])", value: formatNumber(x), valid: "0...\(formatNumber(maximum))"))
+                return .poison
+            }
+            switch i {
+            case 0: c.0 = x
+            case 1: c.1 = x
+            case 2: c.2 = x
+            default: c.3 = x
+            }
+        }
+        return Checker.rgbColor(c)
+    }
+
+    /// Numbers and vectors: `sqrt`, `min`, `mod`, `pow`, `sin`, `atan2`, `clamp`, `lerp`, `length`, ...
+    private func mathFunction(_ name: String, _ function: Builtins.Function, _ a: CallArguments) -> SemaValue {
+        switch function {
         case .sqrt:
             guard let s = a.bind(["x"], required: 1, usage: "\(name)(x)"), let slot = s[0] else { return .poison }
             guard case .number(let x, let d) = slot.0 else {
@@ -466,19 +352,15 @@ extension Checker {
             let scaled = binary(.multiply, diff, .number(t, .none), a.range, a.range, a.range)
             return binary(.add, from.0, scaled, a.range, from.1, a.range)
         case .length:
-            guard let s = a.bind(Builtins.vectorNames, required: 1, usage: "length(v)") else { return .poison }
-            // A point, read without building an array; the sum in the same order as below.
-            if let (x, y) = s[0]?.0.plainPair { return Checker.length(x, y) }
+            guard let s = a.bind(["v"], required: 1, usage: "length(v)") else { return .poison }
             guard let v = a.vector(s[0], count: nil, what: "v") else { return .poison }
             return .number(v.reduce(0) { $0 + $1 * $1 }.squareRoot(), .none)
         case .normalize:
-            guard let s = a.bind(Builtins.vectorNames, required: 1, usage: "normalize(v)") else { return .poison }
-            if let (x, y) = s[0]?.0.plainPair { return Checker.normalized(x, y) }
+            guard let s = a.bind(["v"], required: 1, usage: "normalize(v)") else { return .poison }
             guard let v = a.vector(s[0], count: nil, what: "v") else { return .poison }
             let len = v.reduce(0) { $0 + $1 * $1 }.squareRoot()
             // The zero vector has no direction; normalising it gives zero, so the centre
-            // tile of a grid needs no special case. (Built as the tuple at once: every
-            // tile of a grid normalises its offset.)
+            // tile of a grid needs no special case.
             return .tuple(v.map { .number(len == 0 ? 0 : $0 / len, .none) }, isSize: false)
         case .distance:
             guard let s = a.bind(["a", "b"], required: 2, usage: "distance(a, b)") else { return .poison }
@@ -490,8 +372,14 @@ extension Checker {
             let p = a.vector(s[0], count: nil, what: "a"), q = a.vector(s[1], count: p?.count, what: "b")
             guard let p, let q, p.count == q.count else { return .poison }
             return .number(zip(p, q).reduce(0) { $0 + $1.0 * $1.1 }, .none)
+        default:
+            return .poison
+        }
+    }
 
-        // Transforms
+    /// Transform functions: `translate`, `scale`, `rotate`, `skew`, `perspective`, `matrix`, `concat`.
+    private func transformFunction(_ name: String, _ function: Builtins.Function, _ a: CallArguments) -> SemaValue {
+        switch function {
         case .translate:
             guard let s = a.bind(["x", "y", "z"], required: 1, usage: "translate(x, y, z = 0) or translate(point)") else { return .poison }
             if s[1] == nil, let p = s[0], p.0.isPlainNumbers, let v = a.vector(p, count: 2, what: "offset") {
@@ -580,10 +468,16 @@ extension Checker {
                 functions = fs + functions
             }
             return .transform(functions)
+        default:
+            return .poison
+        }
+    }
 
-        // Timing functions
+    /// Timing functions: `cubic`, `steps`, `spring`.
+    private func timingFunction(_ name: String, _ function: Builtins.Function, _ a: CallArguments) -> SemaValue {
+        switch function {
         case .cubic:
-            guard let s = a.bind(Builtins.cubicNames, required: 4, usage: "cubic(x1, y1, x2, y2)") else { return .poison }
+            guard let s = a.bind(["x1", "y1", "x2", "y2"], required: 4, usage: "cubic(x1, y1, x2, y2)") else { return .poison }
             guard let x1 = a.number(s[0], what: "x1"), let y1 = a.number(s[1], what: "y1"),
                   let x2 = a.number(s[2], what: "x2"), let y2 = a.number(s[3], what: "y2") else { return .poison }
             if !Checker.isCubicControl(x1) {
@@ -622,8 +516,14 @@ extension Checker {
         case .spring:
             guard let p = springParameters(a) else { return .poison }
             return .timing(.spring(p))
+        default:
+            return .poison
+        }
+    }
 
-        // Assets
+    /// Assets and shapes: `image(...)`, `arc`, `rect`, `roundedRect`, `ellipse`, `circle`.
+    private func assetOrPath(_ name: String, _ function: Builtins.Function, _ a: CallArguments) -> SemaValue {
+        switch function {
         case .image:
             guard let s = a.bind(["name"], required: 1, usage: "image(\"asset-name\")"), let slot = s[0] else { return .poison }
             guard case .string(let asset) = slot.0, !asset.isEmpty else {
@@ -632,10 +532,11 @@ extension Checker {
             }
             return .image(asset)
 
-        // Paths
         case .arc:
             guard let elements = shapeElements(name, a) else { return .poison }
             return .path(elements)
+        default:
+            return .poison
         }
     }
 

@@ -10,28 +10,7 @@ import Darwin
 #endif
 
 extension Checker {
-    /// ``eval(_:_:)`` of an operand of a binary operator or a pair, answering a number
-    /// literal or an evaluated name in place, with the same accounting: most operands are
-    /// these, and each call of `eval`, a large function, cost about 60 instructions of
-    /// entry and exit alone.
-    @inline(__always)
-    func evalOperand(_ expr: Expr, _ scope: Scope) -> SemaValue {
-        if evaluationCount < evaluationLimit, !spansSyntaxError(expr.range) {
-            if let (v, unit) = tree.numberLiteral(expr) {
-                evaluationCount &+= 1
-                return Checker.number(v, unit)
-            }
-            let nameID = tree.nameID(expr)
-            if nameID != Identifier.noNameID, case .value(let v) = scope.evaluatedValue(id: nameID) {
-                evaluationCount &+= 1
-                return v
-            }
-        }
-        return eval(expr, scope)
-    }
-
     /// A number literal's value.
-    @inline(__always)
     static func number(_ v: Double, _ unit: NumberUnit?) -> SemaValue {
         switch unit {
         case nil, .pt?: return .number(v, .none)
@@ -46,31 +25,20 @@ extension Checker {
 
     /// Evaluates `expr` in `scope`. Errors are reported and yield `.poison`.
     func eval(_ expr: Expr, _ scope: Scope) -> SemaValue {
-        evaluationCount &+= 1
-        if evaluationCount > evaluationLimit {
+        work.evaluations += 1
+        if work.evaluations > evaluationLimit {
             _ = allowExpansion(at: expr.range)
             return .poison
         }
         if spansSyntaxError(expr.range) { return .poison }
-        // A name whose binding is evaluated, read in place before the node is decoded:
-        // decoding copies the name's string, which only a binding yet to be evaluated or
-        // a message needs (two calls to retain and release per name read).
-        let nameID = tree.nameID(expr)
-        if nameID != Identifier.noNameID, case .value(let v) = scope.evaluatedValue(id: nameID) { return v }
         switch tree[expr] {
         case .number(let v, let unit): return Checker.number(v, unit)
         case .string(let s): return .string(s)
         case .color(let r, let g, let b, let a): return .color(Color(red: r, green: g, blue: b, alpha: a))
         case .bool(let b): return .bool(b)
-        case .identifier(let name): return lookupValue(name, expr.range, scope, id: nameID, triedInPlace: true)
+        case .identifier(let name): return lookupValue(name, expr.range, scope, id: tree.nameID(expr))
         case .paren(let inner): return eval(inner, scope)
         case .tuple(let elements):
-            if elements.count == 2 {
-                // Both evaluated, as the general case does, so each reports its own error.
-                let items = tree[elements]
-                let first = evalOperand(items[0], scope), second = evalOperand(items[1], scope)
-                return pair(first, isSize: false) { second }
-            }
             let values = tree[elements].map { eval($0, scope) }
             if values.contains(where: \.isPoison) { return .poison }
             return .tuple(values, isSize: false)
@@ -103,7 +71,7 @@ extension Checker {
                 }
                 return .bool(b)
             }
-            return binary(op, evalOperand(l, scope), evalOperand(r, scope), expr.range, l.range, r.range)
+            return binary(op, eval(l, scope), eval(r, scope), expr.range, l.range, r.range)
         case .conditional(let c, let a, let b):
             let condition = eval(c, scope)
             guard case .bool(let flag) = condition else {
@@ -159,13 +127,9 @@ extension Checker {
     }
 
     /// The value a name denotes: a declaration in scope, else a built-in constant.
-    func lookupValue(_ name: String, _ range: SourceRange, _ scope: Scope, id: UInt32 = Identifier.noNameID,
-                     triedInPlace: Bool = false) -> SemaValue {
-        // An evaluated binding's value, read in place where the scope can answer so
-        // (unless the caller just asked).
-        if !triedInPlace, case .value(let v) = scope.evaluatedValue(id: id) { return v }
-        if let binding = scope.lookup(name, id: id) {
-            return value(of: binding, at: range)
+    func lookupValue(_ name: String, _ range: SourceRange, _ scope: Scope, id: UInt32 = Identifier.noNameID) -> SemaValue {
+        if let (binding, declaring) = scope.resolve(Identifier(name, range, nameID: id)) {
+            return value(of: binding, in: declaring, at: range)
         }
         if let constant = Builtins.constant(name) { return constant }
         if let v = swiftName(name, range, scope) { return v }
@@ -187,43 +151,45 @@ extension Checker {
         return .poison
     }
 
-    /// Evaluates a binding once and caches it; a binding reached while it is being
-    /// evaluated is a cycle.
-    func value(of binding: Binding, at use: SourceRange) -> SemaValue {
+    /// Evaluates a binding of `scope` once and keeps its value; a binding reached while
+    /// it is being evaluated is a cycle.
+    func value(of binding: Binding, in scope: Scope, at use: SourceRange) -> SemaValue {
         if let v = binding.value { return v }
         if binding.evaluating {
             report(Messages.recursive(use, name: binding.name.name, what: binding.kind.noun))
             return .poison
         }
-        guard definitionDepth < Checker.maxDefinitionDepth else {
+        guard context.definitionDepth < ExpansionLimits.maxDefinitionDepth else {
             definitionsTooDeep(use, name: binding.name.name)
             return .poison
         }
-        // Only a binding made without its value has a scope to evaluate it in.
-        guard let scope = binding.scope else { return .poison }
-        definitionDepth += 1
+        let saved = context
+        context.definitionDepth += 1
         binding.evaluating = true
-        let evaluationsBefore = evaluationCount
-        bindingsEvaluating += 1
         // A top-level declaration has one value wherever it is first used: what the use
         // expects does not leak into it. The names it reads are kept with it, for the
-        // items that use it (see CheckMemo).
+        // items that use it (see CheckMemo), and so is what evaluating it cost, which a
+        // later check replaying the item may find spent already.
         let topLevel = scope.parent == nil
-        let savedExpectation = expectedDimension, savedFrame = currentFrame
+        let outermost = topLevel && !evaluatingTopLevel
+        let evaluationsBefore = work.evaluations
         if topLevel {
-            expectedDimension = nil
-            currentFrame = TimeFrame()
+            context.expectedDimension = nil
+            context.frame = TimeFrame()
             global.observer?.push()
+            evaluatingTopLevel = true
         }
         defer {
             binding.evaluating = false
-            definitionDepth -= 1
-            bindingsEvaluating -= 1
-            if bindingsEvaluating == 0 { bindingEvaluations += evaluationCount - evaluationsBefore }
+            context.definitionDepth = saved.definitionDepth
             if topLevel {
-                expectedDimension = savedExpectation
-                currentFrame = savedFrame
+                context.expectedDimension = saved.expectedDimension
+                context.frame = saved.frame
                 binding.dependencies = global.observer?.pop()
+            }
+            if outermost {
+                evaluatingTopLevel = false
+                output.firstUseEvaluations += work.evaluations - evaluationsBefore
             }
         }
         var result: SemaValue
@@ -255,7 +221,7 @@ extension Checker {
 
     /// `let x: Time = ...`: the annotation names a type the value must have.
     func checkDeclaredType(_ v: SemaValue, _ type: Identifier, _ range: SourceRange) -> SemaValue {
-        guard let expected = typeNames.value(type.nameID, nameCount: tree.arena.names.count, { TypeNames.lookup(type.name) }) else {
+        guard let expected = TypeNames.lookup(type.name) else {
             reportSuggesting(type.name, among: TypeNames.all.count, { TypeNames.all }) {
                 Messages.unknownName(type.range, name: type.name, suggestion: $0, help: "types are " + TypeNames.all.joined(separator: ", "))
             }
@@ -287,23 +253,10 @@ extension Checker {
         }
     }
 
-    /// A two-item tuple: `first`, then `second()` unless `first` is poisoned (as a
-    /// longer tuple stops at its first poisoned item). Made without an array in between,
-    /// which a pair of plain numbers does not need (see ``TupleItems``).
-    private func pair(_ first: SemaValue, isSize: Bool, _ second: () -> SemaValue) -> SemaValue {
-        if first.isPoison { return .poison }
-        let next = second()
-        if next.isPoison { return .poison }
-        if case .number(let x, .none) = first, case .number(let y, .none) = next { return .pair(x, y, isSize: isSize) }
-        return .tuple([first, next], isSize: isSize)
-    }
-
     /// A tuple of `count` components, each from `component(i)`. Stops at the first
     /// poisoned component, whose error was reported, so one mistake gives one message.
     private func componentwise(_ count: Int, isSize: Bool, _ component: (Int) -> SemaValue) -> SemaValue {
-        if count == 2 { return pair(component(0), isSize: isSize) { component(1) } }
         var out: [SemaValue] = []
-        out.reserveCapacity(count)
         for i in 0..<count {
             let v = component(i)
             if v.isPoison { return .poison }
@@ -330,14 +283,14 @@ extension Checker {
                 return .poison
             }
             // Exact for decimal inputs: `1s + 0.3s` is the instant written `1.3s`.
-            return finite(.number(op == .add ? decimals.add(a, b) : decimals.subtract(a, b), da), range, a, b)
+            return finite(.number(op == .add ? ExactDecimal.add(a, b) : ExactDecimal.subtract(a, b), da), range, a, b)
 
         case (.multiply, .number(let a, let da), .number(let b, let db)):
             guard da == .none || db == .none else {
                 report(Messages.operandDimensions(range, op: "*", left: da, right: db))
                 return .poison
             }
-            return finite(.number(decimals.multiply(a, b), da == .none ? db : da), range, a, b)
+            return finite(.number(ExactDecimal.multiply(a, b), da == .none ? db : da), range, a, b)
 
         case (.divide, .number(let a, let da), .number(let b, let db)):
             let dim: Dimension
@@ -349,7 +302,7 @@ extension Checker {
                 report(Messages.divisionByZero(rRange))
                 return .poison
             }
-            return finite(.number(decimals.divide(a, b), dim), range, a, b)
+            return finite(.number(ExactDecimal.divide(a, b), dim), range, a, b)
 
         case (.less, .number(let a, let da), .number(let b, let db)), (.lessEqual, .number(let a, let da), .number(let b, let db)),
              (.greater, .number(let a, let da), .number(let b, let db)), (.greaterEqual, .number(let a, let da), .number(let b, let db)),
@@ -463,12 +416,12 @@ extension Checker {
 enum TypeNames {
     enum Kind: Hashable { case number, time, angle, length, point, size, rect, color, transform, path, bool, string, image, timing, list, any }
 
-    static let table = NameTable<Kind>([
-        ("Number", .number), ("Time", .time), ("Angle", .angle), ("Length", .length), ("Point", .point), ("Size", .size),
-        ("Rect", .rect), ("Color", .color), ("Colour", .color), ("Transform", .transform), ("Path", .path), ("Bool", .bool),
-        ("String", .string), ("Image", .image), ("Timing", .timing), ("List", .list), ("Any", .any),
-    ])
-    static var all: [String] { table.entries.map(\.key).sorted() }
+    static let table: [String: Kind] = [
+        "Number": .number, "Time": .time, "Angle": .angle, "Length": .length, "Point": .point, "Size": .size,
+        "Rect": .rect, "Color": .color, "Colour": .color, "Transform": .transform, "Path": .path, "Bool": .bool,
+        "String": .string, "Image": .image, "Timing": .timing, "List": .list, "Any": .any,
+    ]
+    static var all: [String] { table.keys.sorted() }
 
     static func lookup(_ name: String) -> Kind? { table[name] }
 

@@ -10,15 +10,7 @@ extension Checker {
     /// is passed to `visit` with the scope it sees. Afterwards every declaration is
     /// evaluated once, so mistakes in unused constants are still reported.
     func expand(_ block: Block, scope: Scope, _ visit: (Item, Scope) -> Void) {
-        var none: ScopeRecycler?
-        expand(block, scope: scope, recycling: &none, from: 0, visit)
-    }
-
-    /// ``expand(_:scope:_:)``, with the block's `let` and `timing` bindings taken from
-    /// `recycler` when there is one (see ``register(_:in:recycling:from:)``).
-    func expand(_ block: Block, scope: Scope, recycling recycler: inout ScopeRecycler?, from first: Int,
-                _ visit: (Item, Scope) -> Void) {
-        register(block.items, in: scope, recycling: &recycler, from: first)
+        register(block.items, in: scope)
         for item in tree[block.items] {
             expandItem(item, scope: scope, visit)
         }
@@ -26,17 +18,14 @@ extension Checker {
     }
 
     /// ``expand(_:scope:_:)`` for a nested block (a layer's, an animation's, a branch's):
-    /// in a scope of its own when it declares something, else in `outer` itself. A scope
-    /// with no bindings passes every lookup outwards, so the two answer alike, and most
-    /// bodies declare nothing: the empty scope was an allocation per layer and per
-    /// animation. (With none of its own, there is nothing of the block's left unevaluated.)
+    /// in a scope of its own when it declares something, else in `outer` itself (a scope
+    /// with no bindings passes every lookup outwards, so the two answer alike).
     func expandNested(_ block: Block, in outer: Scope, _ visit: (Item, Scope) -> Void) {
-        let declarations = declarationCount(block.items)
-        guard declarations > 0 else {
+        guard tree[block.items].contains(where: { Checker.declaresName(tree.tag($0)) }) else {
             for item in tree[block.items] { expandItem(item, scope: outer, visit) }
             return
         }
-        expand(block, scope: Scope(parent: outer, capacity: declarations), visit)
+        expand(block, scope: Scope(parent: outer), visit)
     }
 
     /// One item of a block whose declarations are registered: `for` and `if` expanded,
@@ -73,11 +62,9 @@ extension Checker {
     /// Evaluates the declarations of `scope` nothing used, so that their mistakes are
     /// still reported.
     func evaluateUnevaluated(_ scope: Scope) {
-        scope.forEachUnevaluatedBinding { binding in
-            // Evaluated since the pass began (by an earlier binding that reads it).
-            guard binding.value == nil else { return }
+        for binding in scope.bindings where binding.value == nil {
             switch binding.kind {
-            case .constant, .timing, .path: _ = value(of: binding, at: binding.name.range)
+            case .constant, .timing, .path: _ = value(of: binding, in: scope, at: binding.name.range)
             default: break
             }
         }
@@ -85,7 +72,7 @@ extension Checker {
 
     /// Whether an item of this kind declares a name in its block's scope (`let`,
     /// `timing`, `path`, `component`): what ``register`` registers, what
-    /// ``declarationCount(_:)`` counts and what the name index declares first.
+    /// ``expandNested(_:in:_:)`` looks for and what the name index declares first.
     static func declaresName(_ tag: ItemTag) -> Bool {
         switch tag {
         case .letDecl, .timingDecl, .pathDecl, .component: return true
@@ -93,43 +80,19 @@ extension Checker {
         }
     }
 
-    /// How many declarations `register` makes for a block's items.
-    func declarationCount(_ items: Children<Item>) -> Int {
-        var count = 0
-        for item in tree[items] where Checker.declaresName(tree.tag(item)) { count += 1 }
-        return count
-    }
-
     /// Registers the declarations among `items` in `scope`.
     func register(_ items: Children<Item>, in scope: Scope) {
-        var none: ScopeRecycler?
-        register(items, in: scope, recycling: &none, from: 0)
-    }
-
-    /// ``register(_:in:)``, taking the bindings of `let` and `timing` declarations from
-    /// `recycler` when there is one (a loop's body, whose every iteration declares
-    /// them anew), numbered from `first` on.
-    func register(_ items: Children<Item>, in scope: Scope, recycling recycler: inout ScopeRecycler?, from first: Int) {
-        var k = first
         for item in tree[items] where Checker.declaresName(tree.tag(item)) {
             switch tree[item] {
             case .letDecl(let name, let type, let value):
-                let binding = recycler?.declaration(k, name: name, kind: .constant, expr: value, declaredType: type, scope: scope)
-                    ?? Binding(name: name, kind: .constant, expr: value, declaredType: type, scope: scope)
-                k += 1
-                declare(binding, in: scope)
+                declare(Binding(name: name, kind: .constant, expr: value, declaredType: type), in: scope)
             case .timingDecl(let name, let value):
-                let binding = recycler?.declaration(k, name: name, kind: .timing, expr: value, declaredType: nil, scope: scope)
-                    ?? Binding(name: name, kind: .timing, expr: value, scope: scope)
-                k += 1
-                declare(binding, in: scope)
+                declare(Binding(name: name, kind: .timing, expr: value), in: scope)
             case .pathDecl(let name, let body):
-                declare(Binding(name: name, kind: .path, pathBody: body, scope: scope), in: scope)
+                declare(Binding(name: name, kind: .path, pathBody: body), in: scope)
             case .component(let name, let params, let body):
-                let info = ComponentInfo(name: name, parameters: Array(tree[params]), body: body,
-                                         declarationCount: declarationCount(body.items), scope: scope, range: item.range,
-                                         recyclerIndex: instanceScopeIndex(item.range))
-                if !info.parametersDistinct { reportDuplicateParameters(info.parameters) }
+                let info = ComponentInfo(name: name, parameters: Array(tree[params]), body: body, range: item.range)
+                reportDuplicateParameters(info.parameters)
                 declare(Binding(name: name, kind: .component, value: .component(info)), in: scope)
             default:
                 break
@@ -138,16 +101,14 @@ extension Checker {
     }
 
     /// A parameter named like an earlier one of the same component: its argument would
-    /// always go to the first. The first of each name is found through a table: searched
-    /// in order, a component of 60,000 parameters took 15 s.
+    /// always go to the first.
     private func reportDuplicateParameters(_ parameters: [Parameter]) {
-        var first = NameTable<SourceRange>()
+        var first: [String: SourceRange] = [:]
         for parameter in parameters {
-            let probe = first.probe(parameter.name.name)
-            if let previous = first.value(at: probe) {
+            if let previous = first[parameter.name.name] {
                 report(Messages.duplicate(parameter.name.range, name: parameter.name.name, what: "parameter", previous: previous))
             } else {
-                first.insert(parameter.name.name, parameter.name.range, absent: probe)
+                first[parameter.name.name] = parameter.name.range
             }
         }
     }
@@ -169,21 +130,16 @@ extension Checker {
         }
         var indices = [Int](repeating: 0, count: sequences.count)
         guard !sequences.contains(where: { $0.count == 0 }) else { return }
-        activeLoops.append(tree[bindings].first.map { $0.range.union(tree[bindings][bindings.count - 1].range) } ?? range)
-        defer { activeLoops.removeLast() }
-        let bindingsPerIteration = bindings.count + declarationCount(body.items)
-        // The variables' names read out of the tree once, not once per iteration.
+        context.activeLoops.append(tree[bindings].first.map { $0.range.union(tree[bindings][bindings.count - 1].range) } ?? range)
+        defer { context.activeLoops.removeLast() }
         let names = tree[bindings].map(\.name)
-        // Optional only to be passed to ``expand(_:scope:recycling:from:_:)``; always set.
-        var recycler: ScopeRecycler? = ScopeRecycler()
         while true {
             guard allowExpansion(iterations: 1, at: range) else { return }
-            guard let iteration = recycler?.scope(parent: scope, capacity: bindingsPerIteration) else { return }
+            let iteration = Scope(parent: scope)
             for k in names.indices {
-                guard let variable = recycler?.binding(k, name: names[k], kind: .loopVariable, value: sequences[k][indices[k]]) else { return }
-                declare(variable, in: iteration)
+                declare(Binding(name: names[k], kind: .loopVariable, value: sequences[k][indices[k]]), in: iteration)
             }
-            expand(body, scope: iteration, recycling: &recycler, from: names.count, visit)
+            expand(body, scope: iteration, visit)
             // Advance the odometer, last binding fastest.
             var k = sequences.count - 1
             while k >= 0 {

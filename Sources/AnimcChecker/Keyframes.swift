@@ -3,64 +3,6 @@ import AnimcDiagnostics
 import AnimcIR
 import AnimcSyntax
 
-/// The last few lists of one kind that keyframes animations were made with, so that a
-/// list equal to a recent one shares its storage instead of holding a copy: generated
-/// files, grids and staggered layers give animation after animation the same key times,
-/// timing functions and often values. Equal means bit for bit (`-0` is not `0`), so
-/// sharing changes no value; and only a few are kept, so a file whose every list
-/// differs pays a few comparisons per animation, not a table that grows with it.
-struct RecentLists<Element> {
-    private var lists: [[Element]] = []
-    private var next = 0
-
-    /// `list`, or an equal recent list in its place; remembered either way.
-    mutating func share(_ list: inout [Element], _ identical: (Element, Element) -> Bool) {
-        guard !list.isEmpty else { return }
-        for kept in lists where kept.count == list.count {
-            var same = true
-            for i in kept.indices where !identical(kept[i], list[i]) {
-                same = false
-                break
-            }
-            if same {
-                list = kept
-                return
-            }
-        }
-        if lists.count < 4 {
-            lists.append(list)
-        } else {
-            lists[next] = list
-            next = (next + 1) % 4
-        }
-    }
-}
-
-/// Equality bit for bit, for ``RecentLists``: `-0` is not `0`, and a NaN is itself.
-enum BitIdentity {
-    static func identical(_ a: Double, _ b: Double) -> Bool { a.bitPattern == b.bitPattern }
-
-    static func identical(_ a: TimingFunction, _ b: TimingFunction) -> Bool {
-        switch (a, b) {
-        case (.linear, .linear): return true
-        case let (.cubic(a1, a2, a3, a4), .cubic(b1, b2, b3, b4)):
-            return identical(a1, b1) && identical(a2, b2) && identical(a3, b3) && identical(a4, b4)
-        case let (.steps(n, p), .steps(m, q)): return n == m && p == q
-        case let (.spring(s), .spring(t)):
-            return identical(s.mass, t.mass) && identical(s.stiffness, t.stiffness) && identical(s.damping, t.damping)
-                && identical(s.initialVelocity, t.initialVelocity) && s.allowsOverdamping == t.allowsOverdamping
-        default: return false
-        }
-    }
-
-    /// Numbers only: they are most keyframe values, and other kinds hold more than
-    /// their bits (a path's storage) to compare.
-    static func identical(_ a: Value, _ b: Value) -> Bool {
-        guard case .number(let x) = a, case .number(let y) = b else { return false }
-        return identical(x, y)
-    }
-}
-
 extension Checker {
     /// The keyframes of a `keyframes` animation, from rows or from arrays, with every
     /// count, order and range rule checked (E0401–E0405, W0406, E0411–E0413).
@@ -90,28 +32,17 @@ extension Checker {
         var ok = true
 
         if !rows.isEmpty {
-            // Built as they are read, and only these: a row's ranges are the row's own
-            // (every row was read once `ok` holds), and a segment's timing function is
-            // written only once one is given, the rows before it taking `linear`.
+            // A segment's timing function is written only once one is given, the rows
+            // before it taking `linear`.
             var times: [Double] = []
-            values.reserveCapacity(rows.count)
-            times.reserveCapacity(rows.count)
-            // A row's parts are read in place: a row copied out of the list retained and
-            // released its scope, several times a row.
-            for i in rows.indices {
-                let value = rows[i].value, scope = rows[i].scope
-                if let v = atHole(.row(i), value, scope, type: info.type, { lowerRowValue(value, scope, info, property) }) {
-                    values.append(v)
-                } else { ok = false }
-                if let t = keyTime(rows[i].time, scope) { times.append(t) } else { ok = false }
-                if let e = rows[i].timing {
-                    if let f = lowerTimingFunction(e, scope, context: "a keyframe's segment") {
-                        if timingFunctions.isEmpty {
-                            // One per segment, from a row to the next: the last row's own
-                            // is reported below.
-                            timingFunctions.reserveCapacity(max(rows.count - 1, 1))
-                            timingFunctions.append(contentsOf: repeatElement(.linear, count: i))
-                        }
+            for (i, row) in rows.enumerated() {
+                if let v = lowerRowValue(row.value, row.scope, info, property) { values.append(v) } else { ok = false }
+                if let t = keyTime(row.time, row.scope) { times.append(t) } else { ok = false }
+                if let e = row.timing {
+                    if let f = lowerTimingFunction(e, row.scope, context: "a keyframe's segment") {
+                        // One per segment, from a row to the next: the last row's own is
+                        // reported below.
+                        if timingFunctions.isEmpty { timingFunctions = Array(repeating: .linear, count: i) }
                         timingFunctions.append(f)
                     } else { ok = false }
                 } else if !timingFunctions.isEmpty && i < rows.count - 1 {
@@ -199,13 +130,6 @@ extension Checker {
         }
         guard let tension = perKeyNumbers("tensionValues"), let continuity = perKeyNumbers("continuityValues"),
               let bias = perKeyNumbers("biasValues") else { return nil }
-        if var times = keyTimes {
-            keyTimes = nil  // so that `times` is the list's only reference, and no copy is made
-            recentKeyTimes.share(&times, BitIdentity.identical)
-            keyTimes = times
-        }
-        recentTimingFunctions.share(&timingFunctions, BitIdentity.identical)
-        recentValues.share(&values, BitIdentity.identical)
         return Keyframes(values: values, keyTimes: keyTimes, timingFunctions: timingFunctions, calculationMode: mode,
                          tension: tension, continuity: continuity, bias: bias)
     }

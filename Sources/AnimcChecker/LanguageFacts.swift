@@ -23,44 +23,6 @@ public enum LanguageFacts {
 }
 
 extension SemaValue {
-    /// Whether ``sourceText`` is non-nil, without writing it.
-    var hasSourceText: Bool {
-        switch self {
-        case .component, .poison: return false
-        case .tuple(let items, _): return items.allSatisfy(\.hasSourceText)
-        case .list(let items): return items.count > 16 || items.allSatisfy(\.hasSourceText)
-        default: return true
-        }
-    }
-
-    /// Whether this value's ``sourceText`` surely differs from `other`'s, decided
-    /// without writing either. Plain numbers and times print injectively except at zero
-    /// (-0 prints as 0): two that differ in their bits, both finite and neither zero,
-    /// print differently. So do tuples of numbers that differ in shape or in such a
-    /// component, since a number's text holds no separator. Anything else (angles,
-    /// which are rounded; colours; strings, which may hold separators; zeros) is not
-    /// decided here: false means "compare the texts".
-    func printsDifferently(from other: SemaValue) -> Bool {
-        switch (self, other) {
-        case (.number(let a, let d), .number(let b, let e)):
-            guard d == e, d != .angle else { return false }
-            return a.bitPattern != b.bitPattern && a.isFinite && b.isFinite && a != 0 && b != 0
-        case (.tuple(let xs, let s), .tuple(let ys, let t)):
-            guard xs.allSatisfy(\.isNumber), ys.allSatisfy(\.isNumber) else { return false }
-            // Only a pair prints as a size (`w x h`); a longer tuple prints in brackets
-            // either way.
-            if xs.count != ys.count || (s && xs.count == 2) != (t && ys.count == 2) { return true }
-            return zip(xs, ys).contains { $0.printsDifferently(from: $1) }
-        default:
-            return false
-        }
-    }
-
-    private var isNumber: Bool {
-        if case .number = self { return true }
-        return false
-    }
-
     /// The value as `.anim` source would write it; nil for values with no short form.
     var sourceText: String? {
         switch self {

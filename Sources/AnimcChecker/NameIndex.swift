@@ -133,11 +133,10 @@ private struct Visibility {
 /// animations by name. Only a layer that names something in it has one (see
 /// ``LayerScope``).
 private final class StaticLayer {
-    /// Unowned: a layer holds its children, and a child holding its parent made every
-    /// index's layer tree a cycle that outlived the build (a leak on every check, and so
-    /// on every keystroke in the language server). Ancestors live while a layer is
-    /// walked: the walk holds them, or the root's tables do.
-    unowned let parent: StaticLayer?
+    /// Weak: a layer holds its children, and a child holding its parent made every
+    /// index's layer tree a cycle that outlived the build. Ancestors live while a layer
+    /// is walked: the walk holds them, or the root's tables do.
+    weak var parent: StaticLayer?
     // FNV-hashed tables, as the checker's: a file's top level can hold a layer per
     // line, and each one is looked up when declared. A child's layer is nil while the
     // child has named nothing (see ``LayerScope``).

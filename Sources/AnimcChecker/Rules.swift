@@ -66,14 +66,10 @@ extension Checker {
 
     // MARK: Per animation
 
-    /// `nameRange` is where the animation is named (``animationNameRange(_:)``), when
-    /// the caller knows it: a template's instance does, and decoding the item again for
-    /// it cost more than the rule.
-    func checkPropertyAnimationRules(_ a: Animation, item: Item, type: ValueType, nameRange: SourceRange? = nil) {
+    func checkPropertyAnimationRules(_ a: Animation, item: Item, type: ValueType) {
         guard case .property(let p) = a.kind else { return }
         let values = animatedValues(p)
-        let key = nameRange ?? animationNameRange(item)
-        if let warning = noVisibleEffect(p, values, item: item) { noteNoEffect(key, warning) } else { noteEffect(key) }
+        output.noteExpansion(animationNameRange(item), noEffect: noVisibleEffect(p, values, item: item))
         checkWrittenTurn(p, values, item: item)
     }
 
@@ -88,13 +84,7 @@ extension Checker {
     }
 
     /// W0509, the warning the animation gets when it changes nothing (nil when it
-    /// changes something). A function of its values alone: template reuse keeps
-    /// it for an instance whose values are the kept lowering's.
-    func noVisibleEffect(_ a: Animation, item: Item) -> Diagnostic? {
-        guard case .property(let p) = a.kind else { return nil }
-        return noVisibleEffect(p, animatedValues(p), item: item)
-    }
-
+    /// changes something).
     private func noVisibleEffect(_ p: PropertyAnimation, _ values: [Value], item: Item) -> Diagnostic? {
         // A template (in a loop or component) is expanded many times; warn only when
         // every expansion has no effect, not when one instance happens to (the centre
@@ -156,37 +146,6 @@ extension Checker {
 
     // MARK: Groups
 
-    /// Counts one expansion of the animation template at `key` that has a visible
-    /// effect. Its own function, without an optional warning: a nil one was destroyed
-    /// through the generic path (about 60 instructions) on every instance's animation.
-    func noteEffect(_ key: SourceRange) {
-        recorder?.effects.append((key, nil))
-        // Outside every loop and component an animation is expanded once a check, so no
-        // expansion of it without an effect can be met to count this one against: a
-        // file of plain layers kept an entry per animation for nothing.
-        guard definitionDepth > 0 || !activeLoops.isEmpty else { return }
-        countExpansions(key, instances: 1, none: 0)
-    }
-
-    /// Counts one expansion of the animation template at `key` that has no visible
-    /// effect, with its warning.
-    func noteNoEffect(_ key: SourceRange, _ warning: Diagnostic) {
-        recorder?.effects.append((key, warning))
-        noteEffects(key, instances: 1, none: 1, last: warning)
-    }
-
-    func noteEffects(_ key: SourceRange, instances: Int, none: Int, last: Diagnostic?) {
-        countExpansions(key, instances: instances, none: none)
-        if none > 0 { noEffectWarnings[key] = last }
-    }
-
-    private func countExpansions(_ key: SourceRange, instances: Int, none: Int) {
-        noEffect.update(OffsetTable<(instances: Int, count: Int)>.key(key), initial: (0, 0)) {
-            $0.instances += instances
-            $0.count += none
-        }
-    }
-
     func checkGroupRules(_ group: Animation, item: Item) {
         guard case .group(let children) = group.kind else { return }
         let duration = group.timing.duration
@@ -234,16 +193,9 @@ extension Checker {
 
     private func percent(_ x: Double) -> String { formatNumber((x * 1000).rounded() / 10) + "%" }
 
-    /// The range that names an animation in messages.
-    func nameRange(_ a: Animation) -> SourceRange {
-        if let item = animationItems[a.range] { return animationNameRange(item) }
-        return reusedAnimationNames[a.range] ?? a.range
-    }
-
     /// W0508: two non-additive animations of one key path visible at once.
     private func checkFighting(_ animations: [Animation], topLevel: Bool) {
-        // A fight needs two: the first animation has none before it to hide, and most
-        // layers have one (taking it apart cost a thousand instructions a layer).
+        // A fight needs two: the first animation has none before it to hide.
         for (j, later) in animations.enumerated().dropFirst() {
             guard case .property(let q) = later.kind, !q.additive else { continue }
             // `from: presentation` takes over from whatever shows: a deliberate hand-off.
@@ -284,12 +236,8 @@ extension Checker {
     /// are removed, and fights between top-level animations.
     func checkLayerRules(_ node: LayerNode) {
         let animations = node.animations
-        // By index, each animation copied out only where a rule reads more than its
-        // timing: every instance of a template passes here, and copying each animation
-        // (and a group's each member) retained and released what it holds.
         for index in animations.indices {
-            // Looked up only for a message: every animation of every layer passes here.
-            var a: Animation { animations[index] }
+            let a = animations[index]
             var name: SourceRange { nameRange(a) }
             var block: Block? { animationBlock(animations[index].range) }
             let t = animations[index].timing
@@ -322,7 +270,7 @@ extension Checker {
     }
 
     /// W0501, recursively through nested groups: `children` run in a group of one
-    /// `duration`. Each child is copied out only when its timing delays it.
+    /// `duration`.
     private func checkDelayedChildren(_ children: [Animation], duration: Double, _ node: LayerNode) {
         for index in children.indices {
             if case .group(let members) = children[index].kind {
@@ -372,8 +320,6 @@ extension Checker {
                 }
             }
         } else if let w = c.window {
-            // By index: every layer of the file passes here, and copying each animation
-            // out retained and released what it holds.
             for layer in c.layers where layer.timing.isIdentity {
                 for k in layer.animations.indices {
                     let i = visibleInterval(layer.animations[k].timing, topLevel: true)

@@ -7,18 +7,21 @@ import AnimcSyntax
 /// it. Sequencing (`beginTime: go.end`) reads these.
 final class LoweredAnimation {
     let name: String
-    let layer: LayerNode
+    /// Its layer and the layer's ancestors, outermost first (whose timing maps the
+    /// layer's time to the composition's).
+    let layers: [LayerNode]
+    var layer: LayerNode { layers[layers.count - 1] }
     /// The enclosing groups, outermost first. (Variables, for a check memo's moves.)
     var groups: [Animation]
     let timing: Timing
     var nameRange: SourceRange
-    /// Where it sits in the check's ``Checker/loweredAnimations`` (set when appended: a
-    /// replayed record's animations move).
-    var serial = 0
+    /// The top-level item that made it, by its place in the file (see
+    /// ``Checker/itemNumber``): a reference to another item's reads beyond its own text.
+    var item = 0
 
-    init(name: String, layer: LayerNode, groups: [Animation], timing: Timing, nameRange: SourceRange) {
+    init(name: String, layers: [LayerNode], groups: [Animation], timing: Timing, nameRange: SourceRange) {
         self.name = name
-        self.layer = layer
+        self.layers = layers
         self.groups = groups
         self.timing = timing
         self.nameRange = nameRange
@@ -40,12 +43,11 @@ extension Checker {
     /// time), exact for decimal inputs. Nil when `base` does not name an animation, so
     /// the member is evaluated as usual.
     func sequencing(_ base: Expr, _ member: Identifier, _ range: SourceRange, _ scope: Scope) -> SemaValue? {
-        guard Checker.sequencingMembers.contains(member.name), let here = currentFrame.layer else { return nil }
-        readLoweredAnimations = true
+        guard Checker.sequencingMembers.contains(member.name), let here = context.frame.layer else { return nil }
         guard let path = dottedNames(base), scope.lookup(path[0].name) == nil, Builtins.constant(path[0].name) == nil else { return nil }
         guard let target = findAnimation(path, from: here) else {
             // The suggestion reads every animation lowered so far, in other items too.
-            recorder?.cacheable = false
+            output.cannotReplay(.otherItemsAnimations)
             let written = path.map(\.name).joined(separator: ".")
             // Named in another layer: suggest the qualified name.
             // Both searches read every animation so far: only for a new message (see
@@ -64,12 +66,10 @@ extension Checker {
             }
             return .poison
         }
-        if let recorder, target.serial < recorder.loweredStart {
-            recorder.cacheable = false  // an animation of another top-level item
-        }
+        if target.item != itemNumber { output.cannotReplay(.otherItemsAnimations) }
         let span = target.timing.activeSpan
-        guard let fromTarget = toComposition(target.layer, target.groups, at: base.range, referenced: target.name),
-              let toHere = toComposition(here, currentFrame.groups, at: base.range, referenced: target.name) else { return .poison }
+        guard let fromTarget = toComposition(target.layers, target.groups, at: base.range, referenced: target.name),
+              let toHere = toComposition(context.layers, context.frame.groups, at: base.range, referenced: target.name) else { return .poison }
         switch member.name {
         case "duration":
             // The active duration itself, not end − begin, which would round.
@@ -126,14 +126,12 @@ extension Checker {
         let name = path[path.count - 1].name
         if path.count == 1 {
             let candidates = loweredByLayer[ObjectIdentifier(here), default: []].filter { $0.name == name }
-            let sameGroup = candidates.last { $0.groups.map(\.range) == currentFrame.groups.map(\.range) }
+            let sameGroup = candidates.last { $0.groups.map(\.range) == context.frame.groups.map(\.range) }
             return sameGroup ?? candidates.last
         }
-        var scopeNode: LayerNode? = here
         var layer: LayerNode?
-        while let s = scopeNode, layer == nil {
+        for s in context.layers.reversed() + [root] where layer == nil {
             layer = descend(s, path.dropLast())
-            scopeNode = s.parent
         }
         guard let found = layer else { return nil }
         return loweredByLayer[ObjectIdentifier(found), default: []].last { $0.name == name }
@@ -151,7 +149,8 @@ extension Checker {
     /// The map from a frame's time (a layer's, or a group's inside it) to the
     /// composition's. Reports and returns nil where there is none: a layer at speed 0,
     /// or a group whose timing function warps time.
-    private func toComposition(_ layer: LayerNode, _ groups: [Animation], at range: SourceRange, referenced: String) -> TimeMap? {
+    /// `layers` is the frame's layer and its ancestors, outermost first.
+    private func toComposition(_ layers: [LayerNode], _ groups: [Animation], at range: SourceRange, referenced: String) -> TimeMap? {
         var map = TimeMap.identity
         for group in groups.reversed() {
             guard let g = TimeMap(group: group.timing) else {
@@ -160,35 +159,39 @@ extension Checker {
             }
             map = g.after(map)
         }
-        var node: LayerNode? = layer
-        while let n = node, n.parent != nil {
+        for n in layers.reversed() {
             guard let l = TimeMap(layer: n.timing) else {
                 report(Messages.sequencingStoppedLayer(range, name: referenced, layer: n.name))
                 return nil
             }
             map = l.after(map)
-            node = n.parent
         }
         return map
     }
 
-    /// Records a lowered animation for later references.
-    /// `nameRange` is found only when the file registers: most do not, and finding it
-    /// takes the animation's item apart.
-    func registerLowered(_ a: Animation, nameRange: @autoclosure () -> SourceRange) {
-        guard registersLowered else { return }
-        registerLowered(name: a.name, timing: a.timing, nameRange: nameRange())
-    }
-
-    func registerLowered(name: String, timing: Timing, nameRange: SourceRange) {
-        guard registersLowered, let layer = currentFrame.layer else { return }
-        appendLowered(LoweredAnimation(name: name, layer: layer, groups: currentFrame.groups, timing: timing, nameRange: nameRange))
+    /// Records a lowered animation for later references, in a file that has any.
+    func registerLowered(_ a: Animation, nameRange: SourceRange) {
+        guard facts.registersLowered, context.frame.layer != nil else { return }
+        let lowered = LoweredAnimation(name: a.name, layers: context.layers, groups: context.frame.groups, timing: a.timing,
+                                       nameRange: nameRange)
+        lowered.item = itemNumber
+        output.lowered.append(lowered)
+        appendLowered(lowered)
     }
 
     /// Adds to the animations lowered so far, and to its layer's.
     func appendLowered(_ a: LoweredAnimation) {
-        a.serial = loweredAnimations.count
         loweredAnimations.append(a)
         loweredByLayer[ObjectIdentifier(a.layer), default: []].append(a)
+    }
+}
+
+extension LoweredAnimation {
+    /// Moves its ranges in place; false if one cannot be moved.
+    func move(_ shift: RangeShift) -> Bool {
+        guard let r = shift(nameRange) else { return false }
+        nameRange = r
+        for i in groups.indices where !groups[i].move(shift) { return false }
+        return true
     }
 }

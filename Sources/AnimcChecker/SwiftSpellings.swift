@@ -141,14 +141,14 @@ extension Checker {
     /// Evaluates `expr` knowing the type the value will be converted to, so a pasted
     /// `.pi` is rewritten as degrees where an angle is expected.
     func evaluating(_ expr: Expr, _ scope: Scope, expecting type: ValueType) -> SemaValue {
-        let saved = expectedDimension
+        let saved = context.expectedDimension
         switch type {
-        case .angle: expectedDimension = .angle
-        case .time: expectedDimension = .time
-        case .number, .length: expectedDimension = Dimension.none
-        default: expectedDimension = nil
+        case .angle: context.expectedDimension = .angle
+        case .time: context.expectedDimension = .time
+        case .number, .length: context.expectedDimension = Dimension.none
+        default: context.expectedDimension = nil
         }
-        defer { expectedDimension = saved }
+        defer { context.expectedDimension = saved }
         return eval(expr, scope)
     }
 
@@ -200,7 +200,7 @@ extension Checker {
     /// `.pi / 4`, `2 * .pi`, `-.pi` where an angle is expected: one report for the
     /// whole product, folded into degrees (`45deg`), and the angle's value.
     func swiftFoldedPi(_ expr: Expr, _ scope: Scope) -> SemaValue? {
-        guard expectedDimension != Dimension.none, spellsSwiftPi else { return nil }
+        guard context.expectedDimension != Dimension.none, facts.spellsSwiftPi else { return nil }
         let folded: String?
         switch tree[expr] {
         case .binary(let op, let l, let r) where op == .multiply || op == .divide: folded = foldedPi(l, r, op)
@@ -224,19 +224,19 @@ extension Checker {
     /// `CACurrentMediaTime() + 0.2`: one report for the sum, whose `.anim` form is the
     /// delay alone (a bare number becomes seconds where a time is expected), and its value.
     func swiftHostClockSum(_ expr: Expr, _ l: Expr, _ r: Expr, _ scope: Scope) -> SemaValue? {
-        guard namesHostClock else { return nil }
+        guard facts.namesHostClock else { return nil }
         let delay: Expr
         if SwiftSpellings.isHostClock(l, in: tree) { delay = r } else if SwiftSpellings.isHostClock(r, in: tree) { delay = l } else { return nil }
         guard scope.lookup(SwiftSpellings.hostClock) == nil else { return nil }
         reportSpelling(expr, written: SwiftSpellings.hostClock + "() + ...", replacement: hostClockDelayText(delay),
                        note: "Core Animation's beginTime is on the host's clock; a .anim beginTime counts from the composition's start")
         let v = eval(delay, scope)
-        if case .number(let x, .none) = v, expectedDimension == .time { return .number(x, .time) }
+        if case .number(let x, .none) = v, context.expectedDimension == .time { return .number(x, .time) }
         return v
     }
 
     private func hostClockDelayText(_ delay: Expr) -> String {
-        if expectedDimension == .time, case .number(let x, nil) = tree[delay] { return formatNumber(x) + "s" }
+        if context.expectedDimension == .time, case .number(let x, nil) = tree[delay] { return formatNumber(x) + "s" }
         return argumentText(delay, angle: false)
     }
 
@@ -246,7 +246,7 @@ extension Checker {
             reportSpelling(at: range, written: written, replacement: formatNumber(x))
             return .number(x, .none)
         case .pi(let factor):
-            let angle = expectedDimension != Dimension.none
+            let angle = context.expectedDimension != Dimension.none
             reportSpelling(at: range, written: written, replacement: piText(factor, angle: angle))
             return .number(.pi * factor, angle ? .angle : .none)
         case .infinity:
@@ -294,7 +294,7 @@ extension Checker {
     /// The `.anim` text of `expr` with every pasted spelling inside rewritten, or nil
     /// when there is none. `angle` says whether an angle is expected here.
     func portedText(_ expr: Expr, angle: Bool? = nil) -> String? {
-        let edits = portEdits(expr, angle: angle ?? (expectedDimension != Dimension.none))
+        let edits = portEdits(expr, angle: angle ?? (context.expectedDimension != Dimension.none))
         guard !edits.isEmpty else { return nil }
         return sourceText(expr.range, applying: edits)
     }

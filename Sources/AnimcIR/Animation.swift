@@ -18,9 +18,8 @@ public struct Animation: Hashable, Sendable {
 }
 
 public enum AnimationKind: Hashable, Sendable {
-    /// Boxed: a property animation holds a key path and six arrays, and the checker copies
-    /// animations as values (a template's kept lowering into each instance, a group's
-    /// members into its rules); unboxed, every copy retained and released each of them.
+    /// Boxed: a property animation holds a key path and six arrays, and animations are
+    /// copied as values; a copy then counts one reference, not each array.
     indirect case property(PropertyAnimation)
     /// `CAAnimationGroup`: children run in the group's time and are clipped to it.
     case group([Animation])
@@ -38,8 +37,6 @@ public struct Timing: Hashable, Sendable {
     public var repeatCount: Double
     /// Seconds; 0 means unset. Never both this and `repeatCount`.
     public var repeatDuration: Double
-    // The timing function before the one-byte fields, which then fill its tail: 88
-    // bytes where the other order took 96, and an animation 120 where it took 128.
     public var timingFunction: TimingFunction
     public var autoreverses: Bool
     public var fillMode: FillMode

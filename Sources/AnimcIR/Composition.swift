@@ -45,16 +45,17 @@ public struct TimeWindow: Hashable, Sendable {
 
 /// One layer. The tree is flat: ``parent`` points at an earlier index.
 public struct Layer: Hashable, Sendable {
-    // The parent and mask indices are stored in 32 bits each, the one-byte fields after
-    // them, and a timing other than the identity (which few layers have) in a box: 64
-    // bytes a layer, where two optional `Int`s and the timing inline took 96 (every
-    // layer of a composition is alive at a compile's peak). Inlinable, as the plain
-    // stored properties were to other modules: out of line, every layer the checker
-    // made went through calls and value witnesses.
-
     /// The stable address of the layer: dotted names from the root, with instance
     /// indices, e.g. `grid.tile[3,4]`. Used by `animc eval --layer`, outputs and messages.
     public var id: String
+    public var kind: LayerKind
+    /// The parent layer, or nil for a top-level layer. A mask layer's parent is the
+    /// layer it masks.
+    public var parent: Int?
+    /// Whether this layer is its parent's mask rather than a sublayer.
+    public var isMask: Bool
+    /// The layer that masks this one (a layer whose ``isMask`` is true).
+    public var mask: Int?
     /// Model values the source set explicitly, in property-table order. Everything
     /// else has the table's default.
     public var properties: [PropertyValue]
@@ -63,47 +64,15 @@ public struct Layer: Hashable, Sendable {
     /// The layer's own media timing (`CALayer` adopts `CAMediaTiming`).
     public var timing: LayerTiming
     public var range: SourceRange
-    @usableFromInline var parentSlot: Int32
-    @usableFromInline var maskSlot: Int32
-    /// Whether this layer is its parent's mask rather than a sublayer.
-    public var isMask: Bool
-    public var kind: LayerKind
 
-    /// The parent layer, or nil for a top-level layer. A mask layer's parent is the
-    /// layer it masks.
-    ///
-    /// Kept in 32 bits, as is ``mask``: an index outside `Int32`'s range, which no
-    /// composition has (the checker makes at most 250,000 layers, the loader reads
-    /// indices below 10⁹), reads back as the nearest one inside it, which is as invalid
-    /// (see ``IRValidation``).
-    @inlinable public var parent: Int? {
-        get { Layer.index(parentSlot) }
-        set { parentSlot = Layer.slot(newValue) }
-    }
-    /// The layer that masks this one (a layer whose ``isMask`` is true).
-    @inlinable public var mask: Int? {
-        get { Layer.index(maskSlot) }
-        set { maskSlot = Layer.slot(newValue) }
-    }
-
-    /// The stored form of no index.
-    @inlinable static var noIndex: Int32 { .min }
-
-    @inlinable static func slot(_ index: Int?) -> Int32 {
-        guard let index else { return noIndex }
-        return Swift.max(Int32(clamping: index), noIndex + 1)
-    }
-
-    @inlinable static func index(_ slot: Int32) -> Int? { slot == noIndex ? nil : Int(slot) }
-
-    @inlinable public init(id: String, kind: LayerKind, parent: Int?, isMask: Bool = false, mask: Int? = nil,
+    public init(id: String, kind: LayerKind, parent: Int?, isMask: Bool = false, mask: Int? = nil,
                 properties: [PropertyValue], animations: [Animation], timing: LayerTiming = LayerTiming(),
                 range: SourceRange) {
         self.id = id
         self.kind = kind
-        self.parentSlot = Layer.slot(parent)
+        self.parent = parent
         self.isMask = isMask
-        self.maskSlot = Layer.slot(mask)
+        self.mask = mask
         self.properties = properties
         self.animations = animations
         self.timing = timing
@@ -118,8 +87,6 @@ public struct Layer: Hashable, Sendable {
 
 /// An explicitly set model value.
 public struct PropertyValue: Hashable, Sendable {
-    // The value first: the one-byte property and the range then fill the value's tail
-    // (its case tag's word), 48 bytes an entry where the other order took 56.
     public var value: Value
     public var property: PropertyID
     public var range: SourceRange
@@ -128,14 +95,6 @@ public struct PropertyValue: Hashable, Sendable {
         self.value = value
         self.range = range
     }
-}
-
-/// A layer's timing where it is not the identity: compared and hashed by value.
-@usableFromInline final class LayerTimingBox: Hashable, Sendable {
-    @usableFromInline let timing: LayerTiming
-    @inlinable init(_ timing: LayerTiming) { self.timing = timing }
-    @inlinable static func == (a: LayerTimingBox, b: LayerTimingBox) -> Bool { a.timing == b.timing }
-    @inlinable func hash(into hasher: inout Hasher) { hasher.combine(timing) }
 }
 
 /// A layer's `beginTime`, `speed` and `timeOffset`, which map its parent's time to its

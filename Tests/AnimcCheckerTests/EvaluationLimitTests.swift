@@ -20,19 +20,19 @@ import Testing
 
     @Test func aMemoMeetsTheLimitWhereAFreshCheckDoes() {
         let tree = parse(SourceFile(name: "limit.anim", bytes: Array(Self.after.utf8)))
-        let (unlimited, _) = checkCounting(tree)
+        let (unlimited, _) = checkMeasuring(tree)
         #expect(unlimited.diagnostics.isEmpty)
         // The edit lowers `a` again and replays `b` and `c`.
         let primed = CheckMemo()
-        _ = checkCounting(parse(SourceFile(name: "limit.anim", bytes: Array(Self.before.utf8))), memo: primed)
-        _ = checkCounting(tree, memo: primed)
+        _ = checkMeasuring(parse(SourceFile(name: "limit.anim", bytes: Array(Self.before.utf8))), memo: primed)
+        _ = checkMeasuring(tree, memo: primed)
         #expect(primed.lowered == 1 && primed.reused == 2)
         var limit = 1
         while true {
             let memo = CheckMemo()
-            _ = checkCounting(parse(SourceFile(name: "limit.anim", bytes: Array(Self.before.utf8))), memo: memo)
-            let (replayed, _) = checkCounting(tree, memo: memo, evaluationLimit: limit)
-            let (fresh, _) = checkCounting(tree, evaluationLimit: limit)
+            _ = checkMeasuring(parse(SourceFile(name: "limit.anim", bytes: Array(Self.before.utf8))), memo: memo)
+            let (replayed, _) = checkMeasuring(tree, memo: memo, evaluationLimit: limit)
+            let (fresh, _) = checkMeasuring(tree, evaluationLimit: limit)
             let describe = { (d: [Diagnostic]) in d.map { "\($0.code) \($0.range.start)" } }
             #expect(describe(replayed.diagnostics) == describe(fresh.diagnostics), "at limit \(limit)")
             if describe(replayed.diagnostics) != describe(fresh.diagnostics) { break }

@@ -29,7 +29,7 @@ import Testing
     }
 
     static func check(_ text: String, memo: CheckMemo? = nil) -> CheckResult {
-        checkCounting(parse(SourceFile(name: path, bytes: Array(text.utf8))), memo: memo, suggestionBudget: budget).0
+        checkMeasuring(parse(SourceFile(name: path, bytes: Array(text.utf8))), memo: memo, suggestionBudget: budget).0
     }
 
     static func unknownNames(_ result: CheckResult) -> (all: Int, suggested: Int) {
@@ -57,8 +57,8 @@ import Testing
     @Test(arguments: ["loop-typo-name", "loop-typo-component", "loop-typo-animation", "loop-typo-mask", "loop-typo-property"])
     func aRepeatedMessageIsSuggestedForOnce(_ name: String) {
         let path = "Tests/AnimcCheckerTests/Fixtures/suggestions/\(name).anim"
-        let (result, counts) = checkCounting(parse(SourceFile(name: path, bytes: Repository.bytes(path))))
-        let work = counts.suggestionWork
+        let (result, counts) = checkMeasuring(parse(SourceFile(name: path, bytes: Repository.bytes(path))))
+        let work = counts.suggestions
         let errors = result.diagnostics.filter { $0.severity == .error }
         #expect(errors.count == 1)
         #expect(errors.first?.fixIts.isEmpty == false, "the one message has its suggestion")
