@@ -29,8 +29,6 @@ public final class CheckMemo: @unchecked Sendable {
     var cursor: [[UInt8]: Int] = [:]
     /// The top-level names, in order, of the last check.
     var everyName: [String] = []
-    /// Counts checks, so that a record is replayed at most once per check.
-    var generation = 0
 
     /// How many top-level items the last check replayed, lowered, and tried to replay.
     public private(set) var reused = 0
@@ -47,7 +45,6 @@ public final class CheckMemo: @unchecked Sendable {
 
     func finish(topLevelNames: [String]) {
         everyName = topLevelNames
-        generation += 1
         records = next
         next = [:]
         cursor = [:]
@@ -74,8 +71,6 @@ final class ItemRecord {
     /// Whether the item's animations were registered for references.
     let registered: Bool
     var output: ItemOutput
-    /// The memo generation that last replayed it: one record serves one item per check.
-    var replayedIn = -1
 
     init(start: UInt32, length: UInt32, dependencies: [Dependency], readsEveryName: Bool, registered: Bool, output: ItemOutput) {
         self.start = start
@@ -222,7 +217,6 @@ extension Checker {
               after.evaluations <= evaluationLimit, after.suggestions <= suggestionBudget,
               diagnostics.count + record.output.diagnostics.count < SyntaxDiagnostics.recordedLimit else { return .noRoom }
         if record.output.layers.contains(where: { root.child(named: $0.name) != nil }) { return .nameClash }
-        if let memo, record.replayedIn == memo.generation { return .alreadyReplayed }
         return nil
     }
 
@@ -244,7 +238,6 @@ extension Checker {
                 record.dependencies[i].declaration = (old.text, now.range.start)
             }
         }
-        record.replayedIn = memo?.generation ?? -1
         // The declarations it read first are evaluated as lowering it would have: a later
         // item then finds them evaluated, as it would without the memo.
         let outside = output

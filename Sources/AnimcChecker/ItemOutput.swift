@@ -171,8 +171,6 @@ enum NotReplayable: String, CaseIterable, Hashable {
     case noRoom
     /// One of its top-level layers is named like a layer an earlier item made.
     case nameClash
-    /// The output was replayed for another item of the same text in this check.
-    case alreadyReplayed
 }
 
 /// What every item merged so far adds up to, besides the diagnostics.
