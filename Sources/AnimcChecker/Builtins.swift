@@ -193,6 +193,7 @@ extension Checker {
         }
         let function = Builtins.functions[callee.name]
         var items: [CallItem] = []
+        items.reserveCapacity(arguments.count)
         for (i, argument) in tree[arguments].enumerated() {
             // `steps(4, start)`: the position is a bare case name, like an enumeration.
             if function == .steps, i == 1, case .identifier(let word) = tree[argument.value],

@@ -56,9 +56,10 @@ public enum ExpansionLimits {
     public static let maxLayers = 250_000
     public static let maxLoopIterations = 1_000_000
     public static let maxKeyframes = 1_000_000
-    /// Expression evaluations in one file, all loops and instances included: loop
-    /// bodies of any size times any iteration count stay bounded.
-    public static let maxEvaluations = 20_000_000
+    /// Expression evaluations in one file, all loops and instances included, where
+    /// every item a loop's body holds and every declaration made counts as one too: loop
+    /// bodies of any size and kind times any iteration count stay bounded.
+    public static let maxEvaluations = 5_000_000
     /// Definitions (constants, paths, component instances) evaluated one inside the
     /// other. Each level recurses through the evaluator, so the chain is bounded.
     static let maxDefinitionDepth = 128

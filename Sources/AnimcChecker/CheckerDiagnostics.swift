@@ -116,8 +116,9 @@ public enum CheckerDiagnostics {
         "E0311", "expansion-too-large", .error, "Loops or components expand beyond the limit",
         explanation: """
         `for` loops and component instances are expanded when compiling. The expansion \
-        is capped (250,000 layers, 1,000,000 loop iterations, 20,000,000 expression \
-        evaluations, 1,000,000 keyframes in one animation) so a mistake such as \
+        is capped (250,000 layers, 1,000,000 loop iterations, 5,000,000 expression \
+        evaluations, where each item of a loop's body and each declaration counts as \
+        one too, 1,000,000 keyframes in one animation) so a mistake such as \
         `for i in 0 ..< 1e9` fails within a second instead of exhausting memory.
         """)
 

@@ -163,7 +163,7 @@ extension Checker {
             definitionsTooDeep(use, name: binding.name.name)
             return .poison
         }
-        let saved = context
+        let saved = (depth: context.definitionDepth, expected: context.expectedDimension, frame: context.frame)
         context.definitionDepth += 1
         binding.evaluating = true
         // A top-level declaration has one value wherever it is first used: what the use
@@ -181,9 +181,9 @@ extension Checker {
         }
         defer {
             binding.evaluating = false
-            context.definitionDepth = saved.definitionDepth
+            context.definitionDepth = saved.depth
             if topLevel {
-                context.expectedDimension = saved.expectedDimension
+                context.expectedDimension = saved.expected
                 context.frame = saved.frame
                 binding.dependencies = global.observer?.pop()
             }

@@ -9,7 +9,11 @@ extension Checker {
     /// a block does not matter; `for` and `if` are expanded in place; every other item
     /// is passed to `visit` with the scope it sees. Afterwards every declaration is
     /// evaluated once, so mistakes in unused constants are still reported.
+    ///
+    /// Every item of a block expanded counts as an evaluation, whatever it is, so the
+    /// evaluation limit bounds a loop or an instance whatever its body holds.
     func expand(_ block: Block, scope: Scope, _ visit: (Item, Scope) -> Void) {
+        work.evaluations += block.items.count
         register(block.items, in: scope)
         for item in tree[block.items] {
             expandItem(item, scope: scope, visit)
@@ -22,6 +26,7 @@ extension Checker {
     /// with no bindings passes every lookup outwards, so the two answer alike).
     func expandNested(_ block: Block, in outer: Scope, _ visit: (Item, Scope) -> Void) {
         guard tree[block.items].contains(where: { Checker.declaresName(tree.tag($0)) }) else {
+            work.evaluations += block.items.count
             for item in tree[block.items] { expandItem(item, scope: outer, visit) }
             return
         }
@@ -81,8 +86,11 @@ extension Checker {
     }
 
     /// Registers the declarations among `items` in `scope`.
+    /// A declaration counts as an evaluation once more: making its binding is work a
+    /// loop repeats.
     func register(_ items: Children<Item>, in scope: Scope) {
         for item in tree[items] where Checker.declaresName(tree.tag(item)) {
+            work.evaluations += 1
             switch tree[item] {
             case .letDecl(let name, let type, let value):
                 declare(Binding(name: name, kind: .constant, expr: value, declaredType: type), in: scope)
@@ -91,8 +99,8 @@ extension Checker {
             case .pathDecl(let name, let body):
                 declare(Binding(name: name, kind: .path, pathBody: body), in: scope)
             case .component(let name, let params, let body):
-                let info = ComponentInfo(name: name, parameters: Array(tree[params]), body: body, range: item.range)
-                reportDuplicateParameters(info.parameters)
+                let info = ComponentInfo(name: name, parameters: params, body: body, range: item.range)
+                reportDuplicateParameters(params)
                 declare(Binding(name: name, kind: .component, value: .component(info)), in: scope)
             default:
                 break
@@ -102,7 +110,18 @@ extension Checker {
 
     /// A parameter named like an earlier one of the same component: its argument would
     /// always go to the first.
-    private func reportDuplicateParameters(_ parameters: [Parameter]) {
+    private func reportDuplicateParameters(_ list: Children<Parameter>) {
+        let parameters = tree[list]
+        // A handful, compared pairwise; a long list (a generated component) through a table.
+        if parameters.count <= 8 {
+            for j in parameters.indices {
+                if let i = parameters[..<j].firstIndex(where: { $0.name.name == parameters[j].name.name }) {
+                    let p = parameters[j]
+                    report(Messages.duplicate(p.name.range, name: p.name.name, what: "parameter", previous: parameters[i].name.range))
+                }
+            }
+            return
+        }
         var first: [String: SourceRange] = [:]
         for parameter in parameters {
             if let previous = first[parameter.name.name] {

@@ -56,7 +56,7 @@ extension Checker {
     /// without one to its default. False after reporting a mistake.
     private func bindArguments(_ arguments: SyntaxList<Argument>, of info: ComponentInfo, callee: Identifier, instance: Expr,
                                callerScope: Scope, declarationScope: Scope, into parameterScope: Scope) -> Bool {
-        let parameters = info.parameters
+        let parameters = Array(tree[info.parameterList])
         var given: [Argument?] = Array(repeating: nil, count: parameters.count)
         for argument in arguments {
             guard let label = argument.label else {

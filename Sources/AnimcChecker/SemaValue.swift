@@ -115,11 +115,26 @@ enum SemaValue {
         case (.list(let a), .list(let b)): return a.count == b.count && zip(a, b).allSatisfy { $0.isSame(as: $1) }
         case (.range(let l1, let u1, let i1, let d1), .range(let l2, let u2, let i2, let d2)):
             return l1.bitPattern == l2.bitPattern && u1.bitPattern == u2.bitPattern && i1 == i2 && d1 == d2
-        // `==` takes -0 for 0; the text tells them apart.
-        case (.timing(let a), .timing(let b)): return a == b && "\(a)" == "\(b)"
+        case (.timing(let a), .timing(let b)): return SemaValue.identical(a, b)
         case (.image(let a), .image(let b)): return a == b
         case (.presentation, .presentation): return true
         case (.component(let a), .component(let b)): return a === b
+        default: return false
+        }
+    }
+}
+
+extension SemaValue {
+    /// Timing functions equal bit for bit (`==` takes -0 for 0).
+    static func identical(_ a: TimingFunction, _ b: TimingFunction) -> Bool {
+        func same(_ x: Double, _ y: Double) -> Bool { x.bitPattern == y.bitPattern }
+        switch (a, b) {
+        case (.linear, .linear): return true
+        case let (.cubic(a1, a2, a3, a4), .cubic(b1, b2, b3, b4)): return same(a1, b1) && same(a2, b2) && same(a3, b3) && same(a4, b4)
+        case let (.steps(n, p), .steps(m, q)): return n == m && p == q
+        case let (.spring(s), .spring(t)):
+            return same(s.mass, t.mass) && same(s.stiffness, t.stiffness) && same(s.damping, t.damping)
+                && same(s.initialVelocity, t.initialVelocity) && s.allowsOverdamping == t.allowsOverdamping
         default: return false
         }
     }
@@ -130,13 +145,13 @@ enum SemaValue {
 /// caller's.
 final class ComponentInfo {
     let name: Identifier
-    let parameters: [Parameter]
+    let parameterList: Children<Parameter>
     let body: Block
     let range: SourceRange
 
-    init(name: Identifier, parameters: [Parameter], body: Block, range: SourceRange) {
+    init(name: Identifier, parameters: Children<Parameter>, body: Block, range: SourceRange) {
         self.name = name
-        self.parameters = parameters
+        self.parameterList = parameters
         self.body = body
         self.range = range
     }
@@ -209,13 +224,14 @@ final class Scope {
     let parent: Scope?
     /// Declaration order, so evaluation and diagnostics are deterministic.
     @exclusivity(unchecked) private(set) var bindings: [Binding] = []
-    /// Past a dozen bindings: one more than the position of the binding with each name
-    /// id (0 for none), and the bindings by text.
-    @exclusivity(unchecked) private var byID: [Int32] = []
+    /// Past ``indexThreshold`` bindings, each name id's binding's position; a table by
+    /// text is made when first asked by text (a suggestion, a pasted spelling).
+    @exclusivity(unchecked) private var byID: [UInt32: Int]?
     @exclusivity(unchecked) private var byText: [String: Binding]?
     /// Whether a binding's name has no interned id (made outside the tree): the scope
     /// then answers by text.
     @exclusivity(unchecked) private var hasUnnamed = false
+    private static let indexThreshold = 16
 
     /// Set on the file's top-level scope while an item is lowered: every name looked up
     /// there, found or not, is something the item depends on (see ``DependencyLog``).
@@ -261,38 +277,32 @@ final class Scope {
     func local(_ name: Identifier) -> Binding? {
         let id = name.nameID
         guard id != Identifier.noNameID, !hasUnnamed else { return local(name.name) }
-        if byText != nil {
-            let i = Int(id)
-            return i < byID.count && byID[i] > 0 ? bindings[Int(byID[i]) - 1] : nil
-        }
+        if let byID { return byID[id].map { bindings[$0] } }
         return bindings.first { $0.name.nameID == id }
     }
 
     func local(_ name: String) -> Binding? {
-        if let byText { return byText[name] }
-        return bindings.first { $0.name.name == name }
+        guard bindings.count > Scope.indexThreshold else { return bindings.first { $0.name.name == name } }
+        if byText == nil {
+            var table: [String: Binding] = [:]
+            for b in bindings where table[b.name.name] == nil { table[b.name.name] = b }
+            byText = table
+        }
+        return byText?[name]
     }
 
     func insert(_ binding: Binding) {
         bindings.append(binding)
-        if binding.name.nameID == Identifier.noNameID { hasUnnamed = true }
-        if byText != nil {
-            index(bindings.count - 1)
-        } else if bindings.count > 12 {
-            byText = [:]
-            for position in bindings.indices { index(position) }
+        let b = binding
+        if b.name.nameID == Identifier.noNameID { hasUnnamed = true }
+        if byText != nil, byText?[b.name.name] == nil { byText?[b.name.name] = b }
+        if byID != nil {
+            if byID?[b.name.nameID] == nil { byID?[b.name.nameID] = bindings.count - 1 }
+        } else if bindings.count > Scope.indexThreshold {
+            var table: [UInt32: Int] = [:]
+            for (i, x) in bindings.enumerated() where table[x.name.nameID] == nil { table[x.name.nameID] = i }
+            byID = table
         }
-    }
-
-    /// Enters the binding at `position` in the tables; the first of a name stays.
-    private func index(_ position: Int) {
-        let b = bindings[position]
-        if byText?[b.name.name] == nil { byText?[b.name.name] = b }
-        let id = b.name.nameID
-        guard id != Identifier.noNameID else { return }
-        let i = Int(id)
-        if i >= byID.count { byID += repeatElement(0, count: i + 1 - byID.count) }
-        if byID[i] == 0 { byID[i] = Int32(position + 1) }
     }
 
     /// How many names ``visibleNames`` lists, without listing them.

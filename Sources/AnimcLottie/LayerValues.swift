@@ -48,39 +48,39 @@ struct LayerValues {
 
     /// Reads layer `i` from `state`.
     init(_ timeline: Timeline, layer i: Int, state: SceneState, world: Bool) {
-        func v(_ key: String) -> Value? { timeline.value(key, layer: i, in: state) }
-        if case .point(let p)? = v("position") { position = p }
-        if case .point(let p)? = v("anchorPoint") { anchorPoint = p }
-        if case .rect(let r)? = v("bounds") { bounds = r }
-        if case .transform(let t)? = v("transform") { transform = t.matrix }
-        if case .number(let x)? = v("opacity") { opacity = x }
-        if case .bool(true)? = v("hidden") { opacity = 0 }
-        if case .color(let c)? = v("backgroundColor") { backgroundColor = c }
-        if case .number(let x)? = v("cornerRadius") { cornerRadius = x }
-        if case .number(let x)? = v("borderWidth") { borderWidth = x }
-        if case .color(let c)? = v("borderColor") { borderColor = c }
+        func v(_ key: KeyPathInfo?) -> Value? { key.flatMap { timeline.value($0, layer: i, in: state) } }
+        if case .point(let p)? = v(Keys.position) { position = p }
+        if case .point(let p)? = v(Keys.anchorPoint) { anchorPoint = p }
+        if case .rect(let r)? = v(Keys.bounds) { bounds = r }
+        if case .transform(let t)? = v(Keys.transform) { transform = t.matrix }
+        if case .number(let x)? = v(Keys.opacity) { opacity = x }
+        if case .bool(true)? = v(Keys.hidden) { opacity = 0 }
+        if case .color(let c)? = v(Keys.backgroundColor) { backgroundColor = c }
+        if case .number(let x)? = v(Keys.cornerRadius) { cornerRadius = x }
+        if case .number(let x)? = v(Keys.borderWidth) { borderWidth = x }
+        if case .color(let c)? = v(Keys.borderColor) { borderColor = c }
         let layer = timeline.composition.layers[i]
         switch layer.kind {
         case .shape:
-            if case .path(let p)? = v("path") { path = p }
-            if case .color(let c)? = v("fillColor") { fillColor = c }
-            if case .color(let c)? = v("strokeColor") { strokeColor = c }
-            if case .number(let x)? = v("lineWidth") { lineWidth = x }
-            if case .number(let x)? = v("strokeStart") { strokeStart = x }
-            if case .number(let x)? = v("strokeEnd") { strokeEnd = x }
+            if case .path(let p)? = v(Keys.path) { path = p }
+            if case .color(let c)? = v(Keys.fillColor) { fillColor = c }
+            if case .color(let c)? = v(Keys.strokeColor) { strokeColor = c }
+            if case .number(let x)? = v(Keys.lineWidth) { lineWidth = x }
+            if case .number(let x)? = v(Keys.strokeStart) { strokeStart = x }
+            if case .number(let x)? = v(Keys.strokeEnd) { strokeEnd = x }
         case .gradient:
-            if case .colors(let c)? = v("colors") { colors = c }
-            if case .numbers(let l)? = v("locations") { locations = l }
-            if case .point(let p)? = v("startPoint") { startPoint = p }
-            if case .point(let p)? = v("endPoint") { endPoint = p }
+            if case .colors(let c)? = v(Keys.colors) { colors = c }
+            if case .numbers(let l)? = v(Keys.locations) { locations = l }
+            if case .point(let p)? = v(Keys.startPoint) { startPoint = p }
+            if case .point(let p)? = v(Keys.endPoint) { endPoint = p }
         default: break
         }
         heading = timeline.motionAngle(ofLayer: i, in: state)
         if let p = layer.parent {
-            if case .transform(let t)? = timeline.value("sublayerTransform", layer: p, in: state), t != .identity {
+            if case .transform(let t)? = Keys.sublayerTransform.flatMap { timeline.value($0, layer: p, in: state) }, t != .identity {
                 var pb = Rect.zero, pa = Point(0.5, 0.5)
-                if case .rect(let r)? = timeline.value("bounds", layer: p, in: state) { pb = r }
-                if case .point(let a)? = timeline.value("anchorPoint", layer: p, in: state) { pa = a }
+                if case .rect(let r)? = Keys.bounds.flatMap { timeline.value($0, layer: p, in: state) } { pb = r }
+                if case .point(let a)? = Keys.anchorPoint.flatMap { timeline.value($0, layer: p, in: state) } { pa = a }
                 let ax = pb.x + pa.x * pb.width, ay = pb.y + pa.y * pb.height
                 parentSublayer = M4.translation(-ax, -ay, 0).concat(t.matrix).concat(.translation(ax, ay, 0))
             }
@@ -318,4 +318,31 @@ extension LayerValues {
         case .gradientStops: return LottieGradient.stops(colors: colors, locations: locations)
         }
     }
+}
+
+/// The key paths a Lottie layer reads, looked up in the property table once: every layer
+/// is read at every half frame.
+enum Keys {
+    static let anchorPoint = PropertyTable.keyPath("anchorPoint")
+    static let backgroundColor = PropertyTable.keyPath("backgroundColor")
+    static let borderColor = PropertyTable.keyPath("borderColor")
+    static let borderWidth = PropertyTable.keyPath("borderWidth")
+    static let bounds = PropertyTable.keyPath("bounds")
+    static let colors = PropertyTable.keyPath("colors")
+    static let contents = PropertyTable.keyPath("contents")
+    static let cornerRadius = PropertyTable.keyPath("cornerRadius")
+    static let endPoint = PropertyTable.keyPath("endPoint")
+    static let fillColor = PropertyTable.keyPath("fillColor")
+    static let hidden = PropertyTable.keyPath("hidden")
+    static let lineWidth = PropertyTable.keyPath("lineWidth")
+    static let locations = PropertyTable.keyPath("locations")
+    static let opacity = PropertyTable.keyPath("opacity")
+    static let path = PropertyTable.keyPath("path")
+    static let position = PropertyTable.keyPath("position")
+    static let startPoint = PropertyTable.keyPath("startPoint")
+    static let strokeColor = PropertyTable.keyPath("strokeColor")
+    static let strokeEnd = PropertyTable.keyPath("strokeEnd")
+    static let strokeStart = PropertyTable.keyPath("strokeStart")
+    static let sublayerTransform = PropertyTable.keyPath("sublayerTransform")
+    static let transform = PropertyTable.keyPath("transform")
 }

@@ -104,6 +104,8 @@ struct Exporter {
     var contents: [LayerContent] = []
     var series: [TrackKey: [[Double]]] = [:]
     var tracks: [TrackKey: LottieTrack] = [:]
+    /// Per layer with an exact track, its timeline alone (see ``layerAlone(_:)``).
+    var alone: [Int: (Timeline, Int)] = [:]
     var findings = Findings()
     var exact = 0, sampled = 0, constant = 0
 
@@ -381,30 +383,42 @@ struct Exporter {
         return keys.filter { seen.insert($0).inserted }.map { TrackKey(layer: i, channel: $0, image: $0 == .opacity ? image : nil) }
     }
 
-    /// Every channel's value at every sample, from the runtime.
+    /// Every channel's value at every sample, from the runtime: the timeline evaluated
+    /// once per sample for every layer, each channel's series kept by its place in one
+    /// list until the end.
     mutating func sample(_ layers: [LottieLayerPlan]) {
-        var wanted: [Int: [TrackKey]] = [:]
+        var wanted: [Int: [Int]] = [:]
+        var keys: [TrackKey] = []
         var seen = Set<TrackKey>()
         for p in layers {
-            for k in channels(p) where seen.insert(k).inserted { wanted[k.layer, default: []].append(k) }
+            for k in channels(p) where seen.insert(k).inserted {
+                wanted[k.layer, default: []].append(keys.count)
+                keys.append(k)
+            }
         }
-        for key in seen { series[key] = [] }
+        var values = [[[Double]]](repeating: [], count: keys.count)
+        for k in values.indices { values[k].reserveCapacity(sampleTimes.count) }
         var state = timeline.makeState()
         let order = wanted.keys.sorted()
         for t in sampleTimes {
             timeline.evaluate(at: t, into: &state)
             for i in order {
-                let v = values(i, state)
-                for key in wanted[i] ?? [] {
-                    let previous = key.channel.isAngle ? series[key]?.last?.first : nil
-                    var x = v.value(of: key.channel, previousRotation: previous) ?? (series[key]?.last ?? [0])
+                let v = self.values(i, state)
+                for k in wanted[i] ?? [] {
+                    let key = keys[k]
+                    let previous = key.channel.isAngle ? values[k].last?.first : nil
+                    var x = v.value(of: key.channel, previousRotation: previous) ?? (values[k].last ?? [0])
                     if key.channel == .opacity, let image = key.image {
-                        if case .image(let shown)? = timeline.value("contents", layer: i, in: state), shown == image {} else { x = [0] }
+                        if case .image(let shown)? = Keys.contents.flatMap({ timeline.value($0, layer: i, in: state) }), shown == image {} else { x = [0] }
                     }
-                    series[key]?.append(x)
+                    // A value equal to the last shares its storage: most channels hold
+                    // still for most of the window, and an array per sample was most of
+                    // a large export's memory.
+                    if let last = values[k].last, last == x { values[k].append(last) } else { values[k].append(x) }
                 }
             }
         }
+        for (k, key) in keys.enumerated() { series[key] = values[k] }
     }
 
     func values(_ i: Int, _ state: SceneState) -> LayerValues {
@@ -498,12 +512,16 @@ struct Exporter {
             return nil
         case .success(let curve):
             let chain = driver.chain
+            let (alone, index) = layerAlone(key.layer)
+            var state = alone.makeState()
+            let world = is3D[key.layer], isMask = layer.isMask
             let builder = ExactTrackBuilder(timeline: timeline, plan: view, layer: key.layer, channel: key.channel, animation: p,
                                             chain: chain, curve: curve,
-                                            valuesAt: { [self] t in
-                                                var s = timeline.makeState()
-                                                timeline.evaluate(at: t, into: &s)
-                                                return values(key.layer, s)
+                                            valuesAt: { t in
+                                                alone.evaluate(at: t, into: &state)
+                                                var v = LayerValues(alone, layer: index, state: state, world: world)
+                                                if isMask { v.inheritedOpacity = 1 }
+                                                return v
                                             })
             guard let track = builder.build() else {
                 findings.add(LottieDiagnostics.sampledInterpolation, range: driver.animation.range, layer: layer.id,
@@ -521,6 +539,32 @@ struct Exporter {
             }
             return track
         }
+    }
+
+    /// The timeline of layer `i` and its ancestors alone, and the layer's place in it:
+    /// what the layer shows at any time depends on nothing else, so an exact track's
+    /// instants are evaluated there, not across the whole composition (which made the
+    /// export quadratic in layers). Made once per layer.
+    mutating func layerAlone(_ i: Int) -> (Timeline, Int) {
+        if let made = alone[i] { return made }
+        var chain: [Int] = []
+        var next: Int? = i
+        while let k = next {
+            chain.insert(k, at: 0)
+            next = composition.layers[k].parent
+        }
+        var layers: [Layer] = []
+        for (position, k) in chain.enumerated() {
+            var layer = composition.layers[k]
+            layer.parent = position == 0 ? nil : position - 1
+            layer.mask = nil
+            layers.append(layer)
+        }
+        var sub = composition
+        sub.layers = layers
+        let made = (Timeline(sub), chain.count - 1)
+        alone[i] = made
+        return made
     }
 
     /// A channel that changes though no single animation of its own drives it.

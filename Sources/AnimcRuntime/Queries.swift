@@ -15,7 +15,14 @@ extension Timeline {
     /// `transform.rotation.z` or `position.x`) of layer `layer` in `state`. Whole
     /// transforms come back as a matrix. Nil when the layer lacks the property.
     public func value(_ keyPath: String, layer: Int, in state: SceneState) -> Value? {
-        guard layer >= 0, layer < layers.count, let info = PropertyTable.keyPath(keyPath) else { return nil }
+        guard let info = PropertyTable.keyPath(keyPath) else { return nil }
+        return value(info, layer: layer, in: state)
+    }
+
+    /// ``value(_:layer:in:)`` of a key path already looked up in the property table (a
+    /// backend reading every layer at every frame asks by ``KeyPathInfo``, not by text).
+    public func value(_ info: KeyPathInfo, layer: Int, in state: SceneState) -> Value? {
+        guard layer >= 0, layer < layers.count else { return nil }
         let builder = TargetResolver(layers: layers)
         guard let target = builder.target(info.target, layer: layer) else { return nil }
         return state.values.withUnsafeBufferPointer { buffer -> Value? in
