@@ -4,6 +4,9 @@ import Foundation
 /// place the driver reads the environment or asks whether a stream is a terminal.
 public protocol Console: AnyObject {
     func writeOut(_ text: String)
+    /// Writes bytes to standard output as they are (an input passed through unchanged,
+    /// which need not be UTF-8).
+    func writeOut(bytes: [UInt8])
     func writeErr(_ text: String)
     var stderrIsTerminal: Bool { get }
     var stdoutIsTerminal: Bool { get }
@@ -17,11 +20,12 @@ public protocol Console: AnyObject {
 public final class StandardConsole: Console {
     public init() {}
 
-    public func writeOut(_ text: String) { write(1, text) }
-    public func writeErr(_ text: String) { write(2, text) }
+    public func writeOut(_ text: String) { write(1, Array(text.utf8)) }
+    public func writeOut(bytes: [UInt8]) { write(1, bytes) }
+    public func writeErr(_ text: String) { write(2, Array(text.utf8)) }
 
-    private func write(_ fd: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
+    private func write(_ fd: Int32, _ text: [UInt8]) {
+        var bytes = text
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes { raw -> Int in
@@ -59,7 +63,9 @@ public final class StandardConsole: Console {
 
 /// Captures output for tests.
 public final class CapturingConsole: Console {
-    public var out = ""
+    /// Everything written to standard output, as bytes and as text.
+    public private(set) var outBytes: [UInt8] = []
+    public var out: String { String(decoding: outBytes, as: UTF8.self) }
     public var err = ""
     public var stderrIsTerminal = false
     public var stdoutIsTerminal = false
@@ -75,6 +81,7 @@ public final class CapturingConsole: Console {
 
     public func readInput(limit: Int) -> [UInt8]? { input.count > limit ? nil : input }
 
-    public func writeOut(_ text: String) { out += text }
+    public func writeOut(_ text: String) { outBytes += text.utf8 }
+    public func writeOut(bytes: [UInt8]) { outBytes += bytes }
     public func writeErr(_ text: String) { err += text }
 }

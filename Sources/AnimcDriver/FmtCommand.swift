@@ -71,8 +71,9 @@ struct FmtCommand {
         }
         let file = SourceFile(name: "<stdin>", bytes: bytes)
         guard let formatted = format(file, useColor: useColor) else {
-            // Nothing is lost: the input goes out unchanged, as editors piping a buffer expect.
-            if !check { tool.console.writeOut(String(decoding: bytes, as: UTF8.self)) }
+            // Nothing is lost: the input goes out unchanged, byte for byte, as editors
+            // piping a buffer through `fmt -` expect (it need not be UTF-8).
+            if !check { tool.console.writeOut(bytes: bytes) }
             return CommandLineTool.ExitCode.findings
         }
         if check {

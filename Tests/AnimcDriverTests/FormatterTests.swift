@@ -183,4 +183,15 @@ import Testing
         #expect(CommandLineTool(fileSystem: InMemoryFileSystem([:]), console: piped).run(["fmt", "-"]) == 1)
         #expect(Array(piped.out.utf8) == broken)
     }
+
+    /// An editor pipes its buffer through `fmt -` and replaces the buffer with what comes
+    /// back: a file that cannot be formatted comes back byte for byte, invalid UTF-8 too
+    /// (a Latin-1 comment saved by another editor).
+    @Test func standardInputThatCannotBeFormattedComesBackByteForByte() {
+        let latin1: [UInt8] = Array("composition C { size: 10 x 10 }\n// caf".utf8) + [0xE9] + Array("\nlayer   a { opacity: 1 }\n".utf8)
+        let piped = CapturingConsole(input: latin1)
+        #expect(CommandLineTool(fileSystem: InMemoryFileSystem([:]), console: piped).run(["fmt", "-"]) == 1)
+        #expect(piped.outBytes == latin1)
+        #expect(piped.err.contains("error[E0101]"))
+    }
 }
