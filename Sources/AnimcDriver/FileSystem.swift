@@ -9,7 +9,8 @@ public protocol FileSystem: Sendable {
     func isDirectory(_ path: String) -> Bool
     func exists(_ path: String) -> Bool
     /// Regular files below `path`, recursively, as paths that start with `path`, sorted.
-    /// Each directory is walked once even when symbolic links lead back to it.
+    /// Each directory is walked once even when symbolic links lead back to it, and a
+    /// link is followed only when it resolves to a place inside `path`.
     func filesRecursively(under path: String) throws(FileSystemError) -> [String]
     /// Writes `bytes` so that `path` holds either its old contents or all of the new
     /// ones, never a partial file: a temporary file beside it, then a rename. A path
@@ -92,6 +93,10 @@ public struct LocalFileSystem: FileSystem {
     public func filesRecursively(under path: String) throws(FileSystemError) -> [String] {
         var result: [String] = []
         var pending = [path]
+        // Symbolic links are followed only where they stay inside the directory given: a
+        // link to `/` made a walk of the whole file system.
+        let root = resolved(path) ?? path
+        func inside(_ target: String) -> Bool { target == root || target.hasPrefix(root.hasSuffix("/") ? root : root + "/") }
         // Directories already walked, by device and inode: a link to an ancestor (or a
         // second link to one directory) would otherwise repeat files or never end.
         var visited = Set<FileKey>()
@@ -112,8 +117,11 @@ public struct LocalFileSystem: FileSystem {
                 if name == "." || name == ".." || name.hasPrefix(".") { continue }
                 let child = dir.hasSuffix("/") ? dir + name : dir + "/" + name
                 var childInfo = stat()
-                // stat (not lstat): a link to a file counts; a dangling link is skipped.
-                guard stat(child, &childInfo) == 0 else { continue }
+                guard lstat(child, &childInfo) == 0 else { continue }
+                if (childInfo.st_mode & S_IFMT) == S_IFLNK {
+                    // A link that leads out of the directory, or nowhere, is skipped.
+                    guard let target = resolved(child), inside(target), stat(child, &childInfo) == 0 else { continue }
+                }
                 if (childInfo.st_mode & S_IFMT) == S_IFDIR {
                     pending.append(child)
                 } else if (childInfo.st_mode & S_IFMT) == S_IFREG {
@@ -122,6 +130,13 @@ public struct LocalFileSystem: FileSystem {
             }
         }
         return result.sorted()
+    }
+
+    /// The absolute path with every symbolic link resolved, or nil when it names nothing.
+    private func resolved(_ path: String) -> String? {
+        guard let r = realpath(path, nil) else { return nil }
+        defer { free(r) }
+        return String(cString: r)
     }
 
     public func writeFileAtomically(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {

@@ -46,7 +46,8 @@ enum Help {
         USAGE: animc \(name) PATH... [options]
 
         Parse and check .anim files and report every diagnostic. Writes no output files.
-        Directories are searched recursively for *.anim files.
+        Directories are searched recursively for *.anim files; symbolic links are
+        followed only when they lead to a place inside the directory given.
 
         OPTIONS:
           --format FORMAT   human (default, to stderr), json (JSON Lines), sarif, github

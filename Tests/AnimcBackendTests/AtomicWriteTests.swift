@@ -117,6 +117,25 @@ import Testing
         #expect(files??.count == 1)
     }
 
+    /// Links that lead out of the directory given are not followed: a link to `/` made
+    /// `check DIR` walk the whole file system. Links that stay inside are.
+    @Test func aDirectoryWalkNeverLeavesTheDirectory() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let outside = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: outside) }
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/in/one.anim"))
+        try Data("x".utf8).write(to: URL(fileURLWithPath: outside + "/two.anim"))
+        try FileManager.default.createSymbolicLink(atPath: dir + "/root", withDestinationPath: "/")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/away", withDestinationPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/file.anim", withDestinationPath: outside + "/two.anim")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/alias.anim", withDestinationPath: "in/one.anim")
+        let files = withinTime(10) { try? LocalFileSystem().filesRecursively(under: dir) }
+        let listed = files ?? nil
+        #expect(listed == [dir + "/alias.anim", dir + "/in/one.anim"])
+    }
+
     /// Interrupting builds at random moments, with SIGINT, SIGTERM and SIGKILL, never
     /// leaves a temporary file beside the output, and the output is always whole.
     @Test func interruptedBuildsLeaveNoTemporaryFiles() throws {
