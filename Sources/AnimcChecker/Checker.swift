@@ -190,6 +190,9 @@ final class Checker {
     /// reports one message.
     var diagnostics: [Diagnostic] = []
     var seen: Set<String> = []
+    /// Whether an error was left out once recording stopped (E0213 is then an error;
+    /// a build must not pass over what it did not record).
+    var droppedAnError = false
     /// Unknown names already reported, by where they are written, with the message a
     /// repeat reports (see `lookupValue`).
     var repeatedUnknownNames: [SourceRange: (Diagnostic, String)] = [:]
@@ -246,6 +249,9 @@ final class Checker {
         }
         if let nameIndex { reportUnused(nameIndex) }
         merge(output)
+        if !droppedAnError, let i = diagnostics.firstIndex(where: { $0.code == SyntaxDiagnostics.tooManyDiagnosticsDescriptor.code }) {
+            diagnostics[i] = SyntaxDiagnostics.tooManyWarnings(diagnostics[i].range, stage: "checking")
+        }
         let sorted = diagnostics.sorted(by: Diagnostic.ordered)
         let ok = !sorted.contains { $0.severity == .error } && !hasSyntaxErrors
         return CheckResult(composition: ok ? composition : nil, diagnostics: sorted,
@@ -263,6 +269,7 @@ final class Checker {
     func report(_ d: Diagnostic, key: String) {
         guard !recordingStopped else {
             output.cannotReplay(.diagnosticCap)
+            if d.severity == .error { droppedAnError = true }
             return
         }
         output.report(d, key: key, new: !seen.contains(key))

@@ -189,9 +189,12 @@ extension Checker {
         for (key, d) in item.diagnostics where seen.insert(key).inserted {
             if diagnostics.count < SyntaxDiagnostics.recordedLimit {
                 diagnostics.append(d)
-            } else if diagnostics.count == SyntaxDiagnostics.recordedLimit {
+                continue
+            }
+            if diagnostics.count == SyntaxDiagnostics.recordedLimit {
                 diagnostics.append(SyntaxDiagnostics.tooManyDiagnostics(d.range, stage: "checking"))
             }
+            if d.severity == .error { droppedAnError = true }
         }
         for (key, value) in item.folded {
             merged.folded[key] = merged.folded[key].map { $0.adding(value) } ?? value

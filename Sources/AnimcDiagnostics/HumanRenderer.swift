@@ -39,10 +39,12 @@ public struct HumanRenderer: Sendable {
     /// Renders a report: its first ``FileReport/shownLimit`` diagnostics, then a line
     /// saying how many more there are.
     public func render(_ report: FileReport) -> String {
-        var out = render(Array(report.shown), in: report.file)
+        var out = render(report.shown, in: report.file)
         if report.notShown > 0 {
-            out += paint("note", .note) + paint(": \(report.notShown) more diagnostic\(report.notShown == 1 ? "" : "s") in \(report.file.name) not shown", .bold)
-                + " (the first \(FileReport.shownLimit) are above)\n\n"
+            let errors = report.errorsNotShown, warnings = report.notShown - errors
+            let kinds = "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+            out += paint("note", .note) + paint(": \(report.notShown) more diagnostic\(report.notShown == 1 ? "" : "s") in \(report.file.name) not shown: \(kinds)", .bold)
+                + " (the \(FileReport.shownLimit) above are the first, errors before warnings)\n\n"
         }
         return out
     }

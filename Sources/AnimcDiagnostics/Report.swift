@@ -33,11 +33,19 @@ public struct FileReport: Sendable {
     public var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
     public var warningCount: Int { diagnostics.filter { $0.severity == .warning }.count }
 
-    /// The diagnostics renderers print: the first ``shownLimit`` in output order.
-    public var shown: ArraySlice<Diagnostic> { diagnostics.prefix(FileReport.shownLimit) }
+    /// The diagnostics renderers print: all of them in output order, or past
+    /// ``shownLimit`` the errors first and then the warnings, up to the limit, so that
+    /// what fails a build is never among those left out while a warning is shown.
+    public var shown: [Diagnostic] {
+        guard diagnostics.count > FileReport.shownLimit else { return diagnostics }
+        let errors = diagnostics.filter { $0.severity == .error }
+        let others = diagnostics.filter { $0.severity != .error }
+        return Array((errors + others).prefix(FileReport.shownLimit))
+    }
     public var shownSuppressed: ArraySlice<SuppressedDiagnostic> { suppressed.prefix(FileReport.shownLimit) }
-    /// How many diagnostics were left out of ``shown``.
+    /// How many diagnostics were left out of ``shown``, and how many of those are errors.
     public var notShown: Int { max(0, diagnostics.count - FileReport.shownLimit) }
+    public var errorsNotShown: Int { max(0, errorCount - FileReport.shownLimit) }
 }
 
 /// JSON Lines for editors and scripts: one object per diagnostic, then a summary

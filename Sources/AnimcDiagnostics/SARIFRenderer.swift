@@ -90,7 +90,8 @@ public enum SARIFRenderer {
             notifications.append(.object([
                 JSONMember("level", "note"),
                 JSONMember("message", .object([JSONMember("text", .string(
-                    "\(report.notShown) more results in \(report.file.name) are not included (the first \(FileReport.shownLimit) are)"))])),
+                    "\(report.notShown) more results in \(report.file.name) are not included, \(report.errorsNotShown) of them errors "
+                        + "(\(FileReport.shownLimit) are, errors first)"))])),
             ]))
         }
         return .object([

@@ -210,7 +210,8 @@ public enum SyntaxDiagnostics {
         checking); past that it says so once and stops recording, because thousands \
         of messages help nobody and a corrupt or generated file can produce one per \
         line, millions in all. Fix the first problems, often one mistake repeated, and \
-        check again.
+        check again. When none of the problems left out is an error (a thousand \
+        unused constants, say), this is a warning and the file still builds.
         """)
 
     /// How many diagnostics a stage records per file before it stops (E0213).
@@ -403,6 +404,16 @@ public enum SyntaxDiagnostics {
         tooManyDiagnosticsDescriptor.at(range, "too many \(stage) problems: stopped recording after \(recordedLimit)",
                                         label: "not checked from here on",
                                         help: "fix the first problems (often one mistake repeated) and check again")
+    }
+
+    /// ``tooManyDiagnostics(_:stage:)`` when none of those left out is an error: a
+    /// warning, so a file of a thousand warnings still builds.
+    public static func tooManyWarnings(_ range: SourceRange, stage: String) -> Diagnostic {
+        var d = tooManyDiagnosticsDescriptor.at(range, "too many \(stage) problems: stopped recording after \(recordedLimit); no error was left out",
+                                                label: "nothing more recorded from here on",
+                                                help: "fix the first problems (often one mistake repeated) and check again")
+        d.severity = .warning
+        return d
     }
 
     static func emptyFile(_ range: SourceRange) -> Diagnostic {

@@ -54,7 +54,7 @@ import Testing
         #expect(tree?.diagnostics.last?.code.rawValue == "E0213")
         guard let tree else { return }
         let rendered = HumanRenderer().render(FileReport(file: tree.file, diagnostics: tree.diagnostics))
-        #expect(rendered.contains("note: 801 more diagnostics in many.anim not shown (the first 200 are above)"))
+        #expect(rendered.contains("note: 801 more diagnostics in many.anim not shown: 801 errors, 0 warnings (the 200 above are the first, errors before warnings)"))
         // A million stray characters on one line are one message.
         let stray = parse(SourceFile(name: "stray.anim", text: String(repeating: "$", count: 1_000_000)))
         #expect(stray.diagnostics.count == 1)

@@ -1,0 +1,1 @@
+build inputs/thousand-warnings.anim -o out/t.json

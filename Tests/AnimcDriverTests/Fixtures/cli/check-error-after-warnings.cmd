@@ -1,0 +1,1 @@
+check inputs/error-after-warnings.anim
