@@ -108,6 +108,14 @@ struct CallArguments {
 
     var hasPoison: Bool { items.contains { $0.value.isPoison } }
 
+    /// Binds arguments to the parameters of the built-in `function`'s signature.
+    func bind(_ function: String) -> ArgumentSlots? {
+        guard let signature = Builtins.signatures[function] else { return nil }
+        return bind(signature)
+    }
+
+    func bind(_ s: BuiltinSignature) -> ArgumentSlots? { bind(s.names, required: s.required, usage: s.usage) }
+
     /// Binds arguments to `names` by position, then by label. Returns nil (after
     /// reporting) for unknown labels, too many arguments or missing required ones.
     func bind(_ names: [String], required: Int, usage: String) -> ArgumentSlots? {
@@ -253,8 +261,7 @@ extension Checker {
     /// `rgb(red, green, blue)` and `rgba(red, green, blue, alpha)`.
     private func colour(_ name: String, _ a: CallArguments) -> SemaValue {
         let names = name == "rgb" ? ["red", "green", "blue"] : ["red", "green", "blue", "alpha"]
-        let usage = name == "rgb" ? "rgb(red, green, blue) with components 0...255" : "rgba(red, green, blue, alpha) with alpha 0...1"
-        guard let s = a.bind(names, required: names.count, usage: usage) else { return .poison }
+        guard let s = a.bind(name) else { return .poison }
         var c = (0.0, 0.0, 0.0, 1.0)
         for (i, slot) in s.enumerated() {
             guard let x = a.number(slot, what: names[i]) else { return .poison }
@@ -277,7 +284,7 @@ extension Checker {
     private func mathFunction(_ name: String, _ function: Builtins.Function, _ a: CallArguments) -> SemaValue {
         switch function {
         case .sqrt:
-            guard let s = a.bind(["x"], required: 1, usage: "\(name)(x)"), let slot = s[0] else { return .poison }
+            guard let s = a.bind(name), let slot = s[0] else { return .poison }
             guard case .number(let x, let d) = slot.0 else {
                 report(Messages.typeMismatch(slot.1, expected: "a number", found: slot.0.typeName, context: "'\(name)'"))
                 return .poison
@@ -313,7 +320,7 @@ extension Checker {
             }
             return .number(best ?? 0, dim ?? .none)
         case .mod:
-            guard let s = a.bind(["a", "b"], required: 2, usage: "mod(a, b)"), let x = s[0], let y = s[1] else { return .poison }
+            guard let s = a.bind("mod"), let x = s[0], let y = s[1] else { return .poison }
             guard case .number(let p, let dp) = x.0, case .number(let q, let dq) = y.0 else {
                 report(Messages.typeMismatch(a.range, expected: "two numbers", found: "\(x.0.typeName) and \(y.0.typeName)", context: "'mod'"))
                 return .poison
@@ -323,23 +330,23 @@ extension Checker {
             let r = p - q * (p / q).rounded(.down)
             return .number(r, dp)
         case .pow:
-            guard let s = a.bind(["base", "exponent"], required: 2, usage: "pow(base, exponent)") else { return .poison }
+            guard let s = a.bind("pow") else { return .poison }
             let b = a.number(s[0], what: "base"), e = a.number(s[1], what: "exponent")
             guard let b, let e else { return .poison }
             let r = Foundationless.pow(b, e)
             guard r.isFinite else { report(Messages.nonFinite(a.range, nan: r.isNaN)); return .poison }
             return .number(r, .none)
         case .sin:
-            guard let s = a.bind(["angle"], required: 1, usage: "\(name)(angle)"), let x = a.angleOrRadians(s[0], what: "angle") else { return .poison }
+            guard let s = a.bind(name), let x = a.angleOrRadians(s[0], what: "angle") else { return .poison }
             let r = name == "sin" ? Foundationless.sin(x) : name == "cos" ? Foundationless.cos(x) : Foundationless.tan(x)
             return .number(r, .none)
         case .atan2:
-            guard let s = a.bind(["y", "x"], required: 2, usage: "atan2(y, x)") else { return .poison }
+            guard let s = a.bind("atan2") else { return .poison }
             let y = a.number(s[0], what: "y"), x = a.number(s[1], what: "x")
             guard let y, let x else { return .poison }
             return .number(Foundationless.atan2(y, x), .angle)
         case .clamp:
-            guard let s = a.bind(["x", "min", "max"], required: 3, usage: "clamp(x, min, max)"),
+            guard let s = a.bind("clamp"),
                   case .number(let x, let d)? = s[0]?.0, case .number(let lo, let d2)? = s[1]?.0, case .number(let hi, let d3)? = s[2]?.0,
                   d == d2, d == d3 else {
                 report(Messages.badArguments(a.range, callee: name, problem: "arguments must be three numbers of one dimension", usage: "clamp(x, min, max)"))
@@ -347,29 +354,29 @@ extension Checker {
             }
             return .number(Swift.min(Swift.max(x, lo), hi), d)
         case .lerp:
-            guard let s = a.bind(["from", "to", "t"], required: 3, usage: "lerp(from, to, t)"),
+            guard let s = a.bind("lerp"),
                   let from = s[0], let to = s[1], let t = a.number(s[2], what: "t") else { return .poison }
             let diff = binary(.subtract, to.0, from.0, a.range, to.1, from.1)
             let scaled = binary(.multiply, diff, .number(t, .none), a.range, a.range, a.range)
             return binary(.add, from.0, scaled, a.range, from.1, a.range)
         case .length:
-            guard let s = a.bind(["v"], required: 1, usage: "length(v)") else { return .poison }
+            guard let s = a.bind("length") else { return .poison }
             guard let v = a.vector(s[0], count: nil, what: "v") else { return .poison }
             return .number(v.reduce(0) { $0 + $1 * $1 }.squareRoot(), .none)
         case .normalize:
-            guard let s = a.bind(["v"], required: 1, usage: "normalize(v)") else { return .poison }
+            guard let s = a.bind("normalize") else { return .poison }
             guard let v = a.vector(s[0], count: nil, what: "v") else { return .poison }
             let len = v.reduce(0) { $0 + $1 * $1 }.squareRoot()
             // The zero vector has no direction; normalising it gives zero, so the centre
             // tile of a grid needs no special case.
             return .tuple(v.map { .number(len == 0 ? 0 : $0 / len, .none) }, isSize: false)
         case .distance:
-            guard let s = a.bind(["a", "b"], required: 2, usage: "distance(a, b)") else { return .poison }
+            guard let s = a.bind("distance") else { return .poison }
             let p = a.vector(s[0], count: nil, what: "a"), q = a.vector(s[1], count: p?.count, what: "b")
             guard let p, let q, p.count == q.count else { return .poison }
             return .number(zip(p, q).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot(), .none)
         case .dot:
-            guard let s = a.bind(["a", "b"], required: 2, usage: "dot(a, b)") else { return .poison }
+            guard let s = a.bind("dot") else { return .poison }
             let p = a.vector(s[0], count: nil, what: "a"), q = a.vector(s[1], count: p?.count, what: "b")
             guard let p, let q, p.count == q.count else { return .poison }
             return .number(zip(p, q).reduce(0) { $0 + $1.0 * $1.1 }, .none)
@@ -382,7 +389,7 @@ extension Checker {
     private func transformFunction(_ name: String, _ function: Builtins.Function, _ a: CallArguments) -> SemaValue {
         switch function {
         case .translate:
-            guard let s = a.bind(["x", "y", "z"], required: 1, usage: "translate(x, y, z = 0) or translate(point)") else { return .poison }
+            guard let s = a.bind("translate") else { return .poison }
             if s[1] == nil, let p = s[0], p.0.isPlainNumbers, let v = a.vector(p, count: 2, what: "offset") {
                 return .transform([.translate(x: v[0], y: v[1], z: 0)])
             }
@@ -391,10 +398,10 @@ extension Checker {
             guard let x, let y, let z else { return .poison }
             return .transform([.translate(x: x, y: y, z: z)])
         case .translateX:
-            guard let s = a.bind(["offset"], required: 1, usage: "\(name)(offset)"), let v = a.number(s[0], what: "offset") else { return .poison }
+            guard let s = a.bind(name), let v = a.number(s[0], what: "offset") else { return .poison }
             return .transform([.translate(x: name == "translateX" ? v : 0, y: name == "translateY" ? v : 0, z: name == "translateZ" ? v : 0)])
         case .scale:
-            guard let s = a.bind(["x", "y", "z"], required: 1, usage: "scale(s), scale(x, y) or scale(x, y, z)") else { return .poison }
+            guard let s = a.bind("scale") else { return .poison }
             // Each argument is checked before any failure returns: one run, every mistake.
             let x = a.number(s[0], what: "x")
             let y = s[1] == nil ? x : a.number(s[1], what: "y")
@@ -402,14 +409,14 @@ extension Checker {
             guard let x, let y, let z else { return .poison }
             return .transform([.scale(x: x, y: y, z: s[1] == nil && s[2] == nil ? 1 : z)])
         case .scaleX:
-            guard let s = a.bind(["factor"], required: 1, usage: "\(name)(factor)"), let v = a.number(s[0], what: "factor") else { return .poison }
+            guard let s = a.bind(name), let v = a.number(s[0], what: "factor") else { return .poison }
             return .transform([.scale(x: name == "scaleX" ? v : 1, y: name == "scaleY" ? v : 1, z: name == "scaleZ" ? v : 1)])
         case .rotate:
-            guard let s = a.bind(["angle"], required: 1, usage: "\(name)(angle)"), let angle = a.number(s[0], .angle, what: "angle") else { return .poison }
+            guard let s = a.bind(name), let angle = a.number(s[0], .angle, what: "angle") else { return .poison }
             let axis: (Double, Double, Double) = name == "rotateX" ? (1, 0, 0) : name == "rotateY" ? (0, 1, 0) : (0, 0, 1)
             return .transform([.rotate(x: axis.0, y: axis.1, z: axis.2, angle: angle)])
         case .rotate3d:
-            guard let s = a.bind(["axis", "angle"], required: 2, usage: "rotate3d((x, y, z), angle)") else { return .poison }
+            guard let s = a.bind("rotate3d") else { return .poison }
             let axis = a.vector(s[0], count: 3, what: "axis"), angle = a.number(s[1], .angle, what: "angle")
             guard let axis, let angle else { return .poison }
             // CATransform3DMakeRotation returns the identity for a zero axis: accepted, as
@@ -420,15 +427,15 @@ extension Checker {
             }
             return .transform([.rotate(x: axis[0], y: axis[1], z: axis[2], angle: angle)])
         case .skew:
-            guard let s = a.bind(["x", "y"], required: 1, usage: "skew(x, y = 0deg)") else { return .poison }
+            guard let s = a.bind("skew") else { return .poison }
             let x = a.number(s[0], .angle, what: "x"), y = s[1] == nil ? 0 : a.number(s[1], .angle, what: "y")
             guard let x, let y else { return .poison }
             return .transform([.skew(x: x, y: y)])
         case .skewX:
-            guard let s = a.bind(["angle"], required: 1, usage: "\(name)(angle)"), let v = a.number(s[0], .angle, what: "angle") else { return .poison }
+            guard let s = a.bind(name), let v = a.number(s[0], .angle, what: "angle") else { return .poison }
             return .transform([.skew(x: name == "skewX" ? v : 0, y: name == "skewY" ? v : 0)])
         case .perspective:
-            guard let s = a.bind(["distance"], required: 1, usage: "perspective(distance)"), let d = a.number(s[0], what: "distance") else { return .poison }
+            guard let s = a.bind("perspective"), let d = a.number(s[0], what: "distance") else { return .poison }
             // A negative distance is a positive m34, which Core Animation accepts (ports
             // of SpinKit set m34 = +1/120); zero would be an infinite m34.
             guard d != 0 else {
@@ -478,7 +485,7 @@ extension Checker {
     private func timingFunction(_ name: String, _ function: Builtins.Function, _ a: CallArguments) -> SemaValue {
         switch function {
         case .cubic:
-            guard let s = a.bind(["x1", "y1", "x2", "y2"], required: 4, usage: "cubic(x1, y1, x2, y2)") else { return .poison }
+            guard let s = a.bind("cubic") else { return .poison }
             guard let x1 = a.number(s[0], what: "x1"), let y1 = a.number(s[1], what: "y1"),
                   let x2 = a.number(s[2], what: "x2"), let y2 = a.number(s[3], what: "y2") else { return .poison }
             if !Checker.isCubicControl(x1) {
@@ -526,7 +533,7 @@ extension Checker {
     private func assetOrPath(_ name: String, _ function: Builtins.Function, _ a: CallArguments) -> SemaValue {
         switch function {
         case .image:
-            guard let s = a.bind(["name"], required: 1, usage: "image(\"asset-name\")"), let slot = s[0] else { return .poison }
+            guard let s = a.bind("image"), let slot = s[0] else { return .poison }
             guard case .string(let asset) = slot.0, !asset.isEmpty else {
                 report(Messages.typeMismatch(slot.1, expected: "a non-empty asset name string", found: slot.0.typeName, context: "'image'"))
                 return .poison
@@ -546,8 +553,7 @@ extension Checker {
     func springParameters(_ a: CallArguments) -> SpringParameters? {
         let labels = Set(a.items.compactMap(\.label))
         if labels.contains("perceptualDuration") || labels.contains("bounce") {
-            guard let s = a.bind(["perceptualDuration", "bounce", "initialVelocity"], required: 1,
-                                 usage: "spring(perceptualDuration: 0.5s, bounce: 0.2)"),
+            guard let s = a.bind(Builtins.perceptualSpring),
                   let d = a.number(s[0], .time, what: "perceptualDuration") else { return nil }
             let bounce = s[1] == nil ? 0 : a.number(s[1], what: "bounce")
             let v0 = s[2] == nil ? 0 : a.number(s[2], what: "initialVelocity")
@@ -562,8 +568,7 @@ extension Checker {
             }
             return p
         }
-        guard let s = a.bind(["mass", "stiffness", "damping", "initialVelocity"], required: 0,
-                             usage: "spring(mass: 1, stiffness: 100, damping: 10, initialVelocity: 0)") else { return nil }
+        guard let s = a.bind("spring") else { return nil }
         var p = SpringParameters()
         if s[0] != nil { guard let m = a.number(s[0], what: "mass") else { return nil }; p.mass = m }
         if s[1] != nil { guard let k = a.number(s[1], what: "stiffness") else { return nil }; p.stiffness = k }

@@ -51,6 +51,23 @@ public final class CheckMemo: @unchecked Sendable {
         (reused, lowered, attempted, refusals, unkept) = (reusedNow, loweredNow, attemptedNow, refusalsNow, unkeptNow)
         (reusedNow, loweredNow, attemptedNow, refusalsNow, unkeptNow) = (0, 0, 0, [:], [:])
     }
+
+    /// Ends a cancelled check. Its records (replayed, and lowered to the end) stand for
+    /// texts as valid as any; the last check's records it did not try are kept beside
+    /// them; those it tried without replaying them are dropped, as a finished check drops
+    /// them (a failed replay may have moved part of one). The statistics stay the last
+    /// finished check's.
+    func abandon() {
+        var kept = next
+        for (text, list) in records {
+            let tried = cursor[text] ?? 0
+            if tried < list.count { kept[text, default: []] += list[tried...] }
+        }
+        records = kept
+        next = [:]
+        cursor = [:]
+        (reusedNow, loweredNow, attemptedNow, refusalsNow, unkeptNow) = (0, 0, 0, [:], [:])
+    }
 }
 
 /// One item's output, kept for later checks, with what it read. A replay moves its
@@ -142,7 +159,8 @@ extension Checker {
         let finished = output
         output = outside
         merge(finished)
-        guard let memo, let log else { return }
+        // An item cut short by cancellation is incomplete: it is not kept.
+        guard !cancelled, let memo, let log else { return }
         keep(finished, item: item, text: text, log: log, in: memo)
     }
 

@@ -26,14 +26,24 @@ public struct CheckResult: Sendable {
 public struct FoldedValues: Sendable, Equatable {
     /// Every value's text by offset.
     public private(set) var texts: [UInt32: String] = [:]
+    /// What kind of value each is ("a time", "a timing function"), where a declaration
+    /// took one value: for an editor's completion to offer what fits.
+    public private(set) var typeNames: [UInt32: String] = [:]
 
     /// No values.
     public init() {}
 
-    init(_ texts: [UInt32: String]) { self.texts = texts }
+    init(_ texts: [UInt32: String], typeNames: [UInt32: String] = [:]) {
+        self.texts = texts
+        self.typeNames = typeNames
+    }
 
     /// The text of the declaration whose name starts at `offset`.
     public subscript(offset: UInt32) -> String? { texts[offset] }
+
+    /// The kind of value of the declaration whose name starts at `offset`, as messages
+    /// name it ("a time").
+    public func typeName(at offset: UInt32) -> String? { typeNames[offset] }
 
     public var count: Int { texts.count }
 }
@@ -45,7 +55,20 @@ public struct FoldedValues: Sendable, Equatable {
 /// memo's last check are not lowered again, and the memo is updated for the next
 /// check: what an editor does on every keystroke. The result is the same as without.
 public func check(_ tree: SyntaxTree, memo: CheckMemo? = nil) -> CheckResult {
-    Checker(tree: tree, memo: memo).run()
+    // Without a way to cancel, a check always finishes.
+    Checker(tree: tree, memo: memo).run() ?? CheckResult(composition: nil, diagnostics: [])
+}
+
+/// ``check(_:memo:)`` that stops early, returning nil, once `isCancelled` returns true:
+/// an editor's check of a version the user has already typed past. It is asked between
+/// top-level items and every few thousand evaluations inside one, so a check stops
+/// within milliseconds whatever the file holds. A cancelled check leaves `memo` as
+/// useful as before: what it replayed or lowered completely is kept for the next check.
+public func check(_ tree: SyntaxTree, memo: CheckMemo?, until isCancelled: @escaping () -> Bool) -> CheckResult? {
+    let checker = Checker(tree: tree, memo: memo)
+    checker.isCancelled = isCancelled
+    checker.nextCancellationPoll = Checker.cancellationPollInterval
+    return checker.run()
 }
 
 /// Limits on expansion, so that no input can make the checker run away.
@@ -220,6 +243,12 @@ final class Checker {
     /// recognise: a "missing" attribute there is most likely the one written wrongly.
     var unrecognisedAttributeItems: Set<SourceRange> = []
     var nameIndex: NameIndex?
+    /// The caller's "stop now" (see ``check(_:memo:until:)``), asked when the work done
+    /// reaches ``nextCancellationPoll`` evaluations; once it says yes, ``cancelled``.
+    var isCancelled: (() -> Bool)?
+    var nextCancellationPoll = Int.max
+    var cancelled = false
+    static let cancellationPollInterval = 4096
 
     init(tree: SyntaxTree, memo: CheckMemo? = nil) {
         self.tree = tree
@@ -238,9 +267,14 @@ final class Checker {
 
     // MARK: Driver
 
-    func run() -> CheckResult {
+    /// The check's result, or nil when it was cancelled.
+    func run() -> CheckResult? {
         nameIndex = NameIndex.build(tree)
         let composition = lowerFile()
+        if cancelled {
+            memo?.abandon()
+            return nil
+        }
         memo?.finish(topLevelNames: global.bindings.map(\.name.name))
         merge(output)
         output = ItemOutput()
@@ -255,7 +289,7 @@ final class Checker {
         let sorted = diagnostics.sorted(by: Diagnostic.ordered)
         let ok = !sorted.contains { $0.severity == .error } && !hasSyntaxErrors
         return CheckResult(composition: ok ? composition : nil, diagnostics: sorted,
-                           foldedValues: FoldedValues(merged.folded.mapValues(\.text)),
+                           foldedValues: FoldedValues(merged.folded.mapValues(\.text), typeNames: merged.folded.compactMapValues(\.typeName)),
                            partialComposition: composition, names: nameIndex)
     }
 
@@ -344,6 +378,7 @@ final class Checker {
     func allowExpansion(layers: Int = 0, iterations: Int = 0, at range: SourceRange) -> Bool {
         work.layers += layers
         work.iterations += iterations
+        if work.evaluations >= nextCancellationPoll { pollCancellation() }
         let limit: Messages.ExpansionLimit? = work.layers > ExpansionLimits.maxLayers ? .layers
             : work.iterations > ExpansionLimits.maxLoopIterations ? .iterations
             : work.evaluations > evaluationLimit ? .evaluations : nil
@@ -354,6 +389,17 @@ final class Checker {
             report(Messages.expansionTooLarge(range, limit))
         }
         return false
+    }
+
+    /// Asks the caller whether to stop. Once cancelled, the evaluation limit is spent, so
+    /// every loop and evaluation stops at its next step as it does at the limit (what is
+    /// reported then is never shown: a cancelled check has no result).
+    func pollCancellation() {
+        nextCancellationPoll = work.evaluations + Checker.cancellationPollInterval
+        guard !cancelled, let isCancelled, isCancelled() else { return }
+        cancelled = true
+        evaluationLimit = 0
+        nextCancellationPoll = Int.max
     }
 
     // MARK: Declarations
@@ -442,6 +488,6 @@ func checkMeasuring(_ tree: SyntaxTree, memo: CheckMemo? = nil, suggestionBudget
     let checker = Checker(tree: tree, memo: memo)
     checker.suggestionBudget = suggestionBudget
     checker.evaluationLimit = evaluationLimit
-    let result = checker.run()
+    let result = checker.run() ?? CheckResult(composition: nil, diagnostics: [])
     return (result, checker.work)
 }

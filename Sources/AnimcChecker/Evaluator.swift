@@ -26,6 +26,7 @@ extension Checker {
     /// Evaluates `expr` in `scope`. Errors are reported and yield `.poison`.
     func eval(_ expr: Expr, _ scope: Scope) -> SemaValue {
         work.evaluations += 1
+        if work.evaluations >= nextCancellationPoll { pollCancellation() }
         if work.evaluations > evaluationLimit {
             _ = allowExpansion(at: expr.range)
             return .poison

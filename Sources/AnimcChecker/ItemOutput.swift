@@ -56,6 +56,12 @@ struct ItemOutput {
             }
         }
 
+        /// What kind of value it is ("a time"), while it is one value.
+        var typeName: String? {
+            if case .value(let v) = self { return v.typeName }
+            return nil
+        }
+
         /// The fold of this and a later value at the same declaration.
         func adding(_ other: Folded) -> Folded {
             if case .text(Checker.varies) = self { return self }

@@ -75,3 +75,64 @@ extension LanguageFacts {
         }
     }
 }
+
+extension LanguageFacts {
+    /// The named colours (`red`, `clear`, ...).
+    public static var colorNames: [String] { Builtins.colors.keys.sorted() }
+
+    public static func color(named name: String) -> Color? { Builtins.colors[name] }
+
+    /// The cases of the enumeration an attribute or property of this name takes
+    /// (`fillMode`: `removed`, `forwards`, ...); nil when it takes none.
+    public static func enumerationCases(of name: String) -> [String]? {
+        Builtins.enumerations.first { $0.0 == name }?.1
+    }
+
+    /// The enumeration (as an attribute or property name) a bare word is a case of.
+    public static func enumerationOwning(_ word: String) -> String? { Builtins.enumerationOwning(word) }
+
+    /// What a built-in constant that is not a colour or timing function is (`pi`, `inf`).
+    public static func constantSummary(_ name: String) -> String? {
+        switch name {
+        case "pi": return "π, 3.14159…, a plain number (radians where an angle is taken)"
+        case "inf", "infinity": return "infinity: `repeatCount: inf` repeats forever (Core Animation's HUGE_VALF)"
+        case "identity": return "the identity transform (CATransform3DIdentity)"
+        case "presentation": return "the layer's value at the time the animation is added (a nil fromValue or toValue)"
+        default: return nil
+        }
+    }
+
+    /// What an animation attribute takes, for completion after `name:`.
+    public enum Expectation: Sendable, Equatable {
+        case time, timing, timings, bool, number, path
+        case enumeration([String])
+        /// A value of the animated property (`from`, `to`, `by`, `values`).
+        case propertyValue
+        case other
+    }
+
+    public static func expectation(ofAttribute name: String) -> Expectation {
+        switch name {
+        case "beginTime", "duration", "timeOffset", "repeatDuration", "perceptualDuration": return .time
+        case "timingFunction": return .timing
+        case "timingFunctions": return .timings
+        case "autoreverses", "removedOnCompletion", "additive", "isAdditive", "cumulative", "isCumulative", "allowsOverdamping":
+            return .bool
+        case "speed", "repeatCount", "mass", "stiffness", "damping", "initialVelocity", "bounce", "velocity", "deceleration":
+            return .number
+        case "path": return .path
+        case "from", "to", "by", "values": return .propertyValue
+        default:
+            if let cases = enumerationCases(of: name) { return .enumeration(cases) }
+            return .other
+        }
+    }
+}
+
+extension LanguageFacts {
+    /// Whether `name` means something without a declaration: a built-in constant,
+    /// colour, timing function or function. A declaration of that name hides it.
+    public static func isBuiltinName(_ name: String) -> Bool {
+        Builtins.constant(name) != nil || Builtins.functions[name] != nil
+    }
+}

@@ -34,6 +34,8 @@ extension Checker {
         }
         register(tree.root.items, in: global)
         for item in tree[tree.root.items] {
+            if isCancelled != nil { pollCancellation() }
+            if cancelled { return nil }
             switch tree.tag(item) {
             case .layer, .instance, .forLoop, .ifItem:
                 lowerTopLevel(item) { expandItem(item, scope: global, visit) }
@@ -42,6 +44,7 @@ extension Checker {
             }
         }
         evaluateUnevaluated(global)
+        if cancelled { return nil }
         if masksWritten { resolveMasks() }
         guard let comp = composition else {
             if !hasSyntaxErrors { report(Messages.missingComposition(.empty(at: 0))) }

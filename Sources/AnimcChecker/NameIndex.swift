@@ -73,6 +73,7 @@ public struct NameIndex: Sendable {
         var builder = Builder(tree: tree)
         var root = LayerScope(table: StaticLayer(parent: nil))
         builder.block(tree.root, layer: &root, ownScope: false)
+        builder.resolveMasks()
         builder.index.unresolvedNames = builder.unresolved.map { tree.arena.names[Int($0)] }
         builder.index.spellsMask = builder.spellsMask
         return builder.index
@@ -189,6 +190,16 @@ private struct Builder {
     /// spells it.
     private let maskID: UInt32?
     var spellsMask: Bool { maskID != nil }
+    /// `mask: name` uses, resolved once the whole file is walked: as the checker does,
+    /// a mask may name a layer declared further down. Each keeps the layer tables it
+    /// searches, innermost first.
+    private var pendingMasks: [(range: SourceRange, name: String, tables: [StaticLayer])] = []
+    /// Each component's declaration by where its item starts, and its parameters by name:
+    /// an instance's argument labels name the parameters (`Tile(at: p)`), resolved once
+    /// the whole file is walked, as a component may be declared after its instances.
+    private var componentDeclarations: [UInt32: Int] = [:]
+    private var componentParameters: [Int: [String: Int]] = [:]
+    private var pendingLabels: [(range: SourceRange, name: String, component: Int)] = []
 
     init(tree: SyntaxTree) {
         self.tree = tree
@@ -237,7 +248,8 @@ private struct Builder {
             default: continue
             }
             if ownScope && mark == nil { mark = visible.open() }
-            _ = declare(declared.0, declared.1, extent: item.range, inScope: true)
+            let d = declare(declared.0, declared.1, extent: item.range, inScope: true)
+            if declared.1 == .component { componentDeclarations[item.range.start] = d }
         }
         for item in items { self.item(item, layer: &layer) }
         if let mark { visible.close(mark) }
@@ -256,7 +268,13 @@ private struct Builder {
             let parameters = tree[params]
             for p in parameters { if let d = p.defaultValue { expr(d, layer: &layer) } }
             let mark = visible.open()
-            for p in parameters { _ = declare(p.name, .parameter, extent: p.range, inScope: true) }
+            let component = componentDeclarations[item.range.start]
+            for p in parameters {
+                let d = declare(p.name, .parameter, extent: p.range, inScope: true)
+                if let component, componentParameters[component, default: [:]][p.name.name] == nil {
+                    componentParameters[component, default: [:]][p.name.name] = d
+                }
+            }
             var own = LayerScope(table: nil)
             block(body, layer: &own, ownScope: false)
             visible.close(mark)
@@ -273,7 +291,13 @@ private struct Builder {
         case .property(let key, let value):
             // `mask: name` names a layer: a sublayer, else one further out.
             if key.dottedID == maskID, case .identifier(let n) = tree[value] {
-                if let d = findLayer(n, from: layer) { refer(value.range, to: d) }
+                var tables: [StaticLayer] = []
+                var s: StaticLayer? = layer.madeTable()
+                while let l = s, tables.count < 10_000 {
+                    tables.append(l)
+                    s = l.parent
+                }
+                pendingMasks.append((value.range, n, tables))
                 return
             }
             expr(value, layer: &layer)
@@ -356,7 +380,11 @@ private struct Builder {
             expr(b, layer: &layer)
         case .call(let callee, let arguments):
             use(callee.nameID, at: callee.range)
-            for a in tree[arguments] { expr(a.value, layer: &layer) }
+            let component = visible.lookup(callee.nameID).flatMap { index.declarations[$0].kind == .component ? $0 : nil }
+            for a in tree[arguments] {
+                if let component, let label = a.label { pendingLabels.append((label.range, label.name, component)) }
+                expr(a.value, layer: &layer)
+            }
         case .index(let base, let indices):
             expr(base, layer: &layer)
             for i in tree[indices] { expr(i, layer: &layer) }
@@ -398,12 +426,18 @@ private struct Builder {
         return nil
     }
 
-    func findLayer(_ name: String, from layer: LayerScope) -> Int? {
-        var s = layer.nearest
-        while let l = s {
-            if let found = l.children[name] { return found.declaration }
-            s = l.parent
+    /// Resolves every `mask:` to the layer it names (a sublayer, else one further out),
+    /// and every argument label of an instance to its component's parameter.
+    mutating func resolveMasks() {
+        for mask in pendingMasks {
+            if let found = mask.tables.lazy.compactMap({ $0.children[mask.name] }).first {
+                refer(mask.range, to: found.declaration)
+            }
         }
-        return nil
+        pendingMasks = []
+        for label in pendingLabels {
+            if let d = componentParameters[label.component]?[label.name] { refer(label.range, to: d) }
+        }
+        pendingLabels = []
     }
 }

@@ -94,8 +94,7 @@ extension Checker {
         }
         switch name {
         case "arc":
-            let usage = "arc(center: (x, y), radius: r, from: angle, to: angle, clockwise: true)"
-            guard let s = a.bind(["center", "radius", "from", "to", "clockwise"], required: 4, usage: usage) else { return nil }
+            guard let s = a.bind(name) else { return nil }
             // Every argument is checked before any failure returns: one run, every mistake.
             let c = a.vector(s[0], count: 2, what: "center"), r = a.number(s[1], what: "radius"),
                 from = a.number(s[2], .angle, what: "from"), to = a.number(s[3], .angle, what: "to"),
@@ -107,14 +106,13 @@ extension Checker {
             }
             return [.arc(center: Point(c[0], c[1]), radius: r, startAngle: from, endAngle: to, clockwise: cw)]
         case "circle":
-            guard let s = a.bind(["center", "radius"], required: 2, usage: "circle(center: (x, y), radius: r)") else { return nil }
+            guard let s = a.bind("circle") else { return nil }
             let c = a.vector(s[0], count: 2, what: "center"), r = a.number(s[1], what: "radius")
             guard let c, let r else { return nil }
             return [.arc(center: Point(c[0], c[1]), radius: r, startAngle: 0, endAngle: 2 * .pi, clockwise: true), .close]
         case "rect":
-            let usage = "rect(x, y, width, height) or rect((x, y, w, h))"
             if a.items.count == 4 {
-                guard let s = a.bind(["x", "y", "width", "height"], required: 4, usage: usage) else { return nil }
+                guard let s = a.bind(Builtins.rectOfComponents) else { return nil }
                 var v: [Double] = []
                 for (i, label) in ["x", "y", "width", "height"].enumerated() {
                     guard let x = a.number(s[i], what: label) else { return nil }
@@ -122,13 +120,13 @@ extension Checker {
                 }
                 return rectElements(Rect(v[0], v[1], v[2], v[3]))
             }
-            guard let s = a.bind(["rect"], required: 1, usage: usage), let r = rect(s[0]) else { return nil }
+            guard let s = a.bind(name), let r = rect(s[0]) else { return nil }
             return rectElements(r)
         case "ellipse":
-            guard let s = a.bind(["in"], required: 1, usage: "ellipse((x, y, w, h))"), let r = rect(s[0]) else { return nil }
+            guard let s = a.bind("ellipse"), let r = rect(s[0]) else { return nil }
             return ellipseElements(r)
         case "roundedRect":
-            guard let s = a.bind(["rect", "radius"], required: 2, usage: "roundedRect((x, y, w, h), radius: r)") else { return nil }
+            guard let s = a.bind("roundedRect") else { return nil }
             let r = rect(s[0]), radius = a.number(s[1], what: "radius")
             guard let r, let radius else { return nil }
             return roundedRectElements(r, radius)

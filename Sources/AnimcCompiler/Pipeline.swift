@@ -29,6 +29,11 @@ public enum Pipeline {
     /// The compiler's version, as `animc --version` and the language server report it.
     public static let version = "0.1.0"
 
+    /// The largest source animc compiles, from a file, standard input or an editor.
+    public static let maxSourceSize = 8 << 20
+    /// Why a larger source is refused, in every command's and the editor's words.
+    public static let sourceTooLarge = "larger than \(maxSourceSize >> 20) MiB, the most animc compiles"
+
     /// Parses and checks `file`, reporting every stage in one run: the checker also
     /// runs on a tree with syntax errors, where the parser's error nodes are poison
     /// (they satisfy every check and produce no message of their own), so a typo does
@@ -39,12 +44,31 @@ public enum Pipeline {
     /// that did not change are not checked again (the result is the same).
     public static func compile(_ file: SourceFile, memo: CheckMemo? = nil) -> CompileResult {
         let tree = parse(file)
-        let checked = check(tree, memo: memo)
+        return assemble(tree, check(tree, memo: memo))
+    }
+
+    /// ``compile(_:memo:)`` that gives up, returning nil, once `isCancelled` returns
+    /// true (see ``check(_:memo:until:)``): an editor's check of a version already
+    /// typed past.
+    public static func compile(_ file: SourceFile, memo: CheckMemo?, until isCancelled: @escaping () -> Bool) -> CompileResult? {
+        let tree = parse(file)
+        return check(tree, memo: memo, until: isCancelled).map { assemble(tree, $0) }
+    }
+
+    /// What the parser alone knows of `file`: its tree, syntax errors and names. For an
+    /// editor to answer from at once while the check runs.
+    public static func syntax(_ file: SourceFile) -> CompileResult {
+        let tree = parse(file)
+        return CompileResult(file: file, tree: tree, composition: nil, diagnostics: tree.diagnostics, suppressed: [],
+                             names: NameIndex.build(tree))
+    }
+
+    private static func assemble(_ tree: SyntaxTree, _ checked: CheckResult) -> CompileResult {
+        let file = tree.file
         let diagnostics = tree.diagnostics + checked.diagnostics
-        let composition = checked.composition
         let (kept, suppressed) = Suppressions.apply(diagnostics, comments: tree.comments, file: file,
                                                    knownCodes: DiagnosticRegistry.codes)
-        return CompileResult(file: file, tree: tree, composition: composition,
+        return CompileResult(file: file, tree: tree, composition: checked.composition,
                              diagnostics: kept.sorted(by: Diagnostic.ordered), suppressed: suppressed,
                              foldedValues: checked.foldedValues, partialComposition: checked.partialComposition,
                              names: checked.names)

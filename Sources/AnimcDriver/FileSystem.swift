@@ -1,3 +1,4 @@
+import AnimcCompiler
 import Foundation
 
 /// What the driver needs from a file system. Tests use ``InMemoryFileSystem``; the
@@ -42,7 +43,7 @@ public struct LocalFileSystem: FileSystem {
     /// Files larger than this are refused before reading. Compiling takes up to about
     /// 60 bytes of memory per source byte on the densest input (a tree node per few
     /// bytes), so this keeps any input within 1 GB; real `.anim` files are kilobytes.
-    public static let maxFileSize = 8 << 20
+    public static let maxFileSize = Pipeline.maxSourceSize
 
     public init() {}
 
@@ -60,7 +61,7 @@ public struct LocalFileSystem: FileSystem {
         default: throw FileSystemError(path: path, reason: "is not a regular file (a FIFO, device or socket)")
         }
         if Int(info.st_size) > LocalFileSystem.maxFileSize {
-            throw FileSystemError(path: path, reason: "file is larger than \(LocalFileSystem.maxFileSize >> 20) MiB, the most animc compiles")
+            throw FileSystemError(path: path, reason: "file is " + Pipeline.sourceTooLarge)
         }
         var result: [UInt8] = []
         result.reserveCapacity(Int(info.st_size))
@@ -74,7 +75,7 @@ public struct LocalFileSystem: FileSystem {
             if n == 0 { break }
             result.append(contentsOf: chunk[0..<n])
             if result.count > LocalFileSystem.maxFileSize {
-                throw FileSystemError(path: path, reason: "file is larger than \(LocalFileSystem.maxFileSize >> 20) MiB, the most animc compiles")
+                throw FileSystemError(path: path, reason: "file is " + Pipeline.sourceTooLarge)
             }
         }
         return result

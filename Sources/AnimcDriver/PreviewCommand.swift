@@ -96,8 +96,6 @@ struct PreviewBuilder {
     let settings: PreviewSettings
     /// Images larger than this are drawn as placeholders rather than embedded.
     static let imageLimit = 8 << 20
-    static let imageTypes = [("png", "image/png"), ("jpg", "image/jpeg"), ("jpeg", "image/jpeg"), ("svg", "image/svg+xml"),
-                             ("gif", "image/gif"), ("webp", "image/webp")]
 
     struct Page {
         var bytes: [UInt8]?
@@ -156,16 +154,13 @@ struct PreviewBuilder {
         let dir = directoryPart(input) ?? "."
         var urls: [String: String] = [:]
         var files: [String] = []
-        for name in names where !name.isEmpty && !name.contains("/") && !name.hasPrefix(".") && !name.contains("\0") {
-            search: for folder in [dir, dir + "/assets"] {
-                for (ext, mime) in PreviewBuilder.imageTypes {
-                    let path = folder + "/" + name + "." + ext
-                    guard tool.fileSystem.exists(path), !tool.fileSystem.isDirectory(path),
-                          let bytes = try? tool.fileSystem.readFile(path), bytes.count <= PreviewBuilder.imageLimit else { continue }
-                    urls[name] = "data:\(mime);base64," + Data(bytes).base64EncodedString()
-                    files.append(path)
-                    break search
-                }
+        for name in names {
+            for (path, mime) in ImageAssets.candidates(for: name, inDirectory: dir) {
+                guard tool.fileSystem.exists(path), !tool.fileSystem.isDirectory(path),
+                      let bytes = try? tool.fileSystem.readFile(path), bytes.count <= PreviewBuilder.imageLimit else { continue }
+                urls[name] = "data:\(mime);base64," + Data(bytes).base64EncodedString()
+                files.append(path)
+                break
             }
         }
         return (urls, files)

@@ -78,3 +78,53 @@ import Testing
         #expect(Self.summary(replayed) == Self.summary(fresh))
     }
 }
+
+/// An editor cancels the check of a version the user has typed past
+/// (``check(_:memo:until:)``): the check stops at once, and the memo it leaves gives the
+/// next check exactly what a fresh check gives.
+@Suite struct CancelledCheckTests {
+    /// Each example, edited twice: the check of the first edit is cancelled after its
+    /// `k`-th question, the second edit is checked to the end with the same memo.
+    @Test(arguments: [1, 2, 3, 5, 9, 17])
+    func theMemoACancelledCheckLeavesChangesNothing(_ k: Int) {
+        for path in Repository.files(in: "examples", withExtension: "anim") {
+            let text = Repository.read(path)
+            func tree(_ t: String) -> SyntaxTree { parse(SourceFile(name: path, bytes: Array(t.utf8))) }
+            // Edits in the middle of the file, where items before and after are replayed.
+            let middle = text.index(text.startIndex, offsetBy: text.count / 2)
+            let lineStart = text[..<middle].lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex
+            let first = text[..<lineStart] + "let _edited = 1\n" + text[lineStart...]
+            let second = text[..<lineStart] + "let _edited = 2\nlet _more = 3\n" + text[lineStart...]
+            let memo = CheckMemo()
+            _ = check(tree(text), memo: memo)
+            var asked = 0
+            let cancelled = check(tree(String(first)), memo: memo, until: { asked += 1; return asked >= k })
+            if let cancelled {
+                // Fewer questions than k: the check finished before it was cancelled.
+                #expect(asked < k, "\(path): a cancelled check returned a result")
+                _ = cancelled
+            }
+            let replayed = check(tree(String(second)), memo: memo)
+            let fresh = check(tree(String(second)))
+            #expect(ReplayTests.summary(replayed) == ReplayTests.summary(fresh), "\(path), cancelled at \(k)")
+        }
+    }
+
+    /// A loop of a million iterations stops within one polling interval of being told.
+    @Test func aLongLoopStopsSoonAfterItIsCancelled() {
+        let text = """
+        composition C { size: 10 x 10 }
+        layer a { opacity: 0.5 }
+        for i in 0 ..< 999999 {
+          timing _t = cubic(0.2, 0.5, 0.5, 0.8)
+        }
+        """
+        let checker = Checker(tree: parse(SourceFile(name: "slow.anim", bytes: Array(text.utf8))), memo: CheckMemo())
+        var asked = 0
+        checker.isCancelled = { asked += 1; return asked >= 3 }
+        checker.nextCancellationPoll = Checker.cancellationPollInterval
+        #expect(checker.run() == nil)
+        #expect(asked == 3)
+        #expect(checker.work.evaluations < 4 * Checker.cancellationPollInterval)
+    }
+}
