@@ -92,7 +92,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "AnimcLanguageServerTests",
                     dependencies: ["AnimcLanguageServer", "AnimcCompiler", "AnimcChecker", "AnimcSyntax", "AnimcBase",
-                                   "AnimcTestSupport"],
+                                   "AnimcTimeline", "AnimcTestSupport"],
                     exclude: ["Fixtures"]),
     ]
 )

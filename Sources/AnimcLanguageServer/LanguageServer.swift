@@ -8,20 +8,40 @@ import Foundation
 
 /// `animc lsp`: a Language Server Protocol 3.17 server.
 ///
-/// The server is a pure message handler: ``handle(_:)`` takes one decoded message and
-/// returns the messages to send. ``LanguageServerLoop`` connects it to a byte stream;
-/// tests drive it directly. Documents are compiled lazily, once per version, so a
-/// burst of changes costs one compile when something is next asked.
+/// The server is a message handler: ``handle(_:)`` takes one decoded message and returns
+/// the messages to send. Where checks run is its ``Checks``: inline, when asked (the
+/// tests), or in the background (``LanguageServerLoop``), where a check of a version the
+/// user has typed past is cancelled and requests are answered meanwhile from what the
+/// parser knows of the current text.
 public final class LanguageServer {
     enum State { case uninitialized, running, shuttingDown, exited }
 
+    /// Where a document's checks run.
+    public enum Checks {
+        /// On the caller's thread, when something needs one.
+        case inline
+        /// Elsewhere (see ``BackgroundChecks``); finished checks come back through
+        /// ``accept(_:)``.
+        case background(any BackgroundChecks)
+    }
+
     final class Document {
         let uri: String
+        /// The client's version number, as published with diagnostics.
         var version: Int
+        /// Counts every change, whatever version numbers the client sends: what an
+        /// analysis is matched to.
+        var revision = 0
         var bytes: [UInt8]
-        private var cached: Analysis?
-        /// What the last check can lend the next: unchanged top-level items are reused.
+        /// What the last check lends the next: unchanged top-level items are reused.
+        /// Used by one check at a time (the background checker runs one at a time).
         let memo = CheckMemo()
+        /// The last finished check, of this revision or an earlier one.
+        var checked: Analysis?
+        /// The parser's view of this revision, while its check runs.
+        var parsed: Analysis?
+        /// The last full semantic tokens sent, for `full/delta`.
+        var tokens: (id: String, data: [Int])?
 
         init(uri: String, version: Int, bytes: [UInt8]) {
             self.uri = uri
@@ -29,59 +49,42 @@ public final class LanguageServer {
             self.bytes = bytes
         }
 
-        func analysis(_ encoding: PositionEncoding) -> Analysis {
-            if let cached, cached.version == version, cached.positions.encoding == encoding { return cached }
-            let a = Analysis(uri: uri, version: version, bytes: bytes, encoding: encoding, memo: memo)
-            cached = a
-            return a
-        }
-
-        func invalidate() { cached = nil }
-    }
-
-    /// Everything known about one version of a document.
-    struct Analysis {
-        let version: Int
-        let file: SourceFile
-        let result: CompileResult
-        let names: NameIndex
-        let positions: PositionMap
-        let folded: FoldedValues
-
-        init(uri: String, version: Int, bytes: [UInt8], encoding: PositionEncoding, memo: CheckMemo) {
-            self.version = version
-            file = SourceFile(name: LanguageServer.displayName(uri), bytes: bytes)
-            result = Pipeline.compile(file, memo: memo)
-            names = result.names ?? NameIndex.build(result.tree)
-            positions = PositionMap(bytes: bytes, encoding: encoding)
-            folded = result.foldedValues
-        }
-
-        /// The tokens, lexed again on demand: only highlighting, folding and hover need
-        /// them, and a keystroke's re-check should not pay for them.
-        func lexTokens() -> [Token] { Lexer.lex(file).tokens }
+        var tooLarge: Bool { bytes.count > Pipeline.maxSourceSize }
     }
 
     var state = State.uninitialized
     var encoding = PositionEncoding.utf16
+    var client = ClientCapabilities()
+    let checks: Checks
     var documents: [String: Document] = [:]
-    /// Documents whose diagnostics are stale: published at the end of a batch.
+    /// Documents whose diagnostics are stale: checked (or sent to be checked) and
+    /// published at the end of a batch.
     var dirty: [String] = []
+    /// Documents whose background check finished: their diagnostics are due.
+    var finished: [String] = []
+    /// Requests this server sent the client (`workspace/applyEdit`), by id.
+    var nextRequestID = 1
     /// The exit code `exit` asks for: 0 after `shutdown`, 1 otherwise.
     public private(set) var exitCode: Int32?
+    /// Serves a document's preview and gives its page's address (the host's preview
+    /// server), for the code lens "preview at this animation's start".
+    public var previews: ((_ path: String) -> String?)?
 
-    public init() {}
+    public init(checks: Checks = .inline) {
+        self.checks = checks
+    }
 
     // MARK: Dispatch
 
-    /// Handles one message; returns what to send (responses and notifications).
+    /// Handles one message; returns what to send (responses, notifications, and
+    /// requests to the client).
     public func handle(_ message: JSONValue) -> [JSONValue] {
         guard case .object = message else {
             return [JSONRPC.error(id: .null, code: JSONRPC.ErrorCode.invalidRequest, message: "a message must be a JSON object")]
         }
         let id = message["id"]
         guard let method = message["method"]?.stringValue else {
-            // A response to something we never ask, or nonsense: requests get an error.
+            // A response to a request of ours (applyEdit), or nonsense: requests get an error.
             if let id, message["result"] == nil && message["error"] == nil {
                 return [JSONRPC.error(id: id, code: JSONRPC.ErrorCode.invalidRequest, message: "a request needs a method")]
             }
@@ -89,29 +92,56 @@ public final class LanguageServer {
         }
         let params = message["params"] ?? .null
         if let id {
-            return [respond(id: id, method: method, params: params)]
+            var extra: [JSONValue] = []
+            let reply = respond(id: id, method: method, params: params, extra: &extra)
+            return [reply] + extra
         }
         notify(method: method, params: params)
         return []
     }
 
-    /// Diagnostics for documents that changed since the last call.
+    /// Diagnostics due: for documents that changed since the last call (checked now,
+    /// or sent to the background to be checked) and for background checks that finished.
     public func flushDiagnostics() -> [JSONValue] {
+        var out: [JSONValue] = []
         let uris = dirty
         dirty.removeAll()
-        var out: [JSONValue] = []
         for uri in uris {
-            if let doc = documents[uri] {
-                out.append(publishDiagnostics(doc))
-            } else {
+            guard let doc = documents[uri] else {
                 out.append(JSONRPC.notification("textDocument/publishDiagnostics",
                                                 obj(("uri", .string(uri)), ("diagnostics", .array([])))))
+                continue
+            }
+            if doc.tooLarge {
+                out.append(publishTooLarge(doc))
+                continue
+            }
+            switch checks {
+            case .inline: out.append(publishDiagnostics(doc, checkedAnalysis(doc)))
+            case .background(let background): background.submit(job(doc))
             }
         }
+        for uri in finished {
+            if let doc = documents[uri], let a = doc.checked, a.revision == doc.revision { out.append(publishDiagnostics(doc, a)) }
+        }
+        finished.removeAll()
         return out
     }
 
-    func respond(id: JSONValue, method: String, params: JSONValue) -> JSONValue {
+    /// Takes a finished background check. Its diagnostics are published by the next
+    /// ``flushDiagnostics()`` unless the document changed since.
+    public func accept(_ analysis: Analysis) {
+        guard let doc = documents[analysis.uri], analysis.revision == doc.revision else { return }
+        doc.checked = analysis
+        doc.parsed = nil
+        if !finished.contains(analysis.uri) { finished.append(analysis.uri) }
+    }
+
+    func job(_ doc: Document) -> CheckJob {
+        CheckJob(uri: doc.uri, version: doc.version, revision: doc.revision, bytes: doc.bytes, encoding: encoding, memo: doc.memo)
+    }
+
+    func respond(id: JSONValue, method: String, params: JSONValue, extra: inout [JSONValue]) -> JSONValue {
         switch (state, method) {
         case (.uninitialized, "initialize"):
             return JSONRPC.response(id: id, result: initialize(params))
@@ -127,27 +157,63 @@ public final class LanguageServer {
         default:
             break
         }
-        let features: [String: (JSONValue) throws(RequestError) -> JSONValue] = [
-            "textDocument/hover": hover,
-            "textDocument/completion": completion,
-            "textDocument/definition": definition,
-            "textDocument/references": references,
-            "textDocument/prepareRename": prepareRename,
-            "textDocument/rename": rename,
-            "textDocument/documentSymbol": documentSymbols,
-            "textDocument/semanticTokens/full": semanticTokens,
-            "textDocument/foldingRange": foldingRanges,
-            "textDocument/codeAction": codeActions,
-            "textDocument/formatting": formatting,
-            "textDocument/rangeFormatting": formatting,
-        ]
-        guard let feature = features[method] else {
-            return JSONRPC.error(id: id, code: JSONRPC.ErrorCode.methodNotFound, message: "unknown method '\(method)'")
-        }
+        var request = Request(params: params)
         do {
-            return JSONRPC.response(id: id, result: try feature(params))
+            guard let result = try dispatch(method, &request) else {
+                return JSONRPC.error(id: id, code: JSONRPC.ErrorCode.methodNotFound, message: "unknown method '\(method)'")
+            }
+            extra += request.notifications
+            return JSONRPC.response(id: id, result: result)
         } catch {
+            extra += request.notifications
             return JSONRPC.error(id: id, code: error.code, message: error.message)
+        }
+    }
+
+    /// The answer to a request on documents; nil for a method the server does not have.
+    private func dispatch(_ method: String, _ r: inout Request) throws(RequestError) -> JSONValue? {
+        switch method {
+        case "textDocument/hover": return try hover(&r)
+        case "textDocument/completion": return try completion(&r)
+        case "textDocument/signatureHelp": return try signatureHelp(&r)
+        case "textDocument/definition": return try definition(&r)
+        case "textDocument/references": return try references(&r)
+        case "textDocument/documentHighlight": return try documentHighlight(&r)
+        case "textDocument/prepareRename": return try prepareRename(&r)
+        case "textDocument/rename": return try rename(&r)
+        case "textDocument/documentSymbol": return try documentSymbols(&r)
+        case "workspace/symbol": return try workspaceSymbols(&r)
+        case "textDocument/semanticTokens/full": return try semanticTokensFull(&r)
+        case "textDocument/semanticTokens/full/delta": return try semanticTokensDelta(&r)
+        case "textDocument/semanticTokens/range": return try semanticTokensRange(&r)
+        case "textDocument/foldingRange": return try foldingRanges(&r)
+        case "textDocument/codeAction": return try codeActions(&r)
+        case "textDocument/formatting", "textDocument/rangeFormatting": return try formatting(&r)
+        case "textDocument/inlayHint": return try inlayHints(&r)
+        case "textDocument/documentLink": return try documentLinks(&r)
+        case "textDocument/codeLens": return try codeLenses(&r)
+        case "workspace/executeCommand":
+            let arguments = r["arguments"]?.arrayValue ?? []
+            switch r["command"]?.stringValue {
+            case Self.applyEditCommand?: return try applyEdit(arguments, &r)
+            case Self.previewCommand?: return try preview(arguments, &r)
+            default:
+                throw RequestError(code: JSONRPC.ErrorCode.invalidParams, message: "unknown command '\(r["command"]?.stringValue ?? "")'")
+            }
+        default: return nil
+        }
+    }
+
+    /// One request's parameters, and notifications its answer sends with it.
+    struct Request {
+        let params: JSONValue
+        var notifications: [JSONValue] = []
+
+        subscript(key: String) -> JSONValue? { params[key] }
+
+        /// Tells the user something the answer itself cannot say.
+        mutating func show(_ message: String, type: Int = 3) {
+            notifications.append(JSONRPC.notification("window/showMessage", obj(("type", .number(Double(type))), ("message", .string(message)))))
         }
     }
 
@@ -162,7 +228,9 @@ public final class LanguageServer {
             guard let item = params["textDocument"], let uri = item["uri"]?.stringValue,
                   let text = item["text"]?.stringValue else { return }
             let version = item["version"]?.numberValue.map { Int(saturating: $0) } ?? 0
-            documents[uri] = Document(uri: uri, version: version, bytes: Array(text.utf8))
+            let doc = Document(uri: uri, version: version, bytes: Array(text.utf8))
+            if let old = documents[uri] { doc.revision = old.revision + 1 }
+            documents[uri] = doc
             markDirty(uri)
         case "textDocument/didChange":
             guard let uri = params["textDocument"]?["uri"]?.stringValue, let doc = documents[uri],
@@ -186,12 +254,18 @@ public final class LanguageServer {
                 }
             }
             doc.version = params["textDocument"]?["version"]?.numberValue.map { Int(saturating: $0) } ?? doc.version + 1
-            doc.invalidate()
+            doc.revision += 1
+            doc.parsed = nil
             markDirty(uri)
         case "textDocument/didClose":
             guard let uri = params["textDocument"]?["uri"]?.stringValue else { return }
             documents[uri] = nil
+            if case .background(let background) = checks { background.cancel(uri: uri) }
             markDirty(uri)  // clears its diagnostics
+        case "workspace/didChangeWatchedFiles":
+            // An image beside a document changed: links and the preview read it afresh,
+            // and nothing the check says depends on it. Nothing to do until asked.
+            return
         default:
             return  // didSave, $/setTrace, $/cancelRequest (handled by the loop), and the rest
         }
@@ -204,8 +278,8 @@ public final class LanguageServer {
     // MARK: Lifecycle
 
     func initialize(_ params: JSONValue) -> JSONValue {
-        let offered = params["capabilities"]?["general"]?["positionEncodings"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        encoding = offered.contains("utf-8") ? .utf8 : .utf16
+        client = ClientCapabilities(params["capabilities"] ?? .null)
+        encoding = client.positionEncodings.contains("utf-8") ? .utf8 : .utf16
         state = .running
         let legend = obj(("tokenTypes", .array(SemanticTokenType.allCases.map { .string($0.name) })),
                          ("tokenModifiers", .array(["declaration", "readonly"])))
@@ -213,47 +287,205 @@ public final class LanguageServer {
             ("positionEncoding", .string(encoding.rawValue)),
             ("textDocumentSync", obj(("openClose", true), ("change", 2), ("save", obj(("includeText", false))))),
             ("hoverProvider", true),
-            ("completionProvider", obj(("triggerCharacters", [".", ":", " "]), ("resolveProvider", false))),
+            ("completionProvider", obj(("triggerCharacters", [".", ":", "("]), ("resolveProvider", false))),
+            ("signatureHelpProvider", obj(("triggerCharacters", ["(", ","]), ("retriggerCharacters", [":"]))),
             ("definitionProvider", true),
             ("referencesProvider", true),
+            ("documentHighlightProvider", true),
             ("renameProvider", obj(("prepareProvider", true))),
             ("documentSymbolProvider", true),
-            ("semanticTokensProvider", obj(("legend", legend), ("full", true))),
+            ("workspaceSymbolProvider", true),
+            ("semanticTokensProvider", obj(("legend", legend), ("full", obj(("delta", true))), ("range", true))),
             ("foldingRangeProvider", true),
-            ("codeActionProvider", obj(("codeActionKinds", ["quickfix", "source.fixAll"]))),
+            ("codeActionProvider", client.codeActionLiterals ? obj(("codeActionKinds", ["quickfix", "source.fixAll"])) : true),
+            ("executeCommandProvider", obj(("commands", .array([.string(Self.applyEditCommand), .string(Self.previewCommand)])))),
             ("documentFormattingProvider", true),
-            ("documentRangeFormattingProvider", true))
+            ("documentRangeFormattingProvider", true),
+            ("inlayHintProvider", obj(("resolveProvider", false))),
+            ("documentLinkProvider", obj(("resolveProvider", false))),
+            ("codeLensProvider", obj(("resolveProvider", false))))
         return obj(("capabilities", capabilities),
                    ("serverInfo", obj(("name", "animc"), ("version", .string(Pipeline.version)))))
     }
 
-    // MARK: Requests on documents
+    // MARK: Analyses
 
     struct RequestError: Error {
         var code: Int
         var message: String
     }
 
-    func document(_ params: JSONValue) throws(RequestError) -> (Document, Analysis) {
-        guard let uri = params["textDocument"]?["uri"]?.stringValue else {
+    /// The document a request names.
+    func document(_ request: Request) throws(RequestError) -> Document {
+        guard let uri = request["textDocument"]?["uri"]?.stringValue else {
             throw RequestError(code: JSONRPC.ErrorCode.invalidParams, message: "missing textDocument.uri")
         }
         guard let doc = documents[uri] else {
             throw RequestError(code: JSONRPC.ErrorCode.invalidParams, message: "unknown document '\(uri)': open it first")
         }
-        return (doc, doc.analysis(encoding))
+        guard !doc.tooLarge else {
+            throw RequestError(code: JSONRPC.ErrorCode.requestFailed, message: "the document is \(Pipeline.sourceTooLarge)")
+        }
+        return doc
     }
 
-    func offset(_ params: JSONValue, _ a: Analysis) throws(RequestError) -> Int {
-        guard let o = a.positions.offset(params["position"]) else {
+    /// The best analysis of the document's current text there is without waiting: its
+    /// check when it has finished (inline, the check itself), else the parser's.
+    func currentAnalysis(_ request: Request) throws(RequestError) -> (Document, Analysis) {
+        let doc = try document(request)
+        return (doc, currentAnalysis(doc))
+    }
+
+    func currentAnalysis(_ doc: Document) -> Analysis {
+        if let a = doc.checked, a.revision == doc.revision { return a }
+        if case .inline = checks { return checkedAnalysis(doc) }
+        if let p = doc.parsed, p.revision == doc.revision { return p }
+        let p = Analysis(parsing: doc.bytes, uri: doc.uri, version: doc.version, revision: doc.revision, encoding: encoding)
+        doc.parsed = p
+        return p
+    }
+
+    /// The check of the document's current text, waiting for it when it runs in the
+    /// background: for answers that must be exact (fixes, renames, timing hints).
+    func checkedAnalysis(_ request: Request) throws(RequestError) -> (Document, Analysis) {
+        let doc = try document(request)
+        return (doc, checkedAnalysis(doc))
+    }
+
+    func checkedAnalysis(_ doc: Document) -> Analysis {
+        if let a = doc.checked, a.revision == doc.revision { return a }
+        let a: Analysis
+        switch checks {
+        case .inline:
+            a = Analysis.check(job(doc), until: { false }) ?? Analysis(parsing: doc.bytes, uri: doc.uri, version: doc.version,
+                                                                          revision: doc.revision, encoding: encoding)
+        case .background(let background):
+            // Scheduled at the end of the last batch, or now if a request came first.
+            if dirty.contains(doc.uri) {
+                dirty.removeAll { $0 == doc.uri }
+                background.submit(job(doc))
+            }
+            a = background.wait(uri: doc.uri, revision: doc.revision)
+                ?? Analysis.check(CheckJob(uri: doc.uri, version: doc.version, revision: doc.revision, bytes: doc.bytes,
+                                           encoding: encoding, memo: nil), until: { false })
+                ?? Analysis(parsing: doc.bytes, uri: doc.uri, version: doc.version, revision: doc.revision, encoding: encoding)
+            if !finished.contains(doc.uri) { finished.append(doc.uri) }
+        }
+        doc.checked = a
+        doc.parsed = nil
+        return a
+    }
+
+    func offset(_ request: Request, _ a: Analysis) throws(RequestError) -> UInt32 {
+        guard let o = a.positions.offset(request["position"]) else {
             throw RequestError(code: JSONRPC.ErrorCode.invalidParams, message: "missing or invalid position")
         }
-        return o
+        return UInt32(o)
     }
 
     static func displayName(_ uri: String) -> String {
         guard uri.hasPrefix("file://") else { return uri }
         let path = String(uri.dropFirst(7))
         return path.removingPercentEncoding ?? path
+    }
+}
+
+/// Everything known about one revision of a document: its check, or while that runs,
+/// what the parser knows (``checked`` false: names, outline and syntax, no values).
+public struct Analysis: Sendable {
+    let uri: String
+    let version: Int
+    let revision: Int
+    let file: SourceFile
+    let result: CompileResult
+    let names: NameIndex
+    let positions: PositionMap
+    let folded: FoldedValues
+    /// Whether the checker ran (else only the parser).
+    let checked: Bool
+
+    private init(uri: String, version: Int, revision: Int, result: CompileResult, encoding: PositionEncoding, checked: Bool) {
+        self.uri = uri
+        self.version = version
+        self.revision = revision
+        file = result.file
+        self.result = result
+        names = result.names ?? NameIndex.build(result.tree)
+        positions = PositionMap(bytes: result.file.bytes, encoding: encoding)
+        folded = result.foldedValues
+        self.checked = checked
+    }
+
+    /// What the parser alone knows of `bytes`.
+    init(parsing bytes: [UInt8], uri: String, version: Int, revision: Int, encoding: PositionEncoding) {
+        let file = SourceFile(name: LanguageServer.displayName(uri), bytes: bytes)
+        self.init(uri: uri, version: version, revision: revision, result: Pipeline.syntax(file), encoding: encoding, checked: false)
+    }
+
+    /// Checks a job's text; nil once `isCancelled` says so.
+    static func check(_ job: CheckJob, until isCancelled: @escaping () -> Bool) -> Analysis? {
+        let file = SourceFile(name: LanguageServer.displayName(job.uri), bytes: job.bytes)
+        guard let result = Pipeline.compile(file, memo: job.memo, until: isCancelled) else { return nil }
+        return Analysis(uri: job.uri, version: job.version, revision: job.revision, result: result, encoding: job.encoding,
+                        checked: true)
+    }
+
+    /// The tokens, lexed again on demand: only highlighting, folding and hover need
+    /// them, and a keystroke's re-check should not pay for them.
+    func lexTokens() -> [Token] { Lexer.lex(file).tokens }
+}
+
+/// A document's text to check, and where its result belongs.
+public struct CheckJob: @unchecked Sendable {
+    public let uri: String
+    let version: Int
+    let revision: Int
+    let bytes: [UInt8]
+    let encoding: PositionEncoding
+    /// The document's memo; used by one check at a time.
+    let memo: CheckMemo?
+
+    /// Checks the text; nil once `isCancelled` says so.
+    public func run(until isCancelled: @escaping () -> Bool) -> Analysis? { Analysis.check(self, until: isCancelled) }
+}
+
+/// Where checks run away from the server's thread (see ``LanguageServerLoop``).
+public protocol BackgroundChecks: AnyObject {
+    /// Checks `job` soon, replacing any job of the same document not yet started and
+    /// cancelling one that is running; its result comes back through
+    /// ``LanguageServer/accept(_:)``.
+    func submit(_ job: CheckJob)
+    /// Stops checking a document (it was closed).
+    func cancel(uri: String)
+    /// Waits for the check of `revision` of the document submitted last, and takes it
+    /// (it is then not passed to ``LanguageServer/accept(_:)``); nil when none is due.
+    func wait(uri: String, revision: Int) -> Analysis?
+}
+
+/// What the client said it supports at `initialize`; what it did not say it supports
+/// is not sent (snippets, Markdown, nested symbols, code action literals).
+struct ClientCapabilities {
+    var positionEncodings: [String] = []
+    var snippets = false
+    var markdownHover = false
+    var markdownSignatures = false
+    var hierarchicalSymbols = false
+    var codeActionLiterals = false
+    var applyEdit = false
+    var showDocument = false
+
+    init() {}
+
+    init(_ c: JSONValue) {
+        let text = c["textDocument"]
+        positionEncodings = c["general"]?["positionEncodings"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        snippets = text?["completion"]?["completionItem"]?["snippetSupport"]?.boolValue ?? false
+        markdownHover = text?["hover"]?["contentFormat"]?.arrayValue?.contains { $0.stringValue == "markdown" } ?? false
+        markdownSignatures = text?["signatureHelp"]?["signatureInformation"]?["documentationFormat"]?.arrayValue?
+            .contains { $0.stringValue == "markdown" } ?? false
+        hierarchicalSymbols = text?["documentSymbol"]?["hierarchicalDocumentSymbolSupport"]?.boolValue ?? false
+        codeActionLiterals = text?["codeAction"]?["codeActionLiteralSupport"] != nil
+        applyEdit = c["workspace"]?["applyEdit"]?.boolValue ?? false
+        showDocument = c["window"]?["showDocument"]?["support"]?.boolValue ?? false
     }
 }

@@ -59,44 +59,57 @@ public final class StandardIOTransport: ServerTransport {
     }
 }
 
-/// Runs a ``LanguageServer`` over a ``ServerTransport``.
+/// Runs a ``LanguageServer`` over a ``ServerTransport``, with its checks on a thread of
+/// their own.
 ///
-/// A reader thread frames and decodes messages into a queue; the main loop takes
-/// everything queued at once, so a burst of edits typed during a long check is
-/// applied together and checked once (a newer change supersedes an older one), and a
-/// request cancelled before it ran is answered with RequestCancelled without being run.
+/// A reader thread frames and decodes messages into the hub; the main loop takes
+/// everything queued at once, so a burst of edits typed during a check is applied
+/// together and checked once, and a request cancelled before it ran is answered with
+/// RequestCancelled without being run. Checks run on a checker thread: a newer version
+/// of a document cancels the check of the older one between items, and requests are
+/// answered meanwhile from what the parser knows (see ``LanguageServer``).
 public final class LanguageServerLoop {
-    private let server = LanguageServer()
     private let transport: ServerTransport
+    private let hub = Hub()
+    private let server: LanguageServer
+    private var outputClosed = false
 
     public init(transport: ServerTransport) {
         self.transport = transport
+        server = LanguageServer(checks: .background(hub))
     }
 
-    /// Serves until `exit` or the end of input; returns the process exit code.
+    /// Serves until `exit`, the end of input or the client going away; returns the
+    /// process exit code.
     public func run() -> Int32 {
-        let queue = MessageQueue()
+        let hub = self.hub
         let transport = self.transport
-        let thread = Thread {
+        let reader = Thread {
             let reader = JSONRPC.Reader { buffer in transport.read(into: &buffer) }
             while true {
                 let frame = reader.next()
-                queue.push(frame)
+                hub.post(.frame(frame))
                 if frame == .end { return }
             }
         }
-        thread.stackSize = 8 << 20
-        thread.start()
+        reader.stackSize = 8 << 20
+        reader.start()
+        let checker = Thread { hub.checkUntilStopped() }
+        // The checker recurses as deep as the parser allows, as the CLI's main thread does.
+        checker.stackSize = 64 << 20
+        checker.start()
+        defer { hub.stop() }
         while true {
-            let batch = queue.takeAll()
+            let batch = hub.takeAll()
             var messages: [JSONValue] = []
             var ended = false
-            for frame in batch {
-                switch frame {
-                case .end: ended = true
-                case .malformed(let why):
+            for event in batch {
+                switch event {
+                case .checked(let analysis): server.accept(analysis)
+                case .frame(.end): ended = true
+                case .frame(.malformed(let why)):
                     send(JSONRPC.error(id: .null, code: JSONRPC.ErrorCode.parseError, message: "malformed frame: \(why)"))
-                case .message(let bytes):
+                case .frame(.message(let bytes)):
                     do {
                         messages.append(try JSONParser.parse(bytes))
                     } catch {
@@ -112,6 +125,12 @@ public final class LanguageServerLoop {
                     send(JSONRPC.error(id: id, code: JSONRPC.ErrorCode.requestCancelled, message: "cancelled"))
                     continue
                 }
+                // Before shutting down, the checks in flight finish and are published:
+                // every version opened or changed gets its diagnostics.
+                if message["method"]?.stringValue == "shutdown" {
+                    server.flushDiagnostics().forEach(send)
+                    hub.finishChecks().forEach(server.accept)
+                }
                 // Diagnostics due before a request are sent first, so a client sees them
                 // in order with the answers that depend on the same text.
                 if message["id"] != nil { server.flushDiagnostics().forEach(send) }
@@ -120,36 +139,131 @@ public final class LanguageServerLoop {
             }
             server.flushDiagnostics().forEach(send)
             if ended { return server.exitCode ?? 1 }
+            // A client that closed its end is gone: nothing it asks can be answered.
+            if outputClosed { return 1 }
         }
     }
 
     private static func key(_ id: JSONValue) -> String { String(decoding: id.serialized(style: .compact), as: UTF8.self) }
 
     private func send(_ message: JSONValue) {
-        // A client that is gone is noticed at the end of its input, which follows.
-        _ = transport.write(JSONRPC.frame(message))
+        guard !outputClosed else { return }
+        if !transport.write(JSONRPC.frame(message)) { outputClosed = true }
     }
 }
 
-/// Frames from the reader thread to the main loop.
-private final class MessageQueue: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var frames: [JSONRPC.Frame] = []
+/// What the reader and checker threads hand the main loop, and the checks it hands the
+/// checker thread, under one lock.
+final class Hub: BackgroundChecks, @unchecked Sendable {
+    enum Event {
+        case frame(JSONRPC.Frame)
+        case checked(Analysis)
+    }
 
-    func push(_ frame: JSONRPC.Frame) {
+    private let condition = NSCondition()
+    private var events: [Event] = []
+    /// Jobs not started, oldest first, at most one per document.
+    private var pending: [CheckJob] = []
+    /// The job the checker thread runs, and whether it was told to stop.
+    private var running: (job: CheckJob, cancelled: Flag)?
+    private var stopped = false
+
+    final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        func set() { lock.lock(); value = true; lock.unlock() }
+        var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    }
+
+    func post(_ event: Event) {
         condition.lock()
-        frames.append(frame)
-        condition.signal()
+        events.append(event)
+        condition.broadcast()
         condition.unlock()
     }
 
-    /// Waits for at least one frame, then takes every frame queued.
-    func takeAll() -> [JSONRPC.Frame] {
+    /// Waits for at least one event, then takes every event queued.
+    func takeAll() -> [Event] {
         condition.lock()
         defer { condition.unlock() }
-        while frames.isEmpty { condition.wait() }
-        let taken = frames
-        frames.removeAll()
+        while events.isEmpty { condition.wait() }
+        let taken = events
+        events.removeAll()
         return taken
+    }
+
+    func submit(_ job: CheckJob) {
+        condition.lock()
+        pending.removeAll { $0.uri == job.uri }
+        pending.append(job)
+        if let running, running.job.uri == job.uri { running.cancelled.set() }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func cancel(uri: String) {
+        condition.lock()
+        pending.removeAll { $0.uri == uri }
+        if let running, running.job.uri == uri { running.cancelled.set() }
+        condition.unlock()
+    }
+
+    func wait(uri: String, revision: Int) -> Analysis? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let i = events.firstIndex(where: { if case .checked(let a) = $0 { a.uri == uri && a.revision == revision } else { false } }),
+               case .checked(let a) = events.remove(at: i) {
+                return a
+            }
+            let due = pending.contains { $0.uri == uri && $0.revision == revision }
+                || running.map { $0.job.uri == uri && $0.job.revision == revision && !$0.cancelled.isSet } ?? false
+            guard due, !stopped else { return nil }
+            condition.wait()
+        }
+    }
+
+    /// Waits until every job submitted has run, and takes their results.
+    func finishChecks() -> [Analysis] {
+        condition.lock()
+        defer { condition.unlock() }
+        while (!pending.isEmpty || running != nil) && !stopped { condition.wait() }
+        var results: [Analysis] = []
+        events.removeAll { event in
+            guard case .checked(let a) = event else { return false }
+            results.append(a)
+            return true
+        }
+        return results
+    }
+
+    /// The checker thread: runs jobs one at a time until ``stop()``.
+    func checkUntilStopped() {
+        while true {
+            condition.lock()
+            while pending.isEmpty && !stopped { condition.wait() }
+            if stopped {
+                condition.unlock()
+                return
+            }
+            let job = pending.removeFirst()
+            let flag = Flag()
+            running = (job, flag)
+            condition.unlock()
+            let analysis = job.run(until: { flag.isSet })
+            condition.lock()
+            running = nil
+            if let analysis, !flag.isSet { events.append(.checked(analysis)) }
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    func stop() {
+        condition.lock()
+        stopped = true
+        if let running { running.cancelled.set() }
+        condition.broadcast()
+        condition.unlock()
     }
 }

@@ -16,8 +16,15 @@ import Testing
         var notifications: [JSONValue] = []
         var nextID = 1
 
-        init(encodings: [String] = ["utf-16"], open text: String? = LanguageServerTests.pulse) {
-            let r = request("initialize", obj(("capabilities", obj(("general", obj(("positionEncodings", .array(encodings.map(JSONValue.string)))))))))
+        /// A client that supports what the server can send (Markdown, snippets, nested
+        /// symbols, code action literals); `capabilities` replaces that.
+        init(encodings: [String] = ["utf-16"], open text: String? = LanguageServerTests.pulse, capabilities: JSONValue? = nil) {
+            let full = obj(("general", obj(("positionEncodings", .array(encodings.map(JSONValue.string))))),
+                           ("textDocument", obj(("hover", obj(("contentFormat", ["markdown", "plaintext"]))),
+                                                ("completion", obj(("completionItem", obj(("snippetSupport", true))))),
+                                                ("documentSymbol", obj(("hierarchicalDocumentSymbolSupport", true))),
+                                                ("codeAction", obj(("codeActionLiteralSupport", obj(("codeActionKind", obj(("valueSet", ["quickfix"]))))))))))
+            let r = request("initialize", obj(("capabilities", capabilities ?? full)))
             #expect(r["result"]?["capabilities"]?["hoverProvider"] == true)
             notify("initialized", obj())
             if let text {
@@ -187,9 +194,16 @@ import Testing
         let attributes = try #require(client.request("textDocument/completion", client.at(15, 4))["result"]?.arrayValue)
         let attributeLabels = Set(attributes.compactMap { $0["label"]?.stringValue })
         #expect(attributeLabels.isSuperset(of: ["from", "to", "duration", "fillMode"]))
-        let values = try #require(client.request("textDocument/completion", client.at(17, 14))["result"]?.arrayValue)
-        let valueLabels = Set(values.compactMap { $0["label"]?.stringValue })
-        #expect(valueLabels.isSuperset(of: ["beat", "snap", "easeIn"]))
+        // After `duration:` times; after `timingFunction:` timing functions; after
+        // `fillMode:` its four cases.
+        let times = try #require(client.request("textDocument/completion", client.at(17, 14))["result"]?.arrayValue)
+        let timeLabels = Set(times.compactMap { $0["label"]?.stringValue })
+        #expect(timeLabels.contains("beat") && !timeLabels.contains("easeIn") && !timeLabels.contains("snap"))
+        let timings = try #require(client.request("textDocument/completion", client.at(20, 20))["result"]?.arrayValue)
+        let timingLabels = Set(timings.compactMap { $0["label"]?.stringValue })
+        #expect(timingLabels.isSuperset(of: ["snap", "easeIn", "linear", "cubic"]) && !timingLabels.contains("beat"))
+        let modes = try #require(client.request("textDocument/completion", client.at(19, 14))["result"]?.arrayValue)
+        #expect(Set(modes.compactMap { $0["label"]?.stringValue }) == ["removed", "forwards", "backwards", "both"])
     }
 
     @Test func definitionReferencesAndRename() throws {
@@ -280,20 +294,27 @@ import Testing
     }
 
     /// Applies LSP edits (UTF-16 positions, as negotiated above) from last to first.
+    /// Lines are split at each LF code unit (a CR before it stays in the line: positions
+    /// within a line's text count the same).
     static func apply(_ edits: [JSONValue], to text: String) -> String {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array(String($0).utf16) }
+        var units = Array(text.utf16)
         func offset(_ p: JSONValue?) -> (Int, Int) { (Int(p?["line"]?.numberValue ?? 0), Int(p?["character"]?.numberValue ?? 0)) }
+        func index(_ position: (Int, Int)) -> Int {
+            var line = 0, i = 0
+            while line < position.0, i < units.count {
+                if units[i] == 10 { line += 1 }
+                i += 1
+            }
+            var end = i
+            while end < units.count && units[end] != 10 { end += 1 }
+            return min(i + position.1, end)
+        }
         let sorted = edits.sorted { offset($0["range"]?["start"]) > offset($1["range"]?["start"]) }
         for e in sorted {
-            let (l0, c0) = offset(e["range"]?["start"]), (l1, c1) = offset(e["range"]?["end"])
-            let joined = lines.map { String(decoding: $0, as: UTF16.self) }.joined(separator: "\n")
-            var flat = Array(joined.utf16)
-            func index(_ l: Int, _ c: Int) -> Int { lines[0..<min(l, lines.count)].reduce(0) { $0 + $1.count + 1 } + (l < lines.count ? min(c, lines[l].count) : 0) }
-            let a = min(index(l0, c0), flat.count), b = min(index(l1, c1), flat.count)
-            flat.replaceSubrange(a..<b, with: Array((e["newText"]?.stringValue ?? "").utf16))
-            lines = String(decoding: flat, as: UTF16.self).split(separator: "\n", omittingEmptySubsequences: false).map { Array(String($0).utf16) }
+            let a = index(offset(e["range"]?["start"])), b = index(offset(e["range"]?["end"]))
+            units.replaceSubrange(a..<max(a, b), with: Array((e["newText"]?.stringValue ?? "").utf16))
         }
-        return lines.map { String(decoding: $0, as: UTF16.self) }.joined(separator: "\n")
+        return String(decoding: units, as: UTF16.self)
     }
 
     // MARK: The transport

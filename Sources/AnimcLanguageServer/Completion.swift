@@ -1,0 +1,359 @@
+import AnimcBase
+import AnimcChecker
+import AnimcIR
+import AnimcSyntax
+
+/// The call of a built-in function the cursor is in, read off the tokens (a call being
+/// typed does not parse yet).
+struct CallContext {
+    let function: String
+    /// Which argument the cursor is in, from 0, and the label written for it.
+    let argument: Int
+    let label: String?
+    /// The labels of every argument written so far.
+    let labels: [String]
+
+    var signatures: [BuiltinSignature] { LanguageFacts.signatures(of: function) }
+
+    /// The call whose parentheses enclose `offset`, searched back from it through at
+    /// most a few thousand tokens, stopping at a brace (calls never span blocks).
+    static func find(before offset: UInt32, in tokens: [Token], _ file: SourceFile) -> CallContext? {
+        var i = tokens.partitionIndex { $0.range.start >= offset } - 1
+        var depth = 0
+        var commas = 0
+        var labels: [String] = []
+        var current: String?
+        var steps = 0
+        while i >= 0, steps < 4096 {
+            steps += 1
+            let t = tokens[i]
+            switch t.kind {
+            case .rParen, .rBracket: depth += 1
+            case .lBracket: if depth == 0 { return nil } else { depth -= 1 }
+            case .lBrace, .rBrace, .semicolon: return nil
+            case .comma where depth == 0: commas += 1
+            case .colon where depth == 0 && i > 0 && tokens[i - 1].kind == .identifier:
+                let label = file.text(tokens[i - 1].range)
+                labels.append(label)
+                if commas == 0 { current = label }
+            case .lParen:
+                if depth > 0 { depth -= 1; break }
+                guard i > 0, tokens[i - 1].kind == .identifier, t.flags.contains(.attached) else { return nil }
+                let name = file.text(tokens[i - 1].range)
+                guard !LanguageFacts.signatures(of: name).isEmpty else { return nil }
+                return CallContext(function: name, argument: commas, label: current, labels: labels)
+            default: break
+            }
+            i -= 1
+        }
+        return nil
+    }
+
+    /// The signature that fits the arguments written, and the parameter the cursor is on.
+    func active() -> (signature: Int, parameter: Int?) {
+        let all = signatures
+        var chosen = 0
+        if let i = all.firstIndex(where: { s in !labels.isEmpty && labels.allSatisfy { l in s.parameters.contains { $0.name == l } } }) {
+            chosen = i
+        } else if let i = all.firstIndex(where: { $0.parameters.count > argument || $0.variadic }) {
+            chosen = i
+        }
+        guard chosen < all.count else { return (0, nil) }
+        let s = all[chosen]
+        if let label, let p = s.parameters.firstIndex(where: { $0.name == label }) { return (chosen, p) }
+        if argument < s.parameters.count { return (chosen, argument) }
+        return (chosen, s.variadic ? s.parameters.count : nil)
+    }
+}
+
+extension Array {
+    /// The first index whose element satisfies `belongs`, for a predicate false then true.
+    func partitionIndex(where belongs: (Element) -> Bool) -> Int {
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if belongs(self[mid]) { hi = mid } else { lo = mid + 1 }
+        }
+        return lo
+    }
+}
+
+extension LanguageServer {
+    // MARK: Signature help
+
+    func signatureHelp(_ r: inout Request) throws(RequestError) -> JSONValue {
+        let (_, a) = try currentAnalysis(r)
+        let at = try offset(r, a)
+        guard let call = CallContext.find(before: at, in: a.lexTokens(), a.file) else { return .null }
+        let (active, parameter) = call.active()
+        let signatures: [JSONValue] = call.signatures.map { s in
+            obj(("label", .string(s.label)),
+                ("documentation", client.markdownSignatures ? obj(("kind", "markdown"), ("value", .string(s.summary))) : .string(Self.plainText(s.summary))),
+                ("parameters", .array(s.parameterLabels.map { obj(("label", .string($0))) })))
+        }
+        return obj(("signatures", .array(signatures)), ("activeSignature", .number(Double(active))),
+                   ("activeParameter", parameter.map { .number(Double($0)) }))
+    }
+
+    // MARK: Completion
+
+    /// One completion item; snippets only for clients that take them.
+    struct CompletionItems {
+        var items: [JSONValue] = []
+        var seen: Set<String> = []
+        let snippets: Bool
+        /// Put before every insertion (a space after a colon typed without one).
+        var prefix = ""
+
+        mutating func add(_ label: String, kind: Int, detail: String? = nil, insert: String? = nil, snippet: String? = nil) {
+            guard seen.insert(label).inserted else { return }
+            let text: String?
+            var format: JSONValue?
+            if let snippet, snippets {
+                text = prefix + snippet
+                format = 2
+            } else if let insert {
+                text = prefix + insert
+            } else {
+                text = prefix.isEmpty ? nil : prefix + label
+            }
+            items.append(obj(("label", .string(label)), ("kind", .number(Double(kind))), ("detail", detail.map(JSONValue.string)),
+                             ("insertText", text.map(JSONValue.string)), ("insertTextFormat", format)))
+        }
+    }
+
+    enum CompletionKind {
+        static let function = 3, field = 5, variable = 6, `class` = 7, property = 10, value = 12, keyword = 14, snippet = 15
+        static let color = 16, enumMember = 20, constant = 21
+    }
+
+    func completion(_ r: inout Request) throws(RequestError) -> JSONValue {
+        let (_, a) = try currentAnalysis(r)
+        let at = try offset(r, a)
+        var out = CompletionItems(snippets: client.snippets)
+        let tokens = a.lexTokens()
+        // Nothing inside comments and strings.
+        if inCommentOrString(at, a, tokens) { return .array([]) }
+        // The word being typed, and the token before it.
+        var i = tokens.partitionIndex { $0.range.end > at } - 1
+        if i >= 0, tokens[i].kind == .identifier, tokens[i].range.end == at { i -= 1 }
+        let previous: Token? = i >= 0 ? tokens[i] : nil
+        let tree = a.result.tree
+        if previous?.kind == .colon, i > 0, at > 0, a.file.bytes[Int(at) - 1] == 0x3A { out.prefix = " " }
+        if previous?.kind == .dot {
+            keyPathCompletion(i, tokens, a, into: &out)
+            return .array(out.items)
+        }
+        if let call = CallContext.find(before: at, in: tokens, a.file), previous?.kind == .lParen || previous?.kind == .comma || previous?.kind == .colon {
+            if previous?.kind != .colon, call.label == nil {
+                let (s, _) = call.active()
+                if s < call.signatures.count {
+                    for p in call.signatures[s].parameters where !call.labels.contains(p.name) {
+                        out.add(p.name + ":", kind: CompletionKind.field, detail: p.type, insert: p.name + ": ")
+                    }
+                }
+            }
+            valueCompletion(.other, at: at, a, into: &out)
+            return .array(out.items)
+        }
+        if previous?.kind == .colon, i > 0, tokens[i - 1].kind == .identifier {
+            let key = keyPath(endingAt: i - 1, tokens, a.file)
+            if let kind = enclosingAnimationKind(at: at, in: tree), LanguageFacts.attributes(ofAnimationKind: kind).contains(key) {
+                var expectation = LanguageFacts.expectation(ofAttribute: key)
+                if expectation == .propertyValue { expectation = .other }
+                valueCompletion(expectation, at: at, a, into: &out, target: animationTarget(at: at, tree))
+            } else if let info = PropertyTable.properties.first(where: { $0.id.rawValue == key }) {
+                valueCompletion(Self.expectation(of: info.type), at: at, a, into: &out, target: info.type)
+            } else {
+                valueCompletion(.other, at: at, a, into: &out)
+            }
+            return .array(out.items)
+        }
+        if let previous, [.equal, .plus, .minus, .star, .slash, .lBracket, .question, .less, .greater, .equalEqual,
+                          .bangEqual, .lessEqual, .greaterEqual, .andAnd, .orOr, .bang, .kwIn, .dotDotLess, .dotDotDot].contains(previous.kind) {
+            valueCompletion(.other, at: at, a, into: &out)
+            return .array(out.items)
+        }
+        itemCompletion(at: at, a, into: &out)
+        return .array(out.items)
+    }
+
+    private func inCommentOrString(_ at: UInt32, _ a: Analysis, _ tokens: [Token]) -> Bool {
+        for c in a.result.tree.comments {
+            let isLine = Int(c.start) + 1 < a.file.bytes.count && a.file.bytes[Int(c.start) + 1] == 0x2F
+            if c.start < at && (at < c.end || isLine && at == c.end) { return true }
+        }
+        let i = tokens.partitionIndex { $0.range.end >= at }
+        if i < tokens.count, tokens[i].kind == .string, tokens[i].range.start < at,
+           at < tokens[i].range.end || a.file.bytes[Int(tokens[i].range.end) - 1] != 0x22 || tokens[i].range.end - tokens[i].range.start == 1 {
+            return true
+        }
+        return false
+    }
+
+    /// `transform.rotation` as written, ending at token `i`.
+    private func keyPath(endingAt i: Int, _ tokens: [Token], _ file: SourceFile) -> String {
+        var parts = [file.text(tokens[i].range)]
+        var j = i
+        while j >= 2, tokens[j - 1].kind == .dot, tokens[j - 2].kind == .identifier {
+            parts.insert(file.text(tokens[j - 2].range), at: 0)
+            j -= 2
+        }
+        return parts.joined(separator: ".")
+    }
+
+    /// After `transform.`: the key paths that continue it.
+    private func keyPathCompletion(_ dot: Int, _ tokens: [Token], _ a: Analysis, into out: inout CompletionItems) {
+        guard dot > 0, tokens[dot - 1].kind == .identifier else { return }
+        let prefix = keyPath(endingAt: dot - 1, tokens, a.file) + "."
+        for path in PropertyTable.keyPaths.map(\.keyPath) where path.hasPrefix(prefix) {
+            let rest = path.dropFirst(prefix.count)
+            let next = rest.split(separator: ".").first.map(String.init) ?? String(rest)
+            out.add(next, kind: CompletionKind.property, detail: rest.contains(".") ? nil : path)
+        }
+    }
+
+    private func animationTarget(at offset: UInt32, _ tree: SyntaxTree) -> ValueType? {
+        guard let item = items(at: offset, in: tree).last(where: { tree.tag($0) == .animation }),
+              case .animation(_, let target?, _, _, _) = tree[item] else { return nil }
+        return PropertyTable.keyPath(target.dotted)?.type
+    }
+
+    static func expectation(of type: ValueType) -> LanguageFacts.Expectation {
+        switch type {
+        case .time: return .time
+        case .bool: return .bool
+        case .number, .length, .angle: return .number
+        case .path: return .path
+        case .enumeration(let e): return .enumeration(e.cases)
+        default: return .other
+        }
+    }
+
+    /// Values that fit where one of `expectation` is written: the file's names first,
+    /// then the language's.
+    private func valueCompletion(_ expectation: LanguageFacts.Expectation, at: UInt32, _ a: Analysis,
+                                 into out: inout CompletionItems, target: ValueType? = nil) {
+        /// The file's declarations of `kinds` visible before the cursor whose value is of
+        /// `type` ("a time"), or of any type when the check has not said.
+        func declared(_ kinds: [NameIndex.Kind], type: String? = nil) {
+            for d in a.names.declarations where d.range.end <= at && kinds.contains(d.kind) {
+                let value = a.folded[d.range.start]
+                if let type, let actual = a.folded.typeName(at: d.range.start), actual != type { continue }
+                out.add(d.name, kind: d.kind == .timing ? CompletionKind.function : CompletionKind.constant, detail: value ?? d.kind.noun)
+            }
+        }
+        func timings() {
+            declared([.timing, .constant, .parameter], type: "a timing function")
+            for name in LanguageFacts.timingFunctionNames {
+                out.add(name, kind: CompletionKind.function, detail: LanguageFacts.timingFunction(named: name).map(LanguageFacts.describe))
+            }
+            for f in ["cubic", "steps", "spring"] { functionCompletion(f, into: &out) }
+        }
+        switch expectation {
+        case .time:
+            // A check's folded values say which constants are times; before it, all fit.
+            declared([.constant, .parameter, .loopVariable], type: "a time")
+            out.add("0.3s", kind: CompletionKind.value, detail: "a time")
+        case .timing:
+            timings()
+        case .timings:
+            out.add("[…]", kind: CompletionKind.value, detail: "one timing function per interval", insert: "[",
+                    snippet: "[${1:easeInEaseOut}]")
+            timings()
+        case .bool:
+            out.add("true", kind: CompletionKind.keyword)
+            out.add("false", kind: CompletionKind.keyword)
+            declared([.constant, .parameter], type: "a boolean")
+        case .enumeration(let cases):
+            for c in cases { out.add(c, kind: CompletionKind.enumMember) }
+        case .number:
+            declared([.constant, .parameter, .loopVariable], type: "a number")
+            out.add("inf", kind: CompletionKind.constant, detail: "infinity")
+            out.add("pi", kind: CompletionKind.constant, detail: "π")
+        case .path:
+            declared([.path, .constant, .parameter], type: "a path")
+            for f in ["circle", "rect", "roundedRect", "ellipse", "arc"] { functionCompletion(f, into: &out) }
+        case .propertyValue, .other:
+            declared([.constant, .timing, .path, .parameter, .loopVariable])
+            if target == .color || target == .colors || target == nil {
+                for name in LanguageFacts.colorNames {
+                    out.add(name, kind: CompletionKind.color, detail: LanguageFacts.color(named: name).map(colorDescription))
+                }
+            }
+            if target == nil || target == .transform {
+                for f in LanguageFacts.functionNames { functionCompletion(f, into: &out) }
+            } else {
+                for f in ["rgb", "rgba", "min", "max", "clamp", "lerp"] { functionCompletion(f, into: &out) }
+            }
+            if target == nil { for name in LanguageFacts.timingFunctionNames { out.add(name, kind: CompletionKind.function) } }
+        }
+    }
+
+    private func functionCompletion(_ name: String, into out: inout CompletionItems) {
+        guard let s = LanguageFacts.signatures(of: name).first else { return }
+        let placeholders = s.parameters.prefix(s.required).enumerated().map { "${\($0.offset + 1):\($0.element.name)}" }
+        out.add(name, kind: CompletionKind.function, detail: s.label, insert: name + "(", snippet: name + "(" + placeholders.joined(separator: ", ") + ")")
+    }
+
+    /// At the start of an item: what the block around the cursor takes.
+    private func itemCompletion(at: UInt32, _ a: Analysis, into out: inout CompletionItems) {
+        switch blockContext(at: at, in: a.result.tree) {
+        case .animation(let kind):
+            for name in LanguageFacts.attributes(ofAnimationKind: kind) { out.add(name, kind: CompletionKind.property, insert: name + ": ") }
+            if kind == "group" { animationKinds(into: &out) }
+        case .layer(let kind):
+            let layerKind = LayerKind(rawValue: kind) ?? .layer
+            for p in PropertyTable.properties where p.applies(to: layerKind) {
+                out.add(p.id.rawValue, kind: CompletionKind.property, detail: "\(p.type) — \(p.summary)", insert: p.id.rawValue + ": ")
+            }
+            animationKinds(into: &out)
+            for k in LanguageFacts.layerKinds {
+                out.add(k, kind: CompletionKind.keyword, detail: "sublayer", insert: k + " ", snippet: "\(k) ${1:name} {\n\t$0\n}")
+            }
+            for d in a.names.declarations where d.kind == .component {
+                out.add(d.name, kind: CompletionKind.class, detail: "component", insert: "name = \(d.name)(",
+                        snippet: "${1:name} = \(d.name)($0)")
+            }
+        case .top:
+            out.add("composition", kind: CompletionKind.keyword, insert: "composition ",
+                    snippet: "composition ${1:Name} {\n\tsize: ${2:375} x ${3:667}\n}")
+            for k in LanguageFacts.layerKinds {
+                out.add(k, kind: CompletionKind.keyword, detail: "layer", insert: k + " ", snippet: "\(k) ${1:name} {\n\t$0\n}")
+            }
+            out.add("let", kind: CompletionKind.keyword, insert: "let ", snippet: "let ${1:name} = $0")
+            out.add("timing", kind: CompletionKind.keyword, insert: "timing ", snippet: "timing ${1:name} = cubic(${2:0.25}, ${3:0.1}, ${4:0.25}, ${5:1})")
+            out.add("component", kind: CompletionKind.keyword, insert: "component ", snippet: "component ${1:Name}(${2}) {\n\tlayer {\n\t\t$0\n\t}\n}")
+            out.add("path", kind: CompletionKind.keyword, insert: "path ", snippet: "path ${1:name} {\n\tmove (${2:0}, ${3:0})\n\t$0\n}")
+        case .composition:
+            for name in ["size", "fps", "window", "backgroundColor"] { out.add(name, kind: CompletionKind.property, insert: name + ": ") }
+        }
+        for k in ["for", "if"] { out.add(k, kind: CompletionKind.keyword) }
+    }
+
+    private func animationKinds(into out: inout CompletionItems) {
+        for k in LanguageFacts.animationKinds {
+            out.add(k, kind: CompletionKind.keyword, detail: "\(k) animation", insert: k + " ",
+                    snippet: k == "group" ? "group ${1:name} {\n\t$0\n}" : "\(k) ${1:keyPath} {\n\t$0\n}")
+        }
+    }
+
+    enum BlockContext { case top, composition, layer(String), animation(String) }
+
+    func blockContext(at offset: UInt32, in tree: SyntaxTree) -> BlockContext {
+        var context = BlockContext.top
+        for item in items(at: offset, in: tree) {
+            switch tree[item] {
+            case .composition(_, let body) where body.range.start < offset:
+                return .composition
+            case .layer(_, let kind, _, _, let body) where body.range.start < offset:
+                context = .layer(kind.name)
+            case .animation(let kind, _, _, _, let body) where body.range.start < offset:
+                context = .animation(kind.name)
+            default:
+                break
+            }
+        }
+        return context
+    }
+}

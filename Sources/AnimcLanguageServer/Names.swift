@@ -1,0 +1,233 @@
+import AnimcBase
+import AnimcChecker
+import AnimcCompiler
+import AnimcDiagnostics
+import AnimcSyntax
+
+extension LanguageServer {
+    // MARK: Definition, references, highlights
+
+    func definition(_ r: inout Request) throws(RequestError) -> JSONValue {
+        let (doc, a) = try currentAnalysis(r)
+        guard let d = a.names.declaration(at: try offset(r, a)) else { return .null }
+        return obj(("uri", .string(doc.uri)), ("range", a.positions.json(a.names.declarations[d].range)))
+    }
+
+    func references(_ r: inout Request) throws(RequestError) -> JSONValue {
+        let (doc, a) = try currentAnalysis(r)
+        guard let d = a.names.declaration(at: try offset(r, a)) else { return .null }
+        var ranges = a.names.uses(of: d)
+        if r["context"]?["includeDeclaration"]?.boolValue ?? true { ranges.insert(a.names.declarations[d].range, at: 0) }
+        return .array(ranges.map { obj(("uri", .string(doc.uri)), ("range", a.positions.json($0))) })
+    }
+
+    /// The name under the cursor wherever the file names the same declaration: its
+    /// declaration as Write (3), its uses as Read (2).
+    func documentHighlight(_ r: inout Request) throws(RequestError) -> JSONValue {
+        let (_, a) = try currentAnalysis(r)
+        guard let d = a.names.declaration(at: try offset(r, a)) else { return .null }
+        let write = obj(("range", a.positions.json(a.names.declarations[d].range)), ("kind", 3))
+        return .array([write] + a.names.uses(of: d).map { obj(("range", a.positions.json($0)), ("kind", 2)) })
+    }
+
+    // MARK: Rename
+
+    func prepareRename(_ r: inout Request) throws(RequestError) -> JSONValue {
+        let (_, a) = try currentAnalysis(r)
+        let at = try offset(r, a)
+        guard let d = a.names.declaration(at: at) else {
+            throw RequestError(code: JSONRPC.ErrorCode.requestFailed, message: "there is no name here that this file declares")
+        }
+        let range = a.names.references.first { $0.range.start <= at && at <= $0.range.end && $0.declaration == d }?.range
+            ?? a.names.declarations[d].range
+        return obj(("range", a.positions.json(range)), ("placeholder", .string(a.names.declarations[d].name)))
+    }
+
+    /// Renames a declaration and every use of it, or refuses, saying why, when the new
+    /// name would change what any name in the file refers to: a clash with a name in
+    /// scope, a built-in it would hide (`inf`, `linear`, a colour), or anything the
+    /// check of the renamed file finds that the check of the file did not.
+    func rename(_ r: inout Request) throws(RequestError) -> JSONValue {
+        let (doc, a) = try checkedAnalysis(r)
+        guard let newName = r["newName"]?.stringValue else {
+            throw RequestError(code: JSONRPC.ErrorCode.invalidParams, message: "missing newName")
+        }
+        let bytes = Array(newName.utf8)
+        guard let first = bytes.first, Lexer.isIdentStart(first), bytes.allSatisfy(Lexer.isIdentContinue),
+              TokenKind.keywords[newName] == nil else {
+            throw RequestError(code: JSONRPC.ErrorCode.invalidParams, message: "'\(newName)' is not a valid name")
+        }
+        guard let d = a.names.declaration(at: try offset(r, a)) else {
+            throw RequestError(code: JSONRPC.ErrorCode.requestFailed, message: "there is no name here that this file declares")
+        }
+        let ranges = ([a.names.declarations[d].range] + a.names.uses(of: d)).sorted { $0.start < $1.start }
+        if let refusal = Self.renameRefusal(a, declaration: d, to: newName, ranges: ranges) {
+            throw RequestError(code: JSONRPC.ErrorCode.requestFailed, message: refusal)
+        }
+        let edits: [JSONValue] = ranges.map { obj(("range", a.positions.json($0)), ("newText", .string(newName))) }
+        return obj(("changes", obj((doc.uri, .array(edits)))))
+    }
+
+    /// Why renaming declaration `d` (written at `ranges`) to `newName` would change the
+    /// file's meaning, or nil when it would not.
+    static func renameRefusal(_ a: Analysis, declaration d: Int, to newName: String, ranges: [SourceRange]) -> String? {
+        let old = a.names.declarations[d]
+        guard newName != old.name else { return nil }
+        let index = LineIndex(a.file)
+        func place(_ offset: UInt32) -> String { "line \(index.location(of: offset).line)" }
+        if LanguageFacts.isBuiltinName(newName) {
+            return "'\(newName)' is a built-in name: as the \(old.kind.noun)'s name it would hide the built-in wherever both are visible"
+        }
+        // The renamed text, and where each old offset moved.
+        let delta = Int(newName.utf8.count) - Int(old.name.utf8.count)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(a.file.bytes.count + delta * ranges.count)
+        var last = 0
+        for range in ranges {
+            bytes += a.file.bytes[last..<Int(range.start)]
+            bytes += Array(newName.utf8)
+            last = Int(range.end)
+        }
+        bytes += a.file.bytes[last...]
+        func moved(_ offset: UInt32) -> UInt32 {
+            let before = ranges.partitionIndex { $0.start >= offset }
+            return UInt32(Int(offset) + before * delta)
+        }
+        let renamed = SourceFile(name: a.file.name, bytes: bytes)
+        let after = Pipeline.compile(renamed)
+        let names = after.names ?? NameIndex.build(after.tree)
+        // Every reference must resolve to the same declaration, and no other name may
+        // start resolving (a use of a built-in `newName` would now find the declaration).
+        var resolution: [UInt32: UInt32] = [:]
+        for ref in names.references where ref.declaration < names.declarations.count {
+            resolution[ref.range.start] = names.declarations[ref.declaration].range.start
+        }
+        for ref in a.names.references {
+            let declared = a.names.declarations[ref.declaration]
+            guard resolution[moved(ref.range.start)] == moved(declared.range.start) else {
+                let now = resolution[moved(ref.range.start)].map { " (it would name what is declared at \(place(renamedOffsetBack($0, ranges, delta))))" } ?? ""
+                return "renaming '\(old.name)' to '\(newName)' would change what '\(a.file.text(ref.range))' at \(place(ref.range.start)) refers to\(now)"
+            }
+        }
+        if names.references.count != a.names.references.count {
+            let known = Set(a.names.references.map { moved($0.range.start) })
+            if let extra = names.references.first(where: { !known.contains($0.range.start) }) {
+                return "'\(newName)' at \(place(renamedOffsetBack(extra.range.start, ranges, delta))) would refer to the renamed \(old.kind.noun)"
+            }
+            return "renaming '\(old.name)' to '\(newName)' would change what names refer to"
+        }
+        // A clash the index does not see (two declarations of one name, a component
+        // called like a function): any error the check reports now that it did not. (A
+        // new warning is no change of meaning: `_unused` renamed to `used` is now
+        // reported unused.)
+        func key(_ d: Diagnostic, _ move: (UInt32) -> UInt32) -> String { "\(d.code.rawValue)@\(move(d.range.start))" }
+        let before = Set(a.result.diagnostics.map { key($0, moved) })
+        if let new = after.diagnostics.first(where: { $0.severity == .error && !before.contains(key($0, { $0 })) }) {
+            return "renaming '\(old.name)' to '\(newName)' would make this file report \(new.code.rawValue) at \(place(renamedOffsetBack(new.range.start, ranges, delta))): \(new.message)"
+        }
+        return nil
+    }
+
+    /// An offset in the renamed text, back in the original (for messages).
+    private static func renamedOffsetBack(_ offset: UInt32, _ ranges: [SourceRange], _ delta: Int) -> UInt32 {
+        var shift = 0
+        for range in ranges where Int(range.start) + shift < Int(offset) { shift += delta }
+        return UInt32(max(0, Int(offset) - shift))
+    }
+
+    // MARK: Symbols
+
+    func documentSymbols(_ r: inout Request) throws(RequestError) -> JSONValue {
+        let (doc, a) = try currentAnalysis(r)
+        var budget = Self.symbolLimit
+        var symbols = symbols(a.result.tree.root, a, budget: &budget, depth: 0)
+        if budget <= 0 {
+            r.show("The outline of \(LanguageServer.displayName(doc.uri)) shows its first \(Self.symbolLimit) symbols only.", type: 2)
+        }
+        if !client.hierarchicalSymbols { symbols = flatten(symbols, uri: doc.uri, container: nil) }
+        return .array(symbols)
+    }
+
+    static let symbolLimit = 50_000
+
+    /// Nested symbols as `SymbolInformation` for clients without hierarchical support.
+    private func flatten(_ symbols: [JSONValue], uri: String, container: String?) -> [JSONValue] {
+        symbols.flatMap { s -> [JSONValue] in
+            let name = s["name"]?.stringValue ?? ""
+            let me = obj(("name", .string(name)), ("kind", s["kind"]), ("location", obj(("uri", .string(uri)), ("range", s["range"]))),
+                         ("containerName", container.map(JSONValue.string)))
+            return [me] + flatten(s["children"]?.arrayValue ?? [], uri: uri, container: name)
+        }
+    }
+
+    enum SymbolKind {
+        static let module = 2, `class` = 5, enumMember = 22, constant = 14, function = 12, object = 19, event = 24
+    }
+
+    private func symbols(_ block: Block, _ a: Analysis, budget: inout Int, depth: Int) -> [JSONValue] {
+        let tree = a.result.tree
+        var out: [JSONValue] = []
+        for item in tree[block.items] {
+            guard depth < 64 else { break }
+            guard budget > 0 else { budget = 0; break }
+            var name: String?, kind = 0, selection = item.range, children: Block?
+            switch tree[item] {
+            case .composition(let n, let b): name = ["composition", n?.name].compactMap { $0 }.joined(separator: " "); kind = SymbolKind.module; children = b
+            case .layer(_, let k, let n, _, let b):
+                name = "\(k.name) \(n?.name ?? "(unnamed)")"; kind = SymbolKind.class; selection = n?.range ?? k.range; children = b
+            case .animation(let k, let t, let alias, _, let b):
+                name = [k.name, t?.dotted, alias.map { "as \($0.name)" }].compactMap { $0 }.joined(separator: " "); kind = SymbolKind.event
+                selection = t?.range ?? k.range; children = b
+            case .letDecl(let n, _, _): name = n.name; kind = SymbolKind.constant; selection = n.range
+            case .timingDecl(let n, _): name = n.name; kind = SymbolKind.function; selection = n.range
+            case .pathDecl(let n, _): name = n.name; kind = SymbolKind.constant; selection = n.range
+            case .component(let n, _, let b): name = n.name; kind = SymbolKind.class; selection = n.range; children = b
+            case .instance(let n, _, _): name = n.name; kind = SymbolKind.object; selection = n.range
+            case .forLoop(_, let b):
+                out += symbols(b, a, budget: &budget, depth: depth + 1)
+                continue
+            case .ifItem(_, let t, let o):
+                out += symbols(t, a, budget: &budget, depth: depth + 1)
+                if let o { out += symbols(o, a, budget: &budget, depth: depth + 1) }
+                continue
+            default: continue
+            }
+            guard let name else { continue }
+            budget -= 1
+            let kids = children.map { symbols($0, a, budget: &budget, depth: depth + 1) } ?? []
+            out.append(obj(("name", .string(name)), ("kind", .number(Double(kind))),
+                           ("range", a.positions.json(item.range)), ("selectionRange", a.positions.json(selection)),
+                           ("children", kids.isEmpty ? nil : .array(kids))))
+        }
+        return out
+    }
+
+    /// Declarations across the open documents whose names contain the query's
+    /// characters in order (as editors' fuzzy pickers match), case-insensitively.
+    func workspaceSymbols(_ r: inout Request) throws(RequestError) -> JSONValue {
+        let query = Array((r["query"]?.stringValue ?? "").lowercased())
+        func matches(_ name: String) -> Bool {
+            var q = query.startIndex
+            for c in name.lowercased() where q < query.endIndex && c == query[q] { q += 1 }
+            return q == query.endIndex
+        }
+        var out: [JSONValue] = []
+        for uri in documents.keys.sorted() {
+            guard let doc = documents[uri], !doc.tooLarge else { continue }
+            let a = currentAnalysis(doc)
+            for d in a.names.declarations where d.kind != .loopVariable && d.kind != .parameter && matches(d.name) {
+                let kind: Int
+                switch d.kind {
+                case .layer, .component: kind = SymbolKind.class
+                case .animation: kind = SymbolKind.event
+                case .timing: kind = SymbolKind.function
+                default: kind = SymbolKind.constant
+                }
+                out.append(obj(("name", .string(d.name)), ("kind", .number(Double(kind))), ("containerName", .string(d.kind.noun)),
+                               ("location", obj(("uri", .string(uri)), ("range", a.positions.json(d.range))))))
+                if out.count >= 1000 { return .array(out) }
+            }
+        }
+        return .array(out)
+    }
+}

@@ -1,0 +1,283 @@
+import AnimcBase
+import AnimcChecker
+import AnimcCompiler
+@testable import AnimcLanguageServer
+import AnimcSyntax
+import AnimcTestSupport
+import AnimcTimeline
+import Foundation
+import Testing
+
+/// What an editor's user sees of each feature, in process (checks inline).
+@Suite struct FeatureTests {
+    typealias Client = LanguageServerTests.Client
+    static let uri = LanguageServerTests.uri
+
+    static func document() -> JSONValue { obj(("uri", .string(uri))) }
+
+    static func position(_ line: Int, _ character: Int) -> JSONValue {
+        obj(("line", .number(Double(line))), ("character", .number(Double(character))))
+    }
+
+    static func range(_ l0: Int, _ c0: Int, _ l1: Int, _ c1: Int) -> JSONValue {
+        obj(("start", position(l0, c0)), ("end", position(l1, c1)))
+    }
+
+    /// Where `needle` starts in `text` (its `occurrence`-th appearance), as a position.
+    static func find(_ needle: String, in text: String, occurrence: Int = 1) -> (line: Int, character: Int)? {
+        var seen = 0
+        for (l, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var rest = line[...]
+            while let r = rest.range(of: needle) {
+                seen += 1
+                if seen == occurrence { return (l, line.utf16.distance(from: line.startIndex, to: r.lowerBound)) }
+                rest = line[r.upperBound...]
+            }
+        }
+        return nil
+    }
+
+    // MARK: Client capabilities
+
+    static let plainClient = obj(("textDocument", obj(("hover", obj(("contentFormat", ["plaintext"]))))))
+
+    /// What a client did not declare is not sent: snippets, Markdown, nested symbols,
+    /// code action literals (it gets commands instead).
+    @Test func onlyWhatTheClientDeclaredIsSent() throws {
+        let client = Client(capabilities: Self.plainClient)
+        let completion = try #require(client.request("textDocument/completion", client.at(25, 2))["result"]?.arrayValue)
+        #expect(!completion.isEmpty && completion.allSatisfy { $0["insertTextFormat"] == nil })
+        #expect(!completion.contains { $0["insertText"]?.stringValue?.contains("${") == true })
+        let hover = try #require(client.request("textDocument/hover", client.at(6, 5))["result"]?["contents"])
+        #expect(hover["kind"] == "plaintext")
+        #expect(hover["value"]?.stringValue?.contains("`") == false)
+        let symbols = try #require(client.request("textDocument/documentSymbol", obj(("textDocument", Self.document())))["result"]?.arrayValue)
+        #expect(symbols.allSatisfy { $0["location"] != nil && $0["children"] == nil })
+        #expect(symbols.contains { $0["name"] == "basic opacity as pulse" && $0["containerName"] == "layer card" })
+        let broken = Client(open: "composition { size: 10 x 10 }\nlayer a {\n  opactiy: 1\n}\n", capabilities: Self.plainClient)
+        let actions = try #require(broken.request("textDocument/codeAction", obj(("textDocument", Self.document()), ("range", Self.range(2, 2, 2, 4)),
+                                                                                 ("context", obj(("diagnostics", [])))))["result"]?.arrayValue)
+        let command = try #require(actions.first)
+        #expect(command["command"] == "animc.applyEdit" && command["kind"] == nil)
+        let run = broken.server.handle(obj(("jsonrpc", "2.0"), ("id", 99), ("method", "workspace/executeCommand"),
+                                           ("params", obj(("command", "animc.applyEdit"), ("arguments", command["arguments"] ?? .null)))))
+        #expect(run.contains { $0["method"] == "workspace/applyEdit" && $0["params"]?["edit"]?["changes"] != nil })
+        #expect(run.contains { $0["id"] == 99 && $0["result"] == .null })
+    }
+
+    // MARK: Rename
+
+    static func rename(_ client: Client, at position: (line: Int, character: Int), to name: String) -> JSONValue {
+        client.request("textDocument/rename", obj(("textDocument", Self.document()), ("position", Self.position(position.line, position.character)),
+                                                 ("newName", .string(name))))
+    }
+
+    /// Names that would change what the file means are refused with a reason.
+    @Test(arguments: [("r", "inf"), ("D", "d"), ("D", "linear"), ("d", "D"), ("r", "red"), ("r", "cubic"), ("r", "D")])
+    func renameRefusesWhatChangesMeaning(_ from: String, _ to: String) throws {
+        let text = Repository.read("Tests/AnimcLanguageServerTests/Fixtures/lsp/rename.anim")
+        let client = Client(open: text)
+        let found = [("let \(from) ", 4), ("timing \(from) ", 7), ("component \(from)(", 10)].lazy
+            .compactMap { pattern, skip in Self.find(pattern, in: text).map { ($0.line, $0.character + skip) } }.first
+        let at = try #require(found)
+        let answer = Self.rename(client, at: at, to: to)
+        let message = try #require(answer["error"]?["message"]?.stringValue, "renaming \(from) to \(to) was allowed")
+        #expect(message.contains(to))
+    }
+
+    /// `mask: logoMask` written above the layer it names is found, by hover, definition
+    /// and rename.
+    @Test func forwardMaskReferencesAreFound() throws {
+        let text = Repository.read("examples/splash.anim")
+        let client = Client(open: text)
+        let use = try #require(Self.find("mask: logoMask", in: text))
+        let at = client.at(use.line, use.character + 7)
+        let definition = try #require(client.request("textDocument/definition", at)["result"]?["range"]?["start"]?["line"]?.numberValue)
+        let declaration = try #require(Self.find("layer logoMask", in: text) ?? Self.find("logoMask {", in: text))
+        #expect(Int(definition) == declaration.line)
+        let edits = try #require(Self.rename(client, at: (use.line, use.character + 7), to: "badgeMask")["result"]?["changes"]?[Self.uri]?.arrayValue)
+        let renamed = LanguageServerTests.apply(edits, to: text)
+        #expect(!renamed.contains("logoMask") && renamed.contains("mask: badgeMask"))
+        #expect(!Pipeline.compile(SourceFile(name: "splash.anim", text: renamed)).hasErrors)
+    }
+
+    /// Every declared name of every example and checker fixture, renamed to a fresh
+    /// name: the rename is accepted and the compiled timeline is the same.
+    @Test func renamingEveryNameKeepsEveryTimeline() throws {
+        var files = Repository.files(in: "examples", withExtension: "anim")
+        files += Repository.files(in: "Tests/AnimcCheckerTests/Fixtures/templates", withExtension: "anim")
+        files += ["Tests/AnimcLanguageServerTests/Fixtures/lsp/rename.anim"]
+        var renamed = 0
+        for path in files {
+            let text = Repository.read(path)
+            let original = Pipeline.compile(SourceFile(name: "x.anim", text: text))
+            guard let composition = original.composition else { continue }
+            let expected = String(decoding: TimelineWriter.json(composition).serialized(style: .compact), as: UTF8.self)
+            let client = Client(open: text)
+            let names = NameIndex.build(parse(SourceFile(name: "x.anim", text: text))).declarations
+            for (k, d) in names.enumerated() where k < 60 {
+                let position = PositionMap(bytes: Array(text.utf8), encoding: .utf16).position(of: Int(d.range.start))
+                let answer = Self.rename(client, at: (position.line, position.character), to: "fresh\(k)Name")
+                guard let edits = answer["result"]?["changes"]?[Self.uri]?.arrayValue else {
+                    Issue.record("\(path): renaming \(d.name) was refused: \(answer["error"]?["message"]?.stringValue ?? "")")
+                    continue
+                }
+                let after = Pipeline.compile(SourceFile(name: "x.anim", text: LanguageServerTests.apply(edits, to: text)))
+                // Layer and animation names are part of the timeline: the new name stands for the old.
+                let written = after.composition.map {
+                    String(decoding: TimelineWriter.json($0).serialized(style: .compact), as: UTF8.self)
+                        .replacingOccurrences(of: "fresh\(k)Name", with: d.name)
+                }
+                #expect(written == expected, "\(path): renaming \(d.name) changed the timeline")
+                renamed += 1
+            }
+        }
+        #expect(renamed > 100)
+    }
+
+    // MARK: Formatting
+
+    /// Formatting a range edits only inside it, on LF and CRLF files alike, and the
+    /// lines it covers come out as `animc fmt` writes them.
+    @Test(arguments: ["\n", "\r\n"])
+    func rangeFormattingStaysInTheRange(_ newline: String) throws {
+        let messy = ["composition{size:10 x 10}", "layer a{opacity:1", "    zPosition:2", "  cornerRadius :3", "  borderWidth:   4", "}", "let   _k=1"]
+            .joined(separator: newline) + newline
+        let client = Client(open: messy)
+        let edits = try #require(client.request("textDocument/rangeFormatting", obj(("textDocument", Self.document()), ("range", Self.range(3, 0, 4, 0)),
+                                                                                    ("options", obj(("tabSize", 2), ("insertSpaces", true)))))["result"]?.arrayValue)
+        #expect(!edits.isEmpty)
+        for e in edits {
+            let start = e["range"]?["start"]?["line"]?.numberValue ?? -1, end = e["range"]?["end"]?["line"]?.numberValue ?? -1
+            #expect(start >= 3 && end <= 4, "\(e)")
+        }
+        let applied = LanguageServerTests.apply(edits, to: messy)
+        let lines = applied.components(separatedBy: newline)
+        #expect(lines[3] == "  cornerRadius: 3")
+        #expect(lines[4] == "  borderWidth:   4" && lines[2] == "    zPosition:2")
+        #expect(applied.components(separatedBy: "\r\n").count == messy.components(separatedBy: "\r\n").count)
+    }
+
+    @Test func formattingAFileWithSyntaxErrorsSaysWhy() throws {
+        let client = Client(open: "composition { size: 10 x 10 }\nlayer a { opacity: }\n")
+        let answer = client.request("textDocument/formatting", obj(("textDocument", Self.document()), ("options", obj(("tabSize", 2), ("insertSpaces", true)))))
+        #expect(answer["error"]?["message"]?.stringValue?.contains("syntax error") == true)
+    }
+
+    // MARK: Signature help, hover, completion
+
+    @Test func signatureHelpFollowsTheArguments() throws {
+        let text = "composition { size: 10 x 10 }\nlet p = arc(center: (0, 0), radius: 4, from: 0deg, to: \ntiming t = cubic(0.2, \nlet s = spring(bounce: 0.2, \n"
+        let client = Client(open: text)
+        func help(_ line: Int, _ character: Int) -> JSONValue? {
+            client.request("textDocument/signatureHelp", client.at(line, character))["result"]
+        }
+        let arc = try #require(help(1, 55))
+        #expect(arc["signatures"]?.arrayValue?.first?["label"]?.stringValue?.hasPrefix("arc(center:") == true)
+        #expect(arc["activeParameter"] == 3)
+        let cubic = try #require(help(2, 22))
+        #expect(cubic["signatures"]?.arrayValue?.first?["label"] == "cubic(x1: number, y1: number, x2: number, y2: number)")
+        #expect(cubic["activeParameter"] == 1)
+        let spring = try #require(help(3, 28))
+        #expect(spring["activeSignature"] == 1)  // the perceptual form, by its labels
+        #expect(help(0, 3) == .null)
+    }
+
+    @Test func hoverExplainsTheLanguagesOwnWords() throws {
+        let text = Repository.read("Tests/AnimcLanguageServerTests/Fixtures/lsp/words.anim")
+        let client = Client(open: text)
+        func hover(_ needle: String, _ offset: Int = 0) throws -> String {
+            let at = try #require(Self.find(needle, in: text), "\(needle)")
+            return try #require(client.hover(at.line, at.character + offset), "no hover on \(needle)")
+        }
+        #expect(try hover("cubic(").contains("cubic(x1: number"))
+        #expect(try hover("radius:").contains("radius: number"))
+        #expect(try hover("orange").contains("rgb(255, 128, 0)"))
+        #expect(try hover("300ms").contains("0.3 s"))
+        #expect(try hover("90deg").contains("1.5708"))
+        #expect(try hover("backwards").contains("fillMode"))
+        #expect(try hover("easeOut").contains("cubic(0, 0, 0.58, 1)"))
+        #expect(try hover("easeOut").contains("0.3 s"))  // the animation's duration
+        #expect(try hover("duration").contains("value: `0.3s`"))
+        #expect(try hover("#ff8800").contains("#ff8800"))
+    }
+
+    @Test func nothingIsCompletedInsideCommentsAndStrings() throws {
+        let text = "composition { size: 10 x 10 }\n// a comment: \nlet s = image(\"lo\")\n"
+        let client = Client(open: text)
+        #expect(client.request("textDocument/completion", client.at(1, 14))["result"] == [])
+        #expect(client.request("textDocument/completion", client.at(2, 17))["result"] == [])
+    }
+
+    // MARK: Highlights, links, symbols
+
+    @Test func highlightsLinksAndWorkspaceSymbols() throws {
+        let client = Client()
+        let highlights = try #require(client.request("textDocument/documentHighlight", client.at(6, 5))["result"]?.arrayValue)
+        #expect(highlights.count == 2 && highlights.first?["kind"] == 3 && highlights.last?["kind"] == 2)
+        let symbols = try #require(client.request("workspace/symbol", obj(("query", "snp")))["result"]?.arrayValue)
+        #expect(symbols.map { $0["name"] } == ["snap"])
+        // A document beside an image links `image("logo")` to it.
+        let dir = NSTemporaryDirectory() + "animc-links-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir + "/assets", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        FileManager.default.createFile(atPath: dir + "/assets/logo.png", contents: Data([0x89, 0x50]))
+        let uri = "file://" + dir + "/a.anim"
+        client.notify("textDocument/didOpen", obj(("textDocument", obj(("uri", .string(uri)), ("languageId", "anim"), ("version", 1),
+                                                                      ("text", "composition { size: 10 x 10 }\nlayer a { contents: image(\"logo\") }\n")))))
+        let links = try #require(client.request("textDocument/documentLink", obj(("textDocument", obj(("uri", .string(uri))))))["result"]?.arrayValue)
+        #expect(links.count == 1 && links.first?["target"]?.stringValue?.hasSuffix("/assets/logo.png") == true)
+    }
+
+    // MARK: Timing
+
+    /// Inlay hints place each animation on the composition's timeline and fold
+    /// constants at their uses; the code lens offers the preview at its start.
+    @Test func inlayHintsAndCodeLensShowTheTimeline() throws {
+        let client = Client()
+        let hints = try #require(client.request("textDocument/inlayHint", obj(("textDocument", Self.document()), ("range", Self.range(0, 0, 30, 0))))["result"]?.arrayValue)
+        let labels = hints.compactMap { $0["label"]?.stringValue }
+        #expect(labels.contains("⟨1.3 s → ∞⟩ ↻ 3 s"))
+        #expect(labels.contains("= 3s"))  // `duration: beat`
+        let lenses = try #require(client.request("textDocument/codeLens", obj(("textDocument", Self.document())))["result"]?.arrayValue)
+        #expect(lenses.first?["command"]?["title"] == "▶ preview at 1.3 s")
+        #expect(lenses.first?["command"]?["arguments"] == [.string(Self.uri), 1.3])
+    }
+
+    // MARK: Tokens and folding
+
+    @Test func semanticTokensComeAsDeltasAndRanges() throws {
+        let client = Client()
+        let full = try #require(client.request("textDocument/semanticTokens/full", obj(("textDocument", Self.document())))["result"])
+        let id = try #require(full["resultId"]?.stringValue)
+        let data = try #require(full["data"]?.arrayValue)
+        client.notify("textDocument/didChange", obj(("textDocument", obj(("uri", .string(Self.uri)), ("version", 2))),
+                                                   ("contentChanges", [obj(("range", Self.range(6, 11, 6, 13)), ("text", "4s"))])))
+        let delta = try #require(client.request("textDocument/semanticTokens/full/delta", obj(("textDocument", Self.document()), ("previousResultId", .string(id))))["result"])
+        let edits = try #require(delta["edits"]?.arrayValue)
+        #expect(edits.count <= 1)
+        let inserted = edits.first?["data"]?.arrayValue?.count ?? 0
+        #expect(inserted < data.count / 4)
+        let range = try #require(client.request("textDocument/semanticTokens/range", obj(("textDocument", Self.document()), ("range", Self.range(9, 0, 10, 0))))["result"]?["data"]?.arrayValue)
+        #expect(!range.isEmpty && range.count < data.count / 4)
+    }
+
+    @Test func foldingRangesHideSomething() throws {
+        let text = "composition { size: 10 x 10 }\nlayer a {\n  opacity: 1 }\nlayer b {\n  opacity: 1\n  zPosition: 1\n}\n"
+        let client = Client(open: text)
+        let folds = try #require(client.request("textDocument/foldingRange", obj(("textDocument", Self.document())))["result"]?.arrayValue)
+        #expect(folds.allSatisfy { ($0["endLine"]?.numberValue ?? 0) > ($0["startLine"]?.numberValue ?? 0) })
+        #expect(folds.contains { $0["startLine"] == 3 && $0["endLine"] == 5 })
+    }
+
+    // MARK: Limits
+
+    /// A document past `check`'s and `fmt`'s 8 MiB limit is refused with the same reason.
+    @Test func aDocumentPastTheLimitIsRefusedWithOneMessage() throws {
+        let text = "composition { size: 10 x 10 }\n" + String(repeating: "// padding padding padding\n", count: (8 << 20) / 27 + 10)
+        let client = Client(open: text)
+        let published = try #require(client.lastDiagnostics.first?["message"]?.stringValue)
+        #expect(published.contains(Pipeline.sourceTooLarge))
+        #expect(client.request("textDocument/hover", client.at(0, 1))["error"]?["message"]?.stringValue?.contains("8 MiB") == true)
+    }
+}
