@@ -49,7 +49,12 @@ public struct CommandLineTool {
         case "lsp":
             if wantsHelp(rest) { return showHelp(first) }
             guard rest.isEmpty || rest == ["--stdio"] else { return usageError("'lsp' takes no arguments (it serves on stdin and stdout)", command: "lsp") }
-            return LanguageServerLoop(transport: StandardIOTransport()).run()
+            let loop = LanguageServerLoop(transport: StandardIOTransport())
+            // The code lens "preview at this animation's start" opens the file's preview,
+            // served from this process, one server per file.
+            let previews = Previews(tool: self)
+            loop.previews = { path in previews.address(of: path) }
+            return loop.run()
         case "fmt":
             return wantsHelp(rest) ? showHelp(first) : FmtCommand(tool: self).run(rest)
         case "parse":

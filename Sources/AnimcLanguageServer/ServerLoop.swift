@@ -79,6 +79,12 @@ public final class LanguageServerLoop {
         server = LanguageServer(checks: .background(hub))
     }
 
+    /// How a document's preview is served (see ``LanguageServer/previews``).
+    public var previews: ((_ path: String) -> String?)? {
+        get { server.previews }
+        set { server.previews = newValue }
+    }
+
     /// Serves until `exit`, the end of input or the client going away; returns the
     /// process exit code.
     public func run() -> Int32 {

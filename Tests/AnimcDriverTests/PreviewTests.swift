@@ -95,26 +95,24 @@ import Glibc
         #expect(html.contains("\"airplane\":\"data:image/svg+xml;base64," + Data(svg.utf8).base64EncodedString() + "\""))
     }
 
-    /// The server over real sockets: the page, a reload event after an edit, 404 for
-    /// anything else, and a clean stop on SIGINT.
-    @Test func theServerReloadsOnSaveAndServesNothingElse() throws {
+    /// `animc preview --serve` on a copy of `example`, in a directory of its own: the
+    /// process, its port and the directory; nil (skipped) without a built binary.
+    static func startServer(serving example: String) throws -> (Process, Int, String)? {
         let binary = Repository.path(".build/debug/animc")
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             print("skipped: build animc first (swift build) to test the preview server")
-            return
+            return nil
         }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("animc-serve-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let source = dir + "/s.anim"
-        try Data(Repository.bytes("examples/scrub.anim")).write(to: URL(fileURLWithPath: source))
+        try Data(Repository.bytes(example)).write(to: URL(fileURLWithPath: source))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["preview", source, "--serve", "--port", "0"]
         let errors = Pipe()
         process.standardError = errors
         try process.run()
-        defer { if process.isRunning { process.terminate() } }
         // "serving s.anim at http://127.0.0.1:PORT/"
         var banner = ""
         while !banner.contains("/ (") {
@@ -122,7 +120,19 @@ import Glibc
             if chunk.isEmpty { break }
             banner += String(decoding: chunk, as: UTF8.self)
         }
+        // Keep draining its messages, so that the server never blocks on a full pipe.
+        errors.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
         let port = try #require(banner.components(separatedBy: "127.0.0.1:").last?.split(separator: "/").first.flatMap { Int($0) })
+        return (process, port, dir)
+    }
+
+    /// The server over real sockets: the page, a reload event after an edit, 404 for
+    /// anything else, and a clean stop on SIGINT.
+    @Test func theServerReloadsOnSaveAndServesNothingElse() throws {
+        guard let (process, port, dir) = try Self.startServer(serving: "examples/scrub.anim") else { return }
+        defer { if process.isRunning { process.terminate() } }
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let source = dir + "/s.anim"
 
         let page = try #require(HTTP.get(port: port, path: "/"))
         #expect(page.hasPrefix("HTTP/1.1 200"))
@@ -145,9 +155,96 @@ import Glibc
     }
 }
 
-/// Just enough HTTP/1.1 over a socket for the server test.
+extension PreviewTests {
+    /// The server's resident memory, from /proc (Linux), in MiB.
+    static func residentMiB(_ pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
+        return line.split(separator: " ").compactMap { Int($0) }.first.map { $0 / 1024 }
+    }
+
+    /// 250 clients that ask for the page and never read it, and 250 that send their
+    /// request a byte a second: the server keeps one copy of the (4 MB) page, drops them
+    /// in time, and meanwhile answers a browser's request at once.
+    @Test func hostileClientsNeitherStarveNorHoardIt() throws {
+        guard let (process, port, dir) = try Self.startServer(serving: "examples/splash.anim") else { return }
+        defer { if process.isRunning { process.terminate() } }
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var sockets: [Int32] = []
+        defer { sockets.forEach { close($0) } }
+        for _ in 0..<250 {
+            guard let fd = HTTP.connectTo(port: port) else { continue }
+            var small: Int32 = 4096
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+            _ = HTTP.send(fd, "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+            sockets.append(fd)
+        }
+        var drips: [Int32] = []
+        for _ in 0..<250 {
+            guard let fd = HTTP.connectTo(port: port) else { continue }
+            _ = HTTP.send(fd, "G")
+            drips.append(fd)
+        }
+        sockets += drips
+        #expect(sockets.count == 500)
+        let request = Array("ET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8)
+        let clock = ContinuousClock()
+        let began = clock.now
+        var answered = false
+        var peak = 0
+        for second in 0..<8 {
+            for fd in drips where second < request.count { _ = [request[second]].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, 1, Int32(MSG_NOSIGNAL)) } }
+            if !answered {
+                let page = HTTP.get(port: port, path: "/", seconds: 5)
+                answered = page?.hasPrefix("HTTP/1.1 200") == true && page?.contains("</html>") == true
+                #expect(clock.now - began < .seconds(6), "a browser's request waited behind the hostile clients")
+            }
+            peak = max(peak, Self.residentMiB(process.processIdentifier) ?? 0)
+            usleep(1_000_000)
+        }
+        #expect(answered)
+        #expect(peak < 300, "the server held \(peak) MiB")
+        // The drips never finished their request in time: they got nothing.
+        var byte: UInt8 = 0
+        var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
+        let fed = drips.filter { fd in
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            return Glibc.read(fd, &byte, 1) > 0
+        }
+        #expect(fed.isEmpty, "\(fed.count) slow clients were sent the page")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    /// Requests addressed elsewhere (DNS rebinding) are refused; a request with LF line
+    /// ends is answered at once; `HEAD /events` opens no stream.
+    @Test func onlyRequestsToThePreviewAreAnswered() throws {
+        guard let (process, port, dir) = try Self.startServer(serving: "examples/scrub.anim") else { return }
+        defer { if process.isRunning { process.terminate() } }
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for host in ["evil.example:\(port)", "127.0.0.1:\(port + 1)", "127.0.0.1"] {
+            let answer = HTTP.get(port: port, path: "/", request: "GET / HTTP/1.1\r\nHost: \(host)\r\n\r\n")
+            #expect(answer?.hasPrefix("HTTP/1.1 421") == true, "\(host): \(answer?.prefix(40) ?? "no answer")")
+        }
+        #expect(HTTP.get(port: port, path: "/", request: "GET / HTTP/1.1\r\n\r\n")?.hasPrefix("HTTP/1.1 421") == true)
+        for host in ["localhost:\(port)", "LOCALHOST:\(port)", "127.0.0.1:\(port)"] {
+            #expect(HTTP.get(port: port, path: "/", request: "HEAD / HTTP/1.1\r\nHost: \(host)\r\n\r\n")?.hasPrefix("HTTP/1.1 200") == true)
+        }
+        let clock = ContinuousClock()
+        let began = clock.now
+        let lf = HTTP.get(port: port, path: "/", request: "GET / HTTP/1.1\nHost: 127.0.0.1:\(port)\n\n", seconds: 4)
+        #expect(lf?.hasPrefix("HTTP/1.1 200") == true)
+        #expect(clock.now - began < .seconds(2))
+        let head = HTTP.get(port: port, path: "/events", request: "HEAD /events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n", seconds: 4)
+        #expect(head?.hasPrefix("HTTP/1.1 200") == true && head?.contains("text/event-stream") == true)
+        #expect(head?.contains(": animc") == false)
+    }
+}
+
+/// Just enough HTTP/1.1 over a socket for the server tests.
 enum HTTP {
-    static func open(port: Int, path: String) -> Int32? {
+    static func connectTo(port: Int) -> Int32? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
         var address = sockaddr_in()
@@ -158,22 +255,36 @@ enum HTTP {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { close(fd); return nil }
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-        guard request.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == request.count else { close(fd); return nil }
         return fd
     }
 
-    static func get(port: Int, path: String) -> String? {
-        guard let fd = open(port: port, path: path) else { return nil }
+    static func send(_ fd: Int32, _ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+    }
+
+    /// Sends `request` (by default a GET of `path` addressed to the server).
+    static func open(port: Int, path: String, request: String? = nil) -> Int32? {
+        guard let fd = connectTo(port: port) else { return nil }
+        guard send(fd, request ?? "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n") else { close(fd); return nil }
+        return fd
+    }
+
+    /// The whole response, read until the server closes (or `seconds` pass).
+    static func get(port: Int, path: String, request: String? = nil, seconds: Double = 30) -> String? {
+        guard let fd = open(port: port, path: path, request: request) else { return nil }
         defer { close(fd) }
+        var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let deadline = Date().addingTimeInterval(seconds)
         var out: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
+        while Date() < deadline {
             let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { break }
-            out += buffer[0..<n]
+            if n == 0 { return String(decoding: out, as: UTF8.self) }
+            if n > 0 { out += buffer[0..<n] }
         }
-        return String(decoding: out, as: UTF8.self)
+        return nil
     }
 
     static func read(_ fd: Int32, until marker: String, seconds: Double) -> Bool {
