@@ -2,7 +2,7 @@
 # Runs one fuzz target for a while and turns every finding into a minimized
 # regression fixture. See Fuzz/README.md.
 #
-#   Fuzz/run.sh TARGET [SECONDS] [JOBS]    TARGET: parse | pipeline | edit | timeline
+#   Fuzz/run.sh TARGET [SECONDS] [JOBS]    TARGET: parse | pipeline | loops | edit | timeline
 #
 # Exit status: 0 when the campaign found nothing, 1 when it found (and saved) crashes,
 # hangs or memory blow-ups, 2 when it could not run.
@@ -15,9 +15,10 @@ jobs=${3:-1}
 case "$target" in
   parse) dict=Fuzz/anim.dict; ext=anim; maxlen=4096; fixtures=Tests/AnimcDriverTests/Fixtures/regressions ;;
   pipeline) dict=Fuzz/anim.dict; ext=anim; maxlen=8192; fixtures=Tests/AnimcDriverTests/Fixtures/regressions ;;
+  loops) dict=""; ext=anim; maxlen=64; fixtures=Tests/AnimcDriverTests/Fixtures/regressions ;;
   edit) dict=Fuzz/anim.dict; ext=anim; maxlen=8192; fixtures=Tests/AnimcDriverTests/Fixtures/regressions ;;
   timeline) dict=Fuzz/timeline.dict; ext=json; maxlen=65536; fixtures=Tests/AnimcBackendTests/Fixtures/loader-regressions ;;
-  *) echo "usage: Fuzz/run.sh parse|pipeline|edit|timeline [SECONDS] [JOBS]" >&2; exit 2 ;;
+  *) echo "usage: Fuzz/run.sh parse|pipeline|loops|edit|timeline [SECONDS] [JOBS]" >&2; exit 2 ;;
 esac
 
 scratch=.build-fuzz
@@ -45,6 +46,9 @@ if [ "$target" = timeline ]; then
     .build/debug/animc build "$f" -o "$seeds/$(basename "$f" .anim).json" 2>/dev/null || true
   done
   cp "$fixtures"/*.json "$seeds"/ 2>/dev/null || true
+elif [ "$target" = loops ]; then
+  # Recipes, not sources: a few bytes each choose the loops and what their bodies hold.
+  for i in $(seq 0 15); do printf "\\x$(printf %02x $i)\\x05\\x0$((i % 7))\\x01\\x02\\x03" > "$seeds/recipe-$i"; done
 else
   # Small seeds only: the long regression inputs are replayed by CI, and mutating
   # 60 KB inputs would spend the campaign copying bytes.
@@ -63,19 +67,21 @@ if [ "$seconds" -gt 300 ]; then
 elif [ "$jobs" -gt 1 ]; then
   parallel=(-jobs="$jobs" -workers="$jobs")
 fi
-# A hang is an input past 30 s. The checker's expansion limits are sized so that
-# reaching one takes about a second in a release build, and AddressSanitizer makes
-# that ten to twenty: at 10 s, a seed that only reaches the loop limit
-# (nested-loops-1e5-squared, 12 s here) and its mutations were reported as hangs. CI
-# still runs every regression input through the release binary under a 10 s cap.
-# The edit target checks each input up to twelve times (six versions, each with a memo
-# and from scratch), so its hang is twelve checks' worth: a loop of 100,000 animations
-# that each report (0.7 s a check in release, well under every limit) took 35 s there.
-# libFuzzer also saves a "slow unit" past 10 s, which the loop below counts as a
-# finding: the same threshold as a hang, so that one definition holds.
-timeout=30
-if [ "$target" = edit ]; then timeout=360; fi
-"$fuzzer" "$target" "$corpus" "$seeds" -dict="$dict" -max_total_time="$seconds" -timeout="$timeout" \
+# A hang is an input past 2 s for the targets that check (5 s for parse, 30 s for
+# edit, which checks each input up to twelve times). The fuzz targets check with the
+# work limits divided by 100 (see main.swift), so that reaching one takes a few
+# hundredths of a second even under AddressSanitizer (ten to twenty times slower than a
+# release build): an input that takes longer does work no limit counts, which is what a
+# hang in a user's hands is. libFuzzer also saves a "slow unit" past the same time,
+# which the loop below counts as a finding: one definition holds.
+timeout=2
+case "$target" in
+  parse) timeout=5 ;;
+  edit) timeout=30 ;;
+esac
+dictionary=()
+[ -n "$dict" ] && dictionary=(-dict="$dict")
+"$fuzzer" "$target" "$corpus" "$seeds" "${dictionary[@]}" -max_total_time="$seconds" -timeout="$timeout" \
   -report_slow_units="$timeout" \
   -rss_limit_mb=2048 -max_len="$maxlen" "${parallel[@]}" -print_final_stats=1 \
   -artifact_prefix="$findings/" >"$log" 2>&1
@@ -100,7 +106,12 @@ for artifact in "$findings"/crash-* "$findings"/timeout-* "$findings"/oom-* "$fi
   [ -s "$minimized" ] || cp "$artifact" "$minimized"
   name="fuzz-$target-$(sha1sum "$minimized" | cut -c1-12).$ext"
   mkdir -p "$fixtures"
-  cp "$minimized" "$fixtures/$name"
+  if [ "$target" = loops ]; then
+    # The fixture is the program the recipe stands for.
+    "$fuzzer" loops --emit "$minimized" > "$fixtures/$name"
+  else
+    cp "$minimized" "$fixtures/$name"
+  fi
   echo "finding: $(basename "$artifact") -> $fixtures/$name"
 done
 if [ "$found" -gt 0 ]; then

@@ -4,11 +4,14 @@
 //   animc-fuzz TARGET FILE...                           replay: run each file once
 //
 // TARGET is `parse` (lexer and parser), `pipeline` (parse, check, validate, timeline
-// round trip, evaluation at extreme times, every diagnostic renderer), `edit` (an
-// editor's re-checks with a check memo, against checking from scratch) or `timeline`
-// (the timeline JSON loader on arbitrary bytes, then evaluation). Fuzz/README.md says
-// how to build it with libFuzzer and AddressSanitizer; a plain `swift build` gives the
-// replay mode, which CI uses to run the corpus of past findings.
+// round trip, evaluation at extreme times, every diagnostic renderer), `loops` (the
+// pipeline on programs generated from the input: loops whose bodies declare and make
+// every kind of thing), `edit` (an editor's re-checks with a check memo, against
+// checking from scratch) or `timeline` (the timeline JSON loader on arbitrary bytes,
+// then evaluation). Fuzz/README.md says how to build it with libFuzzer and
+// AddressSanitizer; a plain `swift build` gives the replay mode, which CI uses to run
+// the corpus of past findings. `animc-fuzz loops --emit FILE` prints the program a
+// `loops` input stands for.
 
 import AnimcBase
 import AnimcChecker
@@ -22,8 +25,13 @@ import AnimcTimeline
 import Foundation
 
 enum Target: String, CaseIterable {
-    case parse, pipeline, edit, timeline
+    case parse, pipeline, loops, edit, timeline
 }
+
+/// The checker's limits divided by 100: any input is checked within a fraction of the
+/// targets' 2 s limit under AddressSanitizer, so an input past it does work no limit
+/// counts, which is a finding (a `timing` declared in a loop once was).
+let fuzzLimits = ExpansionLimits.standard.scaled(down: 100)
 
 nonisolated(unsafe) var selected = Target.parse
 
@@ -35,7 +43,7 @@ func fuzzParse(_ bytes: [UInt8]) {
 
 /// Everything a user or an editor can make happen with one source file.
 func fuzzPipeline(_ bytes: [UInt8]) {
-    let result = Pipeline.compile(SourceFile(name: "fuzz.anim", bytes: bytes))
+    let result = Pipeline.compile(SourceFile(name: "fuzz.anim", bytes: bytes), limits: fuzzLimits)
     _ = SyntaxDump.dump(result.tree).utf8.count
     let report = result.report
     _ = HumanRenderer(useColor: true).render(report).utf8.count
@@ -73,16 +81,78 @@ func fuzzEdit(_ bytes: [UInt8]) {
     let memo = CheckMemo()
     for (k, version) in versions.enumerated() {
         let file = SourceFile(name: "fuzz.anim", bytes: version)
-        let fresh = Pipeline.compile(file)
+        let fresh = Pipeline.compile(file, limits: fuzzLimits)
         // A file that runs into an expansion limit takes about a second per check, and
         // the memo never records what hits one: checking it again would only time out.
         if fresh.diagnostics.contains(where: { $0.code == CheckerDiagnostics.expansionTooLarge.code }) { return }
-        let reused = Pipeline.compile(file, memo: memo)
+        let reused = Pipeline.compile(file, memo: memo, limits: fuzzLimits)
         precondition(fresh.diagnostics == reused.diagnostics, "version \(k): the memo changed the diagnostics")
         precondition(fresh.composition == reused.composition, "version \(k): the memo changed the IR")
         precondition(fresh.partialComposition == reused.partialComposition, "version \(k): the memo changed the partial IR")
         precondition(fresh.foldedValues == reused.foldedValues, "version \(k): the memo changed the hover values")
     }
+}
+
+/// A program made from the input's bytes: loops of up to a million iterations, nested
+/// up to three deep, whose bodies hold every kind of declaration and item (constants,
+/// timing functions, paths, components, layers, instances, animations, conditions),
+/// chosen and parameterised byte by byte. Whatever the body holds, the work limits must
+/// stop the check in time.
+func loopProgram(_ bytes: [UInt8]) -> String {
+    var input = bytes.makeIterator()
+    func next() -> Int { Int(input.next() ?? 0) }
+    let counts = [1, 3, 10, 1000, 100_000, 999_999]
+    var out = "composition C {\n  size: 100 x 100\n  window: 0s ..< 1s\n}\n"
+    out += "component Dot(at: Point, level: Number = 1) {\n  layer {\n    position: at\n    opacity: level / 2\n  }\n}\n"
+    out += "path route {\n  move (0, 0)\n  line (10, 10)\n}\n"
+    let depth = 1 + next() % 3
+    var indent = ""
+    var variables: [String] = []
+    for d in 0..<depth {
+        let v = "i\(d)"
+        out += indent + "for \(v) in 0 ..< \(counts[next() % counts.count]) {\n"
+        variables.append(v)
+        indent += "  "
+    }
+    let index = variables.joined(separator: ", ")
+    let v = variables.last ?? "0"
+    var k = 0
+    while k < 24, let byte = input.next() {
+        k += 1
+        let n = Int(byte) % 16
+        let p = next() % 7
+        switch n {
+        case 0: out += indent + "let _c\(k) = \(v) * \(p) + 1\n"
+        case 1: out += indent + "timing _t\(k) = cubic(0.\(p), 0.5, 0.5, 0.8)\n"
+        case 2: out += indent + "timing _s\(k) = steps(\(p + 1), start)\n"
+        case 3: out += indent + "path _p\(k) {\n\(indent)  move (\(v), 0)\n\(indent)  line (\(p), \(v))\n\(indent)}\n"
+        case 4: out += indent + "component _K\(k)(x: Number) {\n\(indent)  layer { opacity: x / 10 }\n\(indent)}\n"
+        case 5: out += indent + "layer l\(k)[\(index)] {\n\(indent)  opacity: 0.5\n\(indent)}\n"
+        case 6: out += indent + "d\(k)[\(index)] = Dot(at: (\(v), \(p)), level: \(p % 2))\n"
+        case 7:
+            out += indent + "layer a\(k)[\(index)] {\n\(indent)  basic opacity { from: 0, to: 1, duration: 0.\(p + 1)s, repeatCount: \(p) }\n\(indent)}\n"
+        case 8:
+            out += indent + "layer k\(k)[\(index)] {\n\(indent)  keyframes position.x { values: [0, \(p), \(v)], duration: 1s }\n\(indent)}\n"
+        case 9: out += indent + "if mod(\(v), \(p + 2)) == 0 {\n\(indent)  let _q\(k) = \(v)\n\(indent)} else {\n\(indent)  timing _r\(k) = easeIn\n\(indent)}\n"
+        case 10: out += indent + "for j\(k) in 0 ..< \(counts[p % counts.count]) {\n\(indent)  let _n\(k) = j\(k)\n\(indent)}\n"
+        case 11:
+            out += indent + "layer g\(k)[\(index)] {\n\(indent)  group go\(k) {\n\(indent)    duration: 1s\n"
+            out += indent + "    basic opacity { to: 0.5 }\n\(indent)    spring position.y { by: \(p) }\n\(indent)  }\n\(indent)}\n"
+        case 12: out += indent + "mask layer m\(k)[\(index)] { bounds: 10 x 10 }\n"
+        case 13: out += indent + "shape s\(k)[\(index)] {\n\(indent)  path: circle(center: (\(v), 0), radius: \(p + 1))\n\(indent)  motion position along route { duration: 1s }\n\(indent)}\n"
+        case 14: out += indent + "let _l\(k) = [\(v), \(p), \(v) + \(p)]\n"
+        default: out += indent + "let _u\(k) = min(\(v), \(p)) + max(\(p), 1)\n"
+        }
+    }
+    for _ in 0..<depth {
+        indent = String(indent.dropLast(2))
+        out += indent + "}\n"
+    }
+    return out
+}
+
+func fuzzLoops(_ bytes: [UInt8]) {
+    fuzzPipeline(Array(loopProgram(bytes).utf8))
 }
 
 /// The timeline loader on arbitrary bytes: an app loads timelines it did not compile.
@@ -115,6 +185,7 @@ func run(_ bytes: [UInt8]) {
     switch selected {
     case .parse: fuzzParse(bytes)
     case .pipeline: fuzzPipeline(bytes)
+    case .loops: fuzzLoops(bytes)
     case .edit: fuzzEdit(bytes)
     case .timeline: fuzzTimeline(bytes)
     }
@@ -159,6 +230,12 @@ if let symbol = dlsym(nil, "LLVMFuzzerRunDriver") {
     exit(status)
 }
 var failures = 0
+// `animc-fuzz loops --emit FILE`: the program the input stands for, to keep as a fixture.
+if selected == .loops, arguments.count == 3, arguments[1] == "--emit" {
+    guard let data = FileManager.default.contents(atPath: arguments[2]) else { exit(2) }
+    print(loopProgram([UInt8](data)), terminator: "")
+    exit(0)
+}
 for path in arguments.dropFirst() {
     guard let data = FileManager.default.contents(atPath: path) else {
         FileHandle.standardError.write(Data("animc-fuzz: cannot read \(path)\n".utf8))

@@ -94,6 +94,7 @@ extension Checker {
         guard case .animation(let kind, let target, let alias, let along, let body) = tree[item] else { return nil }
         animationItems[item.range] = item
         output.animations.append(item)
+        work.evaluations += limits.loweringWeight
         var written = gatherBody(item, kind: kind.name, body, scope)
         let name = alias?.name ?? target?.dotted ?? "group"
         if kind.name == "group" {
@@ -151,8 +152,8 @@ extension Checker {
                     written.failed = true
                     return
                 }
-                if written.rows.count >= ExpansionLimits.maxKeyframes {
-                    if written.rows.count == ExpansionLimits.maxKeyframes { report(Messages.tooManyKeyframes(item.range)) }
+                if written.rows.count >= limits.keyframes {
+                    if written.rows.count == limits.keyframes { report(Messages.tooManyKeyframes(item.range, limit: limits.keyframes)) }
                     written.failed = true
                     return
                 }

@@ -231,7 +231,7 @@ extension Checker {
             if spansSyntaxError(now.range) { return .nearSyntaxError }
         }
         let after = work + record.output.work
-        guard after.layers <= ExpansionLimits.maxLayers, after.iterations <= ExpansionLimits.maxLoopIterations,
+        guard after.layers <= limits.layers, after.iterations <= limits.loopIterations,
               after.evaluations <= evaluationLimit, after.suggestions <= suggestionBudget,
               diagnostics.count + record.output.diagnostics.count < SyntaxDiagnostics.recordedLimit else { return .noRoom }
         if record.output.layers.contains(where: { root.child(named: $0.name) != nil }) { return .nameClash }

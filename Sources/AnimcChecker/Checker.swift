@@ -54,9 +54,9 @@ public struct FoldedValues: Sendable, Equatable {
 /// With a `memo`, top-level items whose text and dependencies are unchanged since the
 /// memo's last check are not lowered again, and the memo is updated for the next
 /// check: what an editor does on every keystroke. The result is the same as without.
-public func check(_ tree: SyntaxTree, memo: CheckMemo? = nil) -> CheckResult {
+public func check(_ tree: SyntaxTree, memo: CheckMemo? = nil, limits: ExpansionLimits = .standard) -> CheckResult {
     // Without a way to cancel, a check always finishes.
-    Checker(tree: tree, memo: memo).run() ?? CheckResult(composition: nil, diagnostics: [])
+    Checker(tree: tree, memo: memo, limits: limits).run() ?? CheckResult(composition: nil, diagnostics: [])
 }
 
 /// ``check(_:memo:)`` that stops early, returning nil, once `isCancelled` returns true:
@@ -74,17 +74,41 @@ public func check(_ tree: SyntaxTree, memo: CheckMemo?, until isCancelled: @esca
 /// Limits on expansion, so that no input can make the checker run away.
 ///
 /// The limits are sized so that hitting one takes about a second (release build):
-/// a runaway loop must fail fast, not after minutes and gigabytes.
-public enum ExpansionLimits {
-    public static let maxLayers = 250_000
-    public static let maxLoopIterations = 1_000_000
-    public static let maxKeyframes = 1_000_000
+/// a runaway loop must fail fast, not after minutes and gigabytes. Every check uses
+/// ``standard``; the fuzz targets use smaller ones, so that any input is checked within
+/// a fraction of their time limit and one that is not is a finding.
+public struct ExpansionLimits: Sendable, Equatable {
+    public var layers = 250_000
+    public var loopIterations = 1_000_000
+    public var keyframes = 1_000_000
     /// Expression evaluations in one file, all loops and instances included, where
     /// every item a loop's body holds and every declaration made counts as one too: loop
     /// bodies of any size and kind times any iteration count stay bounded.
-    public static let maxEvaluations = 5_000_000
+    public var evaluations = 5_000_000
+    /// What making one layer or one animation counts for against ``evaluations``.
+    /// Measured in a release build, lowering a layer or an animation costs about as much
+    /// as 16 evaluations; without the weight a loop whose body makes layers with
+    /// animations reached the limit after 3 s and 200 MB instead of about a second.
+    public var loweringWeight = 16
+
+    public init() {}
+
+    /// The limits of every check (and the language reference).
+    public static let standard = ExpansionLimits()
+
+    /// Each limit divided by `factor` (at least 1).
+    public func scaled(down factor: Int) -> ExpansionLimits {
+        var l = self
+        l.layers = max(1, layers / factor)
+        l.loopIterations = max(1, loopIterations / factor)
+        l.keyframes = max(1, keyframes / factor)
+        l.evaluations = max(1, evaluations / factor)
+        return l
+    }
+
     /// Definitions (constants, paths, component instances) evaluated one inside the
-    /// other. Each level recurses through the evaluator, so the chain is bounded.
+    /// other. Each level recurses through the evaluator, so the chain is bounded
+    /// whatever the other limits.
     static let maxDefinitionDepth = 128
 }
 
@@ -202,7 +226,9 @@ final class Checker {
 
     /// Limits: the work done so far and what it may reach.
     var work = Work()
-    var evaluationLimit = ExpansionLimits.maxEvaluations
+    let limits: ExpansionLimits
+    /// ``limits``' evaluations, until a cancellation spends it.
+    var evaluationLimit: Int
     var suggestionBudget = Checker.suggestionBudget
     var expansionReported = false
     var reportedDefinitionDepth = false
@@ -250,9 +276,11 @@ final class Checker {
     var cancelled = false
     static let cancellationPollInterval = 4096
 
-    init(tree: SyntaxTree, memo: CheckMemo? = nil) {
+    init(tree: SyntaxTree, memo: CheckMemo? = nil, limits: ExpansionLimits = .standard) {
         self.tree = tree
         self.memo = memo
+        self.limits = limits
+        evaluationLimit = limits.evaluations
         facts = FileFacts(tree)
         global = Scope(parent: nil)
         root = LayerNode(name: "", id: "", nameRange: .empty(at: 0), kind: .layer, isMask: false, range: tree.root.range)
@@ -378,10 +406,11 @@ final class Checker {
     func allowExpansion(layers: Int = 0, iterations: Int = 0, at range: SourceRange) -> Bool {
         work.layers += layers
         work.iterations += iterations
+        work.evaluations += layers * limits.loweringWeight
         if work.evaluations >= nextCancellationPoll { pollCancellation() }
-        let limit: Messages.ExpansionLimit? = work.layers > ExpansionLimits.maxLayers ? .layers
-            : work.iterations > ExpansionLimits.maxLoopIterations ? .iterations
-            : work.evaluations > evaluationLimit ? .evaluations : nil
+        let limit: Messages.ExpansionLimit? = work.layers > limits.layers ? .layers(limits.layers)
+            : work.iterations > limits.loopIterations ? .iterations(limits.loopIterations)
+            : work.evaluations > evaluationLimit ? .evaluations(limits.evaluations) : nil
         guard let limit else { return true }
         output.cannotReplay(.limit)
         if !expansionReported {
@@ -484,7 +513,7 @@ final class Checker {
 /// Checks with the limits the tests turn (the suggestion budget, the evaluation limit),
 /// and says what the check spent.
 func checkMeasuring(_ tree: SyntaxTree, memo: CheckMemo? = nil, suggestionBudget: Int = Checker.suggestionBudget,
-                    evaluationLimit: Int = ExpansionLimits.maxEvaluations) -> (CheckResult, Work) {
+                    evaluationLimit: Int = ExpansionLimits.standard.evaluations) -> (CheckResult, Work) {
     let checker = Checker(tree: tree, memo: memo)
     checker.suggestionBudget = suggestionBudget
     checker.evaluationLimit = evaluationLimit

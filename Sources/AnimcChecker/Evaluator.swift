@@ -44,8 +44,8 @@ extension Checker {
             if values.contains(where: \.isPoison) { return .poison }
             return .tuple(values, isSize: false)
         case .list(let elements):
-            if elements.count > ExpansionLimits.maxKeyframes {
-                report(Messages.tooManyKeyframes(expr.range))
+            if elements.count > limits.keyframes {
+                report(Messages.tooManyKeyframes(expr.range, limit: limits.keyframes))
                 return .poison
             }
             let values = tree[elements].map { eval($0, scope) }

@@ -143,8 +143,8 @@ extension Checker {
         }
         var total = 1.0
         for s in sequences { total *= Double(s.count) }
-        if total > Double(ExpansionLimits.maxLoopIterations) {
-            _ = allowExpansion(iterations: ExpansionLimits.maxLoopIterations + 1, at: range)
+        if total > Double(limits.loopIterations) {
+            _ = allowExpansion(iterations: limits.loopIterations + 1, at: range)
             return
         }
         var indices = [Int](repeating: 0, count: sequences.count)
@@ -201,8 +201,8 @@ extension Checker {
                 return nil
             }
             let count = max(0, (inclusive ? (hi - lo).rounded(.down) + 1 : (hi - lo).rounded(.up)))
-            if count > Double(ExpansionLimits.maxLoopIterations) {
-                _ = allowExpansion(iterations: ExpansionLimits.maxLoopIterations + 1, at: expr.range)
+            if count > Double(limits.loopIterations) {
+                _ = allowExpansion(iterations: limits.loopIterations + 1, at: expr.range)
                 return nil
             }
             return .range(lower: lo, count: Int(saturating: count), dimension: dim)

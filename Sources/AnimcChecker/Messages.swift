@@ -143,20 +143,21 @@ enum Messages {
                               help: "remove it, or prefix its name with '_' to keep it")
     }
 
-    enum ExpansionLimit { case layers, iterations, evaluations }
+    /// Which limit was met, and its value.
+    enum ExpansionLimit { case layers(Int), iterations(Int), evaluations(Int) }
 
     static func expansionTooLarge(_ range: SourceRange, _ limit: ExpansionLimit) -> Diagnostic {
         let message: String
         switch limit {
-        case .layers: message = "expansion creates more than \(ExpansionLimits.maxLayers) layers"
-        case .iterations: message = "loops run more than \(ExpansionLimits.maxLoopIterations) iterations"
-        case .evaluations: message = "expanding this file evaluates more than \(ExpansionLimits.maxEvaluations) expressions"
+        case .layers(let n): message = "expansion creates more than \(n) layers"
+        case .iterations(let n): message = "loops run more than \(n) iterations"
+        case .evaluations(let n): message = "expanding this file evaluates more than \(n) expressions"
         }
         return D.expansionTooLarge.at(range, message, label: "expansion stopped here")
     }
 
-    static func tooManyKeyframes(_ range: SourceRange) -> Diagnostic {
-        D.expansionTooLarge.at(range, "animation has more than \(ExpansionLimits.maxKeyframes) keyframes")
+    static func tooManyKeyframes(_ range: SourceRange, limit: Int) -> Diagnostic {
+        D.expansionTooLarge.at(range, "animation has more than \(limit) keyframes")
     }
 
     static func recursive(_ range: SourceRange, name: String, what: String) -> Diagnostic {

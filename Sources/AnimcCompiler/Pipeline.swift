@@ -42,9 +42,12 @@ public enum Pipeline {
     ///
     /// An editor passes the document's `memo` on every change, so that top-level items
     /// that did not change are not checked again (the result is the same).
-    public static func compile(_ file: SourceFile, memo: CheckMemo? = nil) -> CompileResult {
+    ///
+    /// `limits` are the checker's work limits: the standard ones unless a fuzzer wants
+    /// smaller ones, to tell a hang from an input that meets a limit.
+    public static func compile(_ file: SourceFile, memo: CheckMemo? = nil, limits: ExpansionLimits = .standard) -> CompileResult {
         let tree = parse(file)
-        return assemble(tree, check(tree, memo: memo))
+        return assemble(tree, check(tree, memo: memo, limits: limits))
     }
 
     /// ``compile(_:memo:)`` that gives up, returning nil, once `isCancelled` returns

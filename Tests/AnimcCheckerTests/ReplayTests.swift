@@ -31,7 +31,7 @@ import Testing
         let parts = text.components(separatedBy: "// --- after ---\n")
         let header = text.split(separator: "\n").prefix { $0.hasPrefix("//") }
         func limits(_ prefix: String) -> (Int, Int) {
-            var evaluations = ExpansionLimits.maxEvaluations, suggestions = Checker.suggestionBudget
+            var evaluations = ExpansionLimits.standard.evaluations, suggestions = Checker.suggestionBudget
             for line in header where line.hasPrefix(prefix) {
                 for setting in line.dropFirst(prefix.count).split(separator: " ") {
                     let pair = setting.split(separator: "=")
