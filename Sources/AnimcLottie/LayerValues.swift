@@ -77,10 +77,10 @@ struct LayerValues {
         }
         heading = timeline.motionAngle(ofLayer: i, in: state)
         if let p = layer.parent {
-            if case .transform(let t)? = Keys.sublayerTransform.flatMap { timeline.value($0, layer: p, in: state) }, t != .identity {
+            if case .transform(let t)? = Keys.sublayerTransform.flatMap({ timeline.value($0, layer: p, in: state) }), t != .identity {
                 var pb = Rect.zero, pa = Point(0.5, 0.5)
-                if case .rect(let r)? = Keys.bounds.flatMap { timeline.value($0, layer: p, in: state) } { pb = r }
-                if case .point(let a)? = Keys.anchorPoint.flatMap { timeline.value($0, layer: p, in: state) } { pa = a }
+                if case .rect(let r)? = Keys.bounds.flatMap({ timeline.value($0, layer: p, in: state) }) { pb = r }
+                if case .point(let a)? = Keys.anchorPoint.flatMap({ timeline.value($0, layer: p, in: state) }) { pa = a }
                 let ax = pb.x + pa.x * pb.width, ay = pb.y + pa.y * pb.height
                 parentSublayer = M4.translation(-ax, -ay, 0).concat(t.matrix).concat(.translation(ax, ay, 0))
             }
