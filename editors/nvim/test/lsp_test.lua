@@ -2,7 +2,9 @@
 --   ANIMC=.build/debug/animc nvim --headless -u NONE -c "luafile editors/nvim/test/lsp_test.lua"
 -- Checks what a user sees: the typo's diagnostic with its code and fix, hover on an
 -- animation with its interval, completion of a shape layer's properties, and
--- formatting that gives `animc fmt`'s output. Exits non-zero on the first failure.
+-- formatting that gives `animc fmt`'s output; then, on editors/test/features.anim,
+-- signature help, completion by type, inlay hints, highlights, links, workspace
+-- symbols, the code lens and hover on a colour. Exits non-zero on the first failure.
 local animc = os.getenv("ANIMC") or "animc"
 local fixture = "editors/nvim/test/typo.anim"
 
@@ -71,6 +73,66 @@ vim.lsp.util.apply_text_edits(edits, buf, client.offset_encoding or "utf-16")
 local formatted = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n") .. "\n"
 if formatted ~= expected then fail("formatting differs from animc fmt:\n" .. formatted .. "\n---\n" .. expected) end
 pass("formatting matches animc fmt (" .. #edits .. " edits)")
+
+-- 5. On a second file (editors/test/features.anim, shared with the Eglot test): the
+-- features a gopls or rust-analyzer user reaches for. Neovim 0.7 declares no snippets,
+-- so completion must come without placeholders.
+vim.o.hidden = true
+vim.cmd("edit editors/test/features.anim")
+buf = vim.api.nvim_get_current_buf()
+vim.bo[buf].filetype = "anim"
+vim.lsp.buf_attach_client(buf, client_id)
+
+local signature = request("textDocument/signatureHelp", at(25, 40))
+local label = signature and signature.signatures and signature.signatures[1] and signature.signatures[1].label or ""
+if not label:find("^arc%(center:") or signature.activeParameter ~= 1 then fail("signature help: " .. vim.inspect(signature)) end
+pass("signature help: " .. label .. ", active parameter radius")
+
+completion = request("textDocument/completion", at(18, 20))
+items = completion.items or completion
+labels = {}
+for _, item in ipairs(items) do
+  labels[item.label] = true
+  if item.insertTextFormat == 2 then fail("a snippet to a client without snippet support: " .. item.label) end
+end
+if not (labels.pop and labels.easeIn and labels.cubic) or labels.opacity then
+  fail("completion after timingFunction: is not the timing functions: " .. vim.inspect(vim.tbl_keys(labels)))
+end
+pass("completion after timingFunction: " .. #items .. " timing functions, pop among them, no snippets")
+
+local hints = request("textDocument/inlayHint", {
+  textDocument = { uri = vim.uri_from_bufnr(buf) },
+  range = { start = { line = 0, character = 0 }, ["end"] = { line = 30, character = 0 } },
+})
+local hinted = {}
+for _, hint in ipairs(hints or {}) do hinted[hint.position.line] = hint.label end
+if hinted[13] ~= "⟨0.5 s → 0.75 s⟩" or hinted[16] ~= "= 0.25s" then fail("inlay hints: " .. vim.inspect(hints)) end
+pass("inlay hints: " .. hinted[13] .. " on the animation, " .. hinted[16] .. " at the constant's use")
+
+local highlights = request("textDocument/documentHighlight", at(16, 15))
+local lines = vim.tbl_map(function(h) return h.range.start.line end, highlights or {})
+if not vim.deep_equal(lines, { 8, 16 }) then fail("highlights of fast: " .. vim.inspect(highlights)) end
+pass("document highlight: fast on lines 9 and 17")
+
+local links = request("textDocument/documentLink", { textDocument = { uri = vim.uri_from_bufnr(buf) } })
+if not (links and links[1] and links[1].target:find("editors/test/badge.png$")) then fail("links: " .. vim.inspect(links)) end
+pass("document link: image(\"badge\") → " .. links[1].target)
+
+local symbols = request("workspace/symbol", { query = "ring" })
+if not (symbols and symbols[1] and symbols[1].name == "ring") then fail("workspace symbols: " .. vim.inspect(symbols)) end
+pass("workspace symbol: ring")
+
+local lenses = request("textDocument/codeLens", { textDocument = { uri = vim.uri_from_bufnr(buf) } })
+local lens = lenses and lenses[1] and lenses[1].command
+if not (lens and lens.command == "animc.preview" and lens.title:find("preview at 0.5 s", 1, true)) then
+  fail("code lens: " .. vim.inspect(lenses))
+end
+pass("code lens: " .. lens.title)
+
+hover = request("textDocument/hover", at(26, 18))
+text = hover and hover.contents and hover.contents.value or ""
+if not text:find("rgb(51, 102, 255)", 1, true) then fail("hover on a colour: " .. text) end
+pass("hover on #3366ff: rgb(51, 102, 255)")
 
 client.stop()
 vim.cmd("qall!")
