@@ -105,6 +105,8 @@ extension Checker {
             return member(eval(base, scope), name, expr.range)
         case .implicitMember:
             return swiftMember(expr, scope) ?? .poison
+        case .message:
+            return swiftMessage(expr)
         case .sequence(let items):
             var functions: [TransformFunction] = []
             for item in tree[items] {

@@ -72,7 +72,10 @@ enum Messages {
         let example = expected == .time ? "3s or 500ms" : "45deg or 0.5rad"
         return D.unitMismatch.at(range, "expected \(expected.noun)\(where_), found a number without a unit",
                                  label: "needs a unit", help: "write \(expected.noun) with its unit, such as \(example)",
-                                 fixIts: literal ? [.insert(unit, at: range.end, "add '\(unit)'")] : [])
+                                 // Core Animation's times are seconds and its angles radians: a
+                                 // pasted bare number means what the unit says.
+                                 fixIts: literal ? [.insert(unit, at: range.end, "add '\(unit)'",
+                                                            applicability: unit == "deg" ? .maybeIncorrect : .machineApplicable)] : [])
     }
 
     static func dimensionMismatch(_ range: SourceRange, expected: Dimension, found: Dimension, context: String?) -> Diagnostic {

@@ -388,6 +388,10 @@ private struct Builder {
         case .index(let base, let indices):
             expr(base, layer: &layer)
             for i in tree[indices] { expr(i, layer: &layer) }
+        case .message(let receiver, _, let arguments):
+            // Pasted Objective-C: the selector's pieces are not names, its values may use some.
+            expr(receiver, layer: &layer)
+            for a in tree[arguments] { expr(a.value, layer: &layer) }
         case .member(let base, let name):
             // `go.end`, `card.go.end`: an animation, when the first name is not a value.
             if Checker.sequencingMembers.contains(name.name), let (d, range) = animation(base, layer: layer) {

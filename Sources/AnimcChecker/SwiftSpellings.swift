@@ -22,7 +22,21 @@ enum SwiftSpellings {
         case infinity
         /// A `.anim` word: a constant, an enumeration case, a timing function or colour.
         case word(String)
+        /// A colour `.anim` has no name for, as its literal (`#007aff`).
+        case colour(String)
+        /// Any other `.anim` text (`CGPointZero` is `(0, 0)`).
+        case source(String)
     }
+
+    /// UIKit's system colours in the light appearance (iOS 15 and later), which is
+    /// what `UIColor.systemBlue.cgColor` resolves to in an app that does not switch.
+    static let systemColours: [String: String] = [
+        "systemRed": "#ff3b30", "systemOrange": "#ff9500", "systemYellow": "#ffcc00", "systemGreen": "#34c759",
+        "systemMint": "#00c7be", "systemTeal": "#30b0c7", "systemCyan": "#32ade6", "systemBlue": "#007aff",
+        "systemIndigo": "#5856d6", "systemPurple": "#af52de", "systemPink": "#ff2d55", "systemBrown": "#a2845e",
+        "systemGray": "#8e8e93", "systemGray2": "#aeaeb2", "systemGray3": "#c7c7cc", "systemGray4": "#d1d1d6",
+        "systemGray5": "#e5e5ea", "systemGray6": "#f2f2f7", "label": "#000000", "systemBackground": "#ffffff",
+    ]
 
     static let names: [String: Meaning] = {
         var table: [String: Meaning] = [
@@ -36,6 +50,10 @@ enum SwiftSpellings {
             "INFINITY": .infinity, "MAXFLOAT": .infinity, "CGFLOAT_MAX": .infinity,
             "CATransform3DIdentity": .word("identity"), "CGAffineTransformIdentity": .word("identity"),
             "YES": .word("true"), "NO": .word("false"),
+            "CGPointZero": .source("(0, 0)"), "CGSizeZero": .source("0 x 0"), "CGRectZero": .source("(0, 0, 0, 0)"),
+            // Repeat counts in pasted code: exactly these numbers, which .anim accepts.
+            "INT_MAX": .number(2147483647), "INT32_MAX": .number(2147483647), "UINT32_MAX": .number(4294967295),
+            "NSIntegerMax": .number(9223372036854775807), "LONG_MAX": .number(9223372036854775807),
         ]
         for mode in ["Forwards", "Backwards", "Both", "Removed"] { table["kCAFillMode" + mode] = .word(mode.lowercasedFirstLetter) }
         for (name, word) in [("Linear", "linear"), ("EaseIn", "easeIn"), ("EaseOut", "easeOut"),
@@ -57,6 +75,8 @@ enum SwiftSpellings {
     /// names are (`backwards`, `rgb`) are told apart without hashing them: this runs for
     /// every enumeration value and unknown name a check meets.
     static func meaning(of name: String) -> Meaning? {
+        // `nil` for a colour (`fillColor = nil`) draws nothing, as `clear` does.
+        if name == "nil" { return .word("clear") }
         guard hasCapital(name) else { return nil }
         return names[name]
     }
@@ -89,6 +109,7 @@ enum SwiftSpellings {
         case "rotateAutoReverse": return .word("autoReverse")
         case "identity": return .word("identity")
         default:
+            if let hex = systemColours[name] { return .colour(hex) }
             if ["forwards", "backwards", "both", "removed", "linear", "easeIn", "easeOut", "easeInEaseOut", "default",
                 "discrete", "paced", "cubic", "cubicPaced", "butt", "round", "square", "miter", "bevel", "nonZero", "evenOdd",
                 "clear", "black", "white", "red", "green", "blue", "yellow", "cyan", "magenta", "orange", "purple", "brown",
@@ -107,6 +128,10 @@ enum SwiftSpellings {
         "CAShapeLayerLineJoin", "CAShapeLayerFillRule", "CATransform3D",
     ]
 
+    /// Members that turn a UIKit value into Core Animation's (`UIColor.red.cgColor`,
+    /// `path.CGPath`): `.anim` values are Core Animation's already.
+    static let bridgingMembers: Set<String> = ["cgColor", "cgPath", "CGColor", "CGPath", "cgImage", "CGImage"]
+
     /// Core Animation's attribute names for `.anim`'s.
     static let attributes: [String: String] = [
         "fromValue": "from", "toValue": "to", "byValue": "by", "isRemovedOnCompletion": "removedOnCompletion",
@@ -117,7 +142,8 @@ enum SwiftSpellings {
         "CATransform3DMakeRotation", "CATransform3DMakeScale", "CATransform3DMakeTranslation", "CATransform3DRotate",
         "CATransform3DScale", "CATransform3DTranslate", "CATransform3DConcat", "CGAffineTransform", "CGPoint", "CGSize",
         "CGRect", "CGVector", "UIColor", "NSColor", "CAMediaTimingFunction", "CGFloat", "Double", "Float", "NSNumber",
-        hostClock,
+        "CGPointMake", "CGSizeMake", "CGRectMake", "CGAffineTransformMakeRotation", "CGAffineTransformMakeScale",
+        "CGAffineTransformMakeTranslation", hostClock,
     ]
 
     /// The host's clock, which Core Animation code adds to a `beginTime`
@@ -187,7 +213,7 @@ extension Checker {
                let meaning = SwiftSpellings.member(name.name) {
                 return swiftMeaning(meaning, written: "\(type).\(name.name)", expr.range, scope)
             }
-            if name.name == "cgColor" || name.name == "cgPath" {
+            if SwiftSpellings.bridgingMembers.contains(name.name) {
                 reportSpelling(expr, written: "." + name.name, replacement: portedText(expr))
                 return .poison
             }
@@ -221,6 +247,22 @@ extension Checker {
         return .poison
     }
 
+    /// `[UIColor clearColor]`, `[NSNumber numberWithFloat:0.5]`: an Objective-C message
+    /// send, reported whole with its `.anim` form when it has one.
+    func swiftMessage(_ expr: Expr) -> SemaValue {
+        guard case .message(_, let selector, _) = tree[expr] else { return .poison }
+        let written = text(expr.range)
+        let shown = written.utf8.count <= 48 ? written : "[... \(selector.name)...]"
+        if let replacement = portedText(expr) {
+            reportSpelling(expr, written: shown, replacement: replacement)
+        } else {
+            report(CheckerDiagnostics.swiftSpelling.at(
+                expr.range, "'\(shown)' is an Objective-C message send, not .anim", label: "Objective-C",
+                help: "write the value it makes; the porting table in the language reference lists the .anim forms"))
+        }
+        return .poison
+    }
+
     /// `CACurrentMediaTime() + 0.2`: one report for the sum, whose `.anim` form is the
     /// delay alone (a bare number becomes seconds where a time is expected), and its value.
     func swiftHostClockSum(_ expr: Expr, _ l: Expr, _ r: Expr, _ scope: Scope) -> SemaValue? {
@@ -235,9 +277,20 @@ extension Checker {
         return v
     }
 
+    /// The delay of `CACurrentMediaTime() + delay`, as a time where one is expected:
+    /// `0.2` → `0.2s`, `0.33 * i` → `0.33s * i`, anything else times `1s`.
     private func hostClockDelayText(_ delay: Expr) -> String {
-        if context.expectedDimension == .time, case .number(let x, nil) = tree[delay] { return formatNumber(x) + "s" }
-        return argumentText(delay, angle: false)
+        let text = argumentText(delay, angle: false)
+        guard context.expectedDimension == .time else { return text }
+        switch tree[delay] {
+        case .number(let x, nil): return formatNumber(x) + "s"
+        case .binary(.multiply, let l, let r):
+            if case .number(let x, nil) = tree[l] { return formatNumber(x) + "s * " + argumentText(r, angle: false) }
+            if case .number(let x, nil) = tree[r] { return argumentText(l, angle: false) + " * " + formatNumber(x) + "s" }
+        case .number, .call, .identifier: return text  // has its unit, or may: checked as written
+        default: break
+        }
+        return "(\(text)) * 1s"
     }
 
     private func swiftMeaning(_ meaning: SwiftSpellings.Meaning, written: String, _ range: SourceRange, _ scope: Scope) -> SemaValue {
@@ -252,6 +305,13 @@ extension Checker {
         case .infinity:
             reportSpelling(at: range, written: written, replacement: "inf")
             return .number(.infinity, .none)
+        case .source(let text):
+            reportSpelling(at: range, written: written, replacement: text)
+            return .poison
+        case .colour(let hex):
+            reportSpelling(at: range, written: written, replacement: hex)
+            guard let (r, g, b, a) = LiteralValue.color(hex[...]) else { return .poison }
+            return .color(Color(red: r, green: g, blue: b, alpha: a))
         case .word(let word):
             reportSpelling(at: range, written: written, replacement: word)
             if let constant = Builtins.constant(word) { return constant }
@@ -266,7 +326,7 @@ extension Checker {
     }
 
     private func reportSpelling(at range: SourceRange, written: String, replacement: String?, note: String? = nil) {
-        let fix = replacement.map { [FixIt.replace(range, with: $0, "write it the .anim way")] } ?? []
+        let fix = replacement.map { [FixIt.replace(range, with: $0, "write it the .anim way", applicability: .machineApplicable)] } ?? []
         report(CheckerDiagnostics.swiftSpelling.at(
             range, "'\(written)' is Swift or Objective-C, not .anim" + (replacement.map { ": write '\($0)'" } ?? ""),
             label: "pasted spelling", notes: note.map { [Note($0)] } ?? [],
@@ -278,7 +338,8 @@ extension Checker {
         guard let canonical = SwiftSpellings.attributes[name] else { return nil }
         report(CheckerDiagnostics.swiftSpelling.at(range, "'\(name)' is Core Animation's property name: .anim writes '\(canonical)'",
                                                    label: "pasted spelling",
-                                                   fixIts: [.replace(range, with: canonical, "write it the .anim way")]))
+                                                   fixIts: [.replace(range, with: canonical, "write it the .anim way",
+                                                                             applicability: .machineApplicable)]))
         return canonical
     }
 
@@ -320,18 +381,20 @@ extension Checker {
             case .number(let x): return formatNumber(x)
             case .infinity: return "inf"
             case .word(let w): return w
+            case .colour(let hex): return hex
+            case .source(let text): return text
             }
         }
         switch tree[e] {
         case .identifier(let name):
-            return SwiftSpellings.names[name].map { replace(meaningText($0)) } ?? []
+            return SwiftSpellings.meaning(of: name).map { replace(meaningText($0)) } ?? []
         case .implicitMember(let name):
             return replace(SwiftSpellings.member(name.name).map(meaningText) ?? name.name)
         case .member(let base, let name):
             if case .identifier(let type) = tree[base], SwiftSpellings.types.contains(type), let m = SwiftSpellings.member(name.name) {
                 return replace(meaningText(m))
             }
-            if name.name == "cgColor" || name.name == "cgPath" { return replace(argumentText(base, angle: angle)) }
+            if SwiftSpellings.bridgingMembers.contains(name.name) { return replace(argumentText(base, angle: angle)) }
             return portEdits(base, angle: angle)
         case .binary(let op, let l, let r):
             // `.pi / 4` where an angle is expected is `45deg`, not `180deg / 4`.
@@ -342,6 +405,8 @@ extension Checker {
         case .unary(_, let operand), .paren(let operand):
             if case .unary(.negate, _) = tree[e], angle, let folded = foldedPi(operand, nil, nil) { return replace("-" + folded) }
             return portEdits(operand, angle: angle)
+        case .message(let receiver, let selector, let arguments):
+            return portedMessage(receiver, selector.name, Array(tree[arguments]), angle: angle).map(replace) ?? []
         case .call(let callee, let arguments):
             if SwiftSpellings.functions.contains(callee.name), let text = portedCall(callee.name, Array(tree[arguments])) { return replace(text) }
             return tree[arguments].flatMap { portEdits($0.value, angle: angleArgument(callee.name, $0.label?.name)) }
@@ -404,6 +469,63 @@ extension Checker {
         }
     }
 
+    /// A UIKit colour from its components (0...1), found by label: `rgba` takes red,
+    /// green and blue in 0...255.
+    private func portedColour(_ component: (String) -> Expr?) -> String? {
+        func channel(_ label: String) -> String? {
+            guard let value = component(label) else { return nil }
+            if case .number(let v, nil) = tree[value] { return formatNumber(ExactDecimal.multiply(v, 255)) }
+            return "(\(argumentText(value, angle: false))) * 255"
+        }
+        let alpha = component("alpha").map { argumentText($0, angle: false) } ?? "1"
+        if let r = channel("red"), let g = channel("green"), let b = channel("blue") { return "rgba(\(r), \(g), \(b), \(alpha))" }
+        if let w = channel("white") { return "rgba(\(w), \(w), \(w), \(alpha))" }
+        return nil
+    }
+
+    /// The `.anim` form of an Objective-C message send, or nil when it has none here.
+    private func portedMessage(_ receiver: Expr, _ selector: String, _ args: [Argument], angle: Bool) -> String? {
+        func value(_ i: Int, angle: Bool = false) -> String? { i < args.count ? argumentText(args[i].value, angle: angle) : nil }
+        let className: String?
+        if case .identifier(let n) = tree[receiver] { className = n } else { className = nil }
+        // `[x CGColor]`: the value itself.
+        if args.isEmpty, SwiftSpellings.bridgingMembers.contains(selector) { return argumentText(receiver, angle: angle) }
+        switch className {
+        case "UIColor", "NSColor":
+            if args.isEmpty, selector.hasSuffix("Color") {
+                switch SwiftSpellings.member(String(selector.dropLast(5))) {
+                case .word(let w)?: return w
+                case .colour(let hex)?: return hex
+                default: return nil
+                }
+            }
+            // `colorWithRed:green:blue:alpha:`, `colorWithWhite:alpha:`: the first piece names the first component.
+            return portedColour { label in
+                args.first { a in a.label.map { $0.name == label || $0.name == "colorWith" + label.prefix(1).uppercased() + label.dropFirst() } ?? false }?.value
+            }
+        case "CAMediaTimingFunction":
+            if selector == "functionWithName", args.count == 1 { return value(0) }
+            if selector == "functionWithControlPoints", args.count == 4 { return "cubic(" + (0..<4).compactMap { value($0) }.joined(separator: ", ") + ")" }
+            return nil
+        case "NSNumber" where selector.hasPrefix("numberWith") && args.count == 1:
+            return value(0, angle: angle)
+        case "NSValue" where selector.hasPrefix("valueWith") && args.count == 1:
+            return value(0, angle: angle)
+        case "NSArray" where selector == "arrayWithObjects":
+            var items = args.map { argumentText($0.value, angle: angle) }
+            if items.last == "nil" { items.removeLast() }
+            return "[" + items.joined(separator: ", ") + "]"
+        default:
+            break
+        }
+        // `[[CAMediaTimingFunction alloc] initWithControlPoints:a :b :c :d]`
+        if case .message(let inner, let allocation, let none) = tree[receiver], none.isEmpty, allocation.name == "alloc" || allocation.name == "new",
+           case .identifier("CAMediaTimingFunction") = tree[inner], selector == "initWithControlPoints", args.count == 4 {
+            return "cubic(" + (0..<4).compactMap { value($0) }.joined(separator: ", ") + ")"
+        }
+        return nil
+    }
+
     /// The `.anim` form of a Swift call, or nil when its arguments do not fit.
     private func portedCall(_ name: String, _ args: [Argument]) -> String? {
         func value(_ i: Int, angle: Bool = false) -> String? { i < args.count ? argumentText(args[i].value, angle: angle) : nil }
@@ -454,17 +576,25 @@ extension Checker {
             guard let x = labelled("x"), let y = labelled("y"), let w = labelled("width"), let h = labelled("height") else { return nil }
             return "(\(x), \(y), \(w), \(h))"
         case "UIColor", "NSColor":
-            // UIKit's components are 0...1; rgba takes red, green and blue in 0...255.
-            func channel(_ label: String) -> String? {
-                guard let arg = args.first(where: { $0.label?.name == label }) else { return nil }
-                if case .number(let v, nil) = tree[arg.value] { return formatNumber(ExactDecimal.multiply(v, 255)) }
-                return "(\(argumentText(arg.value, angle: false))) * 255"
-            }
-            if let r = channel("red"), let g = channel("green"), let b = channel("blue") {
-                return "rgba(\(r), \(g), \(b), \(labelled("alpha") ?? "1"))"
-            }
-            if let w = channel("white") { return "rgba(\(w), \(w), \(w), \(labelled("alpha") ?? "1"))" }
-            return nil
+            return portedColour { label in args.first { $0.label?.name == label }?.value }
+        case "CGPointMake":
+            guard args.count == 2, let x = value(0), let y = value(1) else { return nil }
+            return "(\(x), \(y))"
+        case "CGSizeMake":
+            guard args.count == 2, let w = value(0), let h = value(1) else { return nil }
+            return "\(w) x \(h)"
+        case "CGRectMake":
+            guard args.count == 4, let x = value(0), let y = value(1), let w = value(2), let h = value(3) else { return nil }
+            return "(\(x), \(y), \(w), \(h))"
+        case "CGAffineTransformMakeRotation":
+            guard args.count == 1, let a = value(0, angle: true) else { return nil }
+            return "rotate(\(a))"
+        case "CGAffineTransformMakeScale":
+            guard args.count == 2, let x = value(0), let y = value(1) else { return nil }
+            return "scale(\(x), \(y))"
+        case "CGAffineTransformMakeTranslation":
+            guard args.count == 2, let x = value(0), let y = value(1) else { return nil }
+            return "translate(\(x), \(y))"
         case "CAMediaTimingFunction":
             if let n = labelled("name") { return n }
             if args.first?.label?.name == "controlPoints", args.count == 4 {

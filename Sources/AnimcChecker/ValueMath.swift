@@ -76,7 +76,7 @@ enum ValueMath {
         case (.rect(let r), .size): return .size(Size(r.width, r.height))
         case (.transform(let t), _) where t.functions.isEmpty:
             switch component {
-            case .scale, .scaleX, .scaleY, .scaleZ: return .number(1)
+            case .scale, .scaleX, .scaleY, .scaleZ, .scaleXY: return .number(1)
             case .translation: return .size(Size(0, 0))
             default: return .number(0)
             }

@@ -85,7 +85,10 @@ public enum Suppressions {
         for directive in directives {
             for (code, range) in directive.codes where !directive.used.contains(code) {
                 extra.append(unused.at(range, "suppression of \(code) silences nothing",
-                                       fixIts: [.replace(directive.range, with: "", "remove the comment")]))
+                                       fixIts: [.replace(directive.range, with: "", "remove the comment",
+                                                          // Removing a comment that still silences another code would un-silence it.
+                                                          applicability: directive.codes.allSatisfy { !directive.used.contains($0.0) }
+                                                              ? .machineApplicable : .maybeIncorrect)]))
             }
         }
         return (kept + extra, suppressed)

@@ -58,20 +58,53 @@ public struct TextEdit: Hashable, Sendable {
 /// A mechanical fix: applying all of its edits yields source that no longer has
 /// the problem. Edits never overlap.
 public struct FixIt: Hashable, Sendable {
+    /// Whether a tool may apply a fix without a person looking (rustc's terms).
+    public enum Applicability: String, Hashable, Sendable {
+        /// The fix keeps what the author meant: a pasted spelling written the `.anim`
+        /// way (`1.0f` → `1.0`, `M_PI` → `180deg`), a bare number of seconds given its
+        /// unit. `animc check --fix` and the editor's fix-all apply these.
+        case machineApplicable = "machine-applicable"
+        /// A guess (a typo's closest name, a missing comma): shown, offered one at a
+        /// time, never applied in bulk.
+        case maybeIncorrect = "maybe-incorrect"
+    }
+
     public var message: String
     public var edits: [TextEdit]
-    public init(_ message: String, edits: [TextEdit]) {
+    public var applicability: Applicability
+    public init(_ message: String, edits: [TextEdit], applicability: Applicability = .maybeIncorrect) {
         precondition(!edits.isEmpty, "a fix-it needs at least one edit")
         self.message = message
         self.edits = edits
+        self.applicability = applicability
     }
 
-    public static func replace(_ range: SourceRange, with text: String, _ message: String) -> FixIt {
-        FixIt(message, edits: [TextEdit(range: range, replacement: text)])
+    public static func replace(_ range: SourceRange, with text: String, _ message: String,
+                               applicability: Applicability = .maybeIncorrect) -> FixIt {
+        FixIt(message, edits: [TextEdit(range: range, replacement: text)], applicability: applicability)
     }
 
-    public static func insert(_ text: String, at offset: UInt32, _ message: String) -> FixIt {
-        FixIt(message, edits: [TextEdit(range: .empty(at: offset), replacement: text)])
+    public static func insert(_ text: String, at offset: UInt32, _ message: String,
+                              applicability: Applicability = .maybeIncorrect) -> FixIt {
+        FixIt(message, edits: [TextEdit(range: .empty(at: offset), replacement: text)], applicability: applicability)
+    }
+
+    /// The fixes a tool applies in one go: each diagnostic's first machine-applicable
+    /// fix, in order, skipping one whose edits touch an edit already taken (two fixes
+    /// of one construct). The one selection `check --fix` and the editor's fix-all share.
+    public static func applicableTogether(_ diagnostics: [Diagnostic]) -> [FixIt] {
+        var taken: [FixIt] = []
+        var used: [SourceRange] = []
+        for d in diagnostics {
+            guard let fix = d.fixIts.first(where: { $0.applicability == .machineApplicable }) else { continue }
+            let overlaps = fix.edits.contains { e in
+                used.contains { $0.start < e.range.end && e.range.start < $0.end || $0.start == e.range.start || $0.end == e.range.end && $0.start < e.range.end }
+            }
+            if overlaps { continue }
+            taken.append(fix)
+            used += fix.edits.map(\.range)
+        }
+        return taken
     }
 }
 

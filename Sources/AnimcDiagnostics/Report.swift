@@ -104,6 +104,7 @@ public enum JSONLinesRenderer {
         members.append(JSONMember("fixes", .array(d.fixIts.map { fix in
             .object([
                 JSONMember("message", .string(fix.message)),
+                JSONMember("applicability", .string(fix.applicability.rawValue)),
                 JSONMember("edits", .array(fix.edits.map { edit in
                     .object([JSONMember("range", range(edit.range, index)),
                              JSONMember("newText", .string(edit.replacement))])

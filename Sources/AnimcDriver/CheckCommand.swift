@@ -3,13 +3,15 @@ import AnimcCompiler
 import AnimcDiagnostics
 import AnimcIR
 
-/// `animc check PATH... [--format human|json|sarif|github] [--werror] [--color WHEN]`
-/// (also `animc lint`): every diagnostic, no output files.
+/// `animc check PATH... [--format human|json|sarif|github] [--werror] [--color WHEN]
+/// [--fix [--dry-run]]` (also `animc lint`): every diagnostic, no output files; with
+/// `--fix`, every fix-it that keeps the meaning applied first (``Pipeline/fix(_:maxRounds:)``),
+/// and what is left reported.
 struct CheckCommand {
     let tool: CommandLineTool
     let name: String
 
-    static let spec = ArgumentSpec(valued: ["format", "color"], flags: ["werror", "dump-ir"])
+    static let spec = ArgumentSpec(valued: ["format", "color"], flags: ["werror", "dump-ir", "fix", "dry-run"])
 
     func run(_ args: ArraySlice<String>) -> Int32 {
         let parsed: ParsedArguments
@@ -27,12 +29,16 @@ struct CheckCommand {
         guard !parsed.positionals.isEmpty else {
             return tool.usageError("no input paths; give one or more .anim files or directories", command: name)
         }
+        if parsed.has("dry-run") && !parsed.has("fix") {
+            return tool.usageError("'--dry-run' goes with '--fix'", command: name)
+        }
         let (paths, pathsFailed) = tool.expandPaths(parsed.positionals, command: name)
         var ioFailed = pathsFailed
         var reports: [FileReport] = []
         for path in paths {
             guard let file = tool.readSource(path, command: name) else { ioFailed = true; continue }
-            let result = Pipeline.compile(file)
+            let result = parsed.has("fix") ? fix(file, path: path, dryRun: parsed.has("dry-run"), ioFailed: &ioFailed)
+                : Pipeline.compile(file)
             if parsed.has("dump-ir"), let composition = result.composition {
                 tool.console.writeOut(IRDump.dump(composition))
             }
@@ -46,6 +52,39 @@ struct CheckCommand {
         let errors = reports.reduce(0) { $0 + $1.errorCount }
         let warnings = reports.reduce(0) { $0 + $1.warningCount }
         return errors > 0 || (werror && warnings > 0) ? CommandLineTool.ExitCode.findings : CommandLineTool.ExitCode.success
+    }
+}
+
+extension CheckCommand {
+    /// Applies `file`'s machine-applicable fixes: writes the file (or, for a dry run,
+    /// prints the diff on stdout), says on stderr what it changed, and returns the check
+    /// of what is left.
+    func fix(_ file: SourceFile, path: String, dryRun: Bool, ioFailed: inout Bool) -> CompileResult {
+        let outcome = Pipeline.fix(file)
+        if outcome.gainedErrors {
+            tool.console.writeErr("animc \(name): left \(path) as it was: its fixes would have added errors (a bug in animc; please report it)\n")
+        }
+        guard outcome.changed else { return outcome.result }
+        if dryRun {
+            tool.console.writeOut(LineDiff.unified(old: String(decoding: file.bytes, as: UTF8.self),
+                                                   new: String(decoding: outcome.bytes, as: UTF8.self),
+                                                   oldName: "a/\(path)", newName: "b/\(path)"))
+        } else {
+            do {
+                try tool.fileSystem.writeFileAtomically(path, outcome.bytes)
+            } catch {
+                tool.ioError(error, command: name)
+                ioFailed = true
+                return Pipeline.compile(file)
+            }
+        }
+        var counts: [(String, Int)] = []
+        for (code, _) in outcome.applied {
+            if let i = counts.firstIndex(where: { $0.0 == code.rawValue }) { counts[i].1 += 1 } else { counts.append((code.rawValue, 1)) }
+        }
+        let detail = counts.sorted { $0.0 < $1.0 }.map { $0.1 == 1 ? $0.0 : "\($0.0) ×\($0.1)" }.joined(separator: ", ")
+        tool.console.writeErr("\(dryRun ? "would fix" : "fixed") \(path): \(outcome.applied.count) fix\(outcome.applied.count == 1 ? "" : "es") (\(detail))\n")
+        return outcome.result
     }
 }
 

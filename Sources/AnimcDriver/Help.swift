@@ -10,7 +10,7 @@ enum Help {
 
     COMMANDS:
       build FILE...          compile to timeline, baked or Lottie JSON
-      check PATH...          report every diagnostic; writes nothing (alias: lint)
+      check PATH...          report every diagnostic (--fix: apply the safe fixes; alias: lint)
       eval FILE --at TIME    print property values at given times
       preview FILE           write an HTML page that plays it (--serve: live)
       fmt PATH...            format files in place (--check: print a diff instead)
@@ -45,15 +45,24 @@ enum Help {
         """
         USAGE: animc \(name) PATH... [options]
 
-        Parse and check .anim files and report every diagnostic. Writes no output files.
-        Directories are searched recursively for *.anim files; symbolic links are
-        followed only when they lead to a place inside the directory given.
+        Parse and check .anim files and report every diagnostic. Writes no output files,
+        and changes none unless --fix is given. Directories are searched recursively for
+        *.anim files; symbolic links are followed only when they lead to a place inside
+        the directory given.
 
         OPTIONS:
           --format FORMAT   human (default, to stderr), json (JSON Lines), sarif, github
                             (machine formats go to stdout)
           --werror          treat warnings as errors (exit 1 when any warning remains)
           --color WHEN      auto (default), always or never; NO_COLOR disables auto colour
+          --fix             first apply every fix-it that keeps the meaning (pasted Swift
+                            and Objective-C written the .anim way, C float suffixes and
+                            casts removed, bare seconds given their unit), re-checking
+                            until none is left; then report what remains. Guesses (a
+                            typo's closest name) are left for you. A file the fixes would
+                            give more errors is left as it was.
+          --dry-run         with --fix: print the changes as a unified diff and report
+                            what the fixed text would leave; write nothing
 
         Suppress one finding with a comment on the line before it:
             // animc-ignore W0501: the flash is hidden behind the logo

@@ -160,6 +160,9 @@ public enum KeyPathComponent: String, Hashable, Sendable, CaseIterable {
     case x, y, width, height, origin, size, originX, originY
     case rotationX, rotationY, rotationZ
     case scale, scaleX, scaleY, scaleZ
+    /// `transform.scale.xy`: x and y together, z untouched (Core Animation accepts it,
+    /// and Objective-C code uses it for 2D pops).
+    case scaleXY
     case translation, translationX, translationY, translationZ
 }
 
@@ -353,6 +356,7 @@ public enum PropertyTable {
             add("\(p).scale.x", id, .scaleX, .number)
             add("\(p).scale.y", id, .scaleY, .number)
             add("\(p).scale.z", id, .scaleZ, .number)
+            add("\(p).scale.xy", id, .scaleXY, .number)
             add("\(p).translation", id, .translation, .size)
             add("\(p).translation.x", id, .translationX, .length)
             add("\(p).translation.y", id, .translationY, .length)

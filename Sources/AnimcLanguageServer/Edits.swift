@@ -1,4 +1,5 @@
 import AnimcBase
+import AnimcCompiler
 import AnimcDiagnostics
 import AnimcSyntax
 
@@ -29,19 +30,16 @@ extension LanguageServer {
                 }
             }
         }
-        if wants("source.fixAll.animc") {
-            // Every diagnostic's first fix, skipping any that overlaps one already taken.
-            var taken: [FixIt] = []
-            var used: [SourceRange] = []
-            for d in a.result.diagnostics {
-                guard let fix = d.fixIts.first else { continue }
-                let overlaps = fix.edits.contains { e in used.contains { $0.start < e.range.end && e.range.start < $0.end || $0 == e.range } }
-                if overlaps { continue }
-                taken.append(fix)
-                used += fix.edits.map(\.range)
-            }
-            if !taken.isEmpty {
-                actions.append(("Apply all \(taken.count) animc fix\(taken.count == 1 ? "" : "es")", "source.fixAll.animc", edit(taken), nil, false))
+        // What `animc check --fix` does: every fix that keeps the meaning, re-checked
+        // until none applies; guesses (a typo's closest name) stay one at a time above.
+        if wants("source.fixAll.animc"), !FixIt.applicableTogether(a.result.diagnostics).isEmpty {
+            let outcome = Pipeline.fix(a.file)
+            if outcome.changed {
+                let n = outcome.applied.count
+                let change = Self.smallestEdit(from: a.file.bytes, to: outcome.bytes)
+                let edits: JSONValue = .array([obj(("range", a.positions.json(change.range)), ("newText", .string(change.replacement)))])
+                actions.append(("Apply all \(n) animc fix\(n == 1 ? "" : "es") that keep the meaning", "source.fixAll.animc",
+                                obj(("changes", obj((doc.uri, edits)))), nil, false))
             }
         }
         if client.codeActionLiterals {
@@ -54,6 +52,19 @@ extension LanguageServer {
         return .array(actions.map { action in
             obj(("title", .string(action.title)), ("command", .string(Self.applyEditCommand)), ("arguments", .array([action.edit])))
         })
+    }
+
+    /// One edit turning `old` into `new`: the bytes between their common prefix and
+    /// suffix, on character boundaries, so the cursor outside it stays where it was.
+    static func smallestEdit(from old: [UInt8], to new: [UInt8]) -> TextEdit {
+        var prefix = 0
+        while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
+        while prefix > 0, prefix < old.count, old[prefix] & 0xC0 == 0x80 { prefix -= 1 }
+        var suffix = 0
+        while suffix < old.count - prefix, suffix < new.count - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+        while suffix > 0, old[old.count - suffix] & 0xC0 == 0x80 { suffix -= 1 }
+        let replaced = String(decoding: new[prefix..<(new.count - suffix)], as: UTF8.self)
+        return TextEdit(range: SourceRange(prefix, old.count - suffix), replacement: replaced)
     }
 
     /// Runs a command a code action carried: asks the client to apply its edit.

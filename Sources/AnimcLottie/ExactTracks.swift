@@ -259,7 +259,7 @@ enum ValueMath {
         case ("bounds.size.height", .rect(let r)): return .number(r.height)
         case ("transform.rotation", .transform(let t)), ("transform.rotation.z", .transform(let t)):
             return Affine2D(t.matrix).map { .number($0.rotation) }
-        case ("transform.scale", .transform(let t)):
+        case ("transform.scale", .transform(let t)), ("transform.scale.xy", .transform(let t)):
             guard let d = Affine2D(t.matrix), abs(d.scaleX - d.scaleY) < 1e-12 else { return nil }
             return .number(d.scaleX)
         case ("transform.scale.x", .transform(let t)): return Affine2D(t.matrix).map { .number($0.scaleX) }

@@ -118,7 +118,7 @@ struct LayerValues {
             guard var d = Affine2D(transform) else { return false }
             d.rotation = a
             transform = d.matrix
-        case ("transform.scale", .number(let s)):
+        case ("transform.scale", .number(let s)), ("transform.scale.xy", .number(let s)):
             guard var d = Affine2D(transform) else { return false }
             d.scaleX = s; d.scaleY = s
             transform = d.matrix

@@ -223,7 +223,8 @@ enum TransformComponents {
         case .translationX: return 8
         case .translationY: return 9
         case .translationZ: return 10
-        default: return 11
+        case .scaleXY: return 11
+        default: return 12
         }
     }
 
@@ -237,6 +238,7 @@ enum TransformComponents {
         case .scaleX: return [d.scale.0]
         case .scaleY: return [d.scale.1]
         case .scaleZ: return [d.scale.2]
+        case .scaleXY: return [(d.scale.0 + d.scale.1) / 2]
         case .translation: return [d.translation.0, d.translation.1]
         case .translationX: return [d.translation.0]
         case .translationY: return [d.translation.1]
@@ -252,7 +254,7 @@ enum TransformComponents {
     static func readFirst(_ c: KeyPathComponent, from m: M4, isIdentity: Bool? = nil) -> Double {
         if isIdentity ?? m.isIdentity {
             switch c {
-            case .scale, .scaleX, .scaleY, .scaleZ: return 1
+            case .scale, .scaleX, .scaleY, .scaleZ, .scaleXY: return 1
             default: return 0
             }
         }
@@ -270,10 +272,10 @@ enum TransformComponents {
             switch c {
             case .rotationZ:
                 return .rotation(v[0], 0, 0, 1)
-            case .scale, .scaleX, .scaleY, .scaleZ:
+            case .scale, .scaleX, .scaleY, .scaleZ, .scaleXY:
                 let s = additive ? 1 + v[0] : v[0]
-                let x = c == .scale || c == .scaleX ? s : 1
-                let y = c == .scale || c == .scaleY ? s : 1
+                let x = c == .scale || c == .scaleX || c == .scaleXY ? s : 1
+                let y = c == .scale || c == .scaleY || c == .scaleXY ? s : 1
                 let z = c == .scale || c == .scaleZ ? s : 1
                 return M4((x, 0 * x, 0 * x, 0, 0 * y, y, 0 * y, 0, 0 * z, 0 * z, z, 0, 0, 0, 0, 1))
             default:
@@ -292,6 +294,7 @@ enum TransformComponents {
         case .scaleX: set(&d.scale.0, v[0])
         case .scaleY: set(&d.scale.1, v[0])
         case .scaleZ: set(&d.scale.2, v[0])
+        case .scaleXY: set(&d.scale.0, v[0]); set(&d.scale.1, v[0])
         case .translation:
             set(&d.translation.0, v[0])
             if width > 1 { set(&d.translation.1, v[1]) }

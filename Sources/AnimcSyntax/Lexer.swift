@@ -110,6 +110,15 @@ public struct Lexer {
         diagnostics.append(d)
     }
 
+    /// Reports pasted C syntax that the lexer steps over (`1.0f`, `@0.5`): every one,
+    /// not one per line, since each is recovered exactly and a pasted line has several;
+    /// the line stays open for a real error's report.
+    private mutating func reportPasted(_ d: Diagnostic) {
+        guard reported <= SyntaxDiagnostics.recordedLimit else { return }
+        reported += 1
+        diagnostics.append(d)
+    }
+
     private func peek(_ offset: Int = 0) -> UInt8 {
         let k = i + offset
         return k < bytes.count ? bytes[k] : 0
@@ -212,6 +221,8 @@ public struct Lexer {
     public static func isIdentStart(_ b: UInt8) -> Bool {
         (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b == 0x5F
     }
+    /// `f` or `F`, C's float suffix (`1.0f`).
+    static func isFloatSuffix(_ b: UInt8) -> Bool { b == 0x66 || b == 0x46 }
     /// Whether `b` can continue a name (also digits).
     public static func isIdentContinue(_ b: UInt8) -> Bool { isIdentStart(b) || isDigit(b) }
     private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
@@ -268,13 +279,34 @@ public struct Lexer {
                 i += 1
                 while i < bytes.count, Lexer.isDigit(bytes[i]) { i += 1 }
                 report(SyntaxDiagnostics.leadingDotNumber(SourceRange(start, i), digits: text(start + 1, i)))
+                if i < bytes.count, Lexer.isFloatSuffix(bytes[i]), !Lexer.isIdentContinue(peek(1)) {
+                    i += 1
+                    reportPasted(SyntaxDiagnostics.floatSuffix(SourceRange(i - 1, i), written: text(i - 1, i)))
+                }
                 append(.number, from: start, error: true)
             } else {
                 single(.dot)
             }
+        case 0x40 where startsObjectiveCLiteral(after: i):
+            // `@0.5`, `@"forwards"`, `@[...]`, `@(x)`, `@YES`: the value is what follows.
+            i += 1
+            reportPasted(SyntaxDiagnostics.objectiveCLiteral(SourceRange(start, i)))
+            sawTrivia = true
+            lexToken()
         default:
             invalidCharacter()
         }
+    }
+
+    /// Whether the `@` at `at` starts an Objective-C literal.
+    private func startsObjectiveCLiteral(after at: Int) -> Bool {
+        let next = at + 1 < bytes.count ? bytes[at + 1] : 0
+        if Lexer.isDigit(next) || next == 0x22 || next == 0x28 || next == 0x5B || next == 0x2D || next == 0x2E { return true }
+        for word in ["YES", "NO"] where at + 1 + word.utf8.count <= bytes.count {
+            let end = at + 1 + word.utf8.count
+            if Array(bytes[(at + 1)..<end]) == Array(word.utf8), !(end < bytes.count && Lexer.isIdentContinue(bytes[end])) { return true }
+        }
+        return false
     }
 
     private mutating func single(_ kind: TokenKind) {
@@ -331,6 +363,12 @@ public struct Lexer {
             if Lexer.isDigit(peek(1)) {
                 i += 1
                 while i < bytes.count, Lexer.isDigit(bytes[i]) { i += 1 }
+            } else if Lexer.isFloatSuffix(peek(1)) && !Lexer.isIdentContinue(peek(2)) {
+                // `12.f`, C's float: the value is 12.
+                i += 2
+                reportPasted(SyntaxDiagnostics.floatSuffix(SourceRange(i - 2, i), written: text(i - 2, i)))
+                append(.number, from: start, error: false)
+                return
             } else if !Lexer.isIdentStart(peek(1)) {
                 // `1.` with nothing after: keep the dot in the token and suggest `1.0`.
                 i += 1
@@ -371,7 +409,10 @@ public struct Lexer {
         } else if Lexer.isIdentStart(peek()) {
             let unitStart = i
             while i < bytes.count, Lexer.isIdentStart(bytes[i]) { i += 1 }
-            if NumberUnit.from(bytes: UnsafeBufferPointer(rebasing: bytes[unitStart..<i])) == nil {
+            if i == unitStart + 1, Lexer.isFloatSuffix(bytes[unitStart]), !(i < bytes.count && Lexer.isDigit(bytes[i])) {
+                // `1.0f`: C's float suffix, which the number's decoder skips too.
+                reportPasted(SyntaxDiagnostics.floatSuffix(SourceRange(unitStart, i), written: text(unitStart, i)))
+            } else if NumberUnit.from(bytes: UnsafeBufferPointer(rebasing: bytes[unitStart..<i])) == nil {
                 let unit = text(unitStart, i)
                 let continues = i < bytes.count && Lexer.isDigit(bytes[i])
                 report(SyntaxDiagnostics.unknownUnit(SourceRange(unitStart, i), unit: unit,
@@ -529,7 +570,9 @@ public enum LiteralValue {
             i = k
         }
         let unit: NumberUnit?
-        if i == bytes.endIndex {
+        if i == bytes.endIndex || bytes.endIndex - i == 1 && Lexer.isFloatSuffix(bytes[i])
+            || bytes.endIndex - i == 2 && bytes[i] == 0x2E && Lexer.isFloatSuffix(bytes[i + 1]) {
+            // No unit, or C's float suffix, which the lexer reported (`1.0f`, `12.f`).
             unit = nil
         } else {
             guard let u = NumberUnit.from(bytes: UnsafeBufferPointer(rebasing: bytes[i...])) else { return nil }
@@ -572,7 +615,7 @@ public enum LiteralValue {
         if digits.hasSuffix(".") { digits += "0" }
         guard let value = Double(digits), value.isFinite else { return nil }
         let unitText = String(text[digitsEnd...])
-        if unitText.isEmpty { return (value, nil) }
+        if unitText.isEmpty || unitText == "f" || unitText == "F" { return (value, nil) }
         guard let unit = NumberUnit.from(spelling: unitText) else { return nil }
         return (value, unit)
     }

@@ -422,6 +422,15 @@ extension Parser {
             }
             return b.leaf(.identifier, t.range, data: callee.name)
         case .lParen:
+            if let castEnd = pastedCastEnd() {
+                // `(CGFloat)M_PI`: reported, removed by its fix-it, and parsed as its operand.
+                let typeText = file.text(SourceRange(start: peek().range.start, end: token(at: pos + castEnd - 1).range.start))
+                for _ in 0..<castEnd { advance() }
+                let cast = SourceRange(start: t.range.start, end: previousEnd)
+                record(SyntaxDiagnostics.cCast(cast, removed: SourceRange(start: t.range.start, end: tok.range.start),
+                                               type: String(typeText.reversed().drop { $0 == " " }.reversed())))
+                return parseUnary()
+            }
             let mark = b.listMark
             let (parsed, range) = parseBracketed(closing: .rParen, what: "the parenthesis")
             guard parsed else { return errorExpr(range) }
@@ -438,6 +447,8 @@ extension Parser {
             return b.node(.tuple, range) {
                 $0.pushList(since: mark)
             }
+        case .lBracket where startsMessageSend():
+            return parseMessageSend()
         case .lBracket:
             let mark = b.listMark
             let (parsed, range) = parseBracketed(closing: .rBracket, what: "the list")
@@ -455,6 +466,116 @@ extension Parser {
             report(SyntaxDiagnostics.expectedExpression(errorRange, found: found, after: nil))
             return errorExpr(.empty(at: previousEnd))
         }
+    }
+
+    /// At `[`: whether an Objective-C message send starts here, `[receiver selector]`
+    /// or `[receiver piece: value ...]`, where the receiver is a name, a dotted name or
+    /// a message send. Two names side by side are never a `.anim` list, so nothing
+    /// that parses today is read differently.
+    private mutating func startsMessageSend() -> Bool {
+        var k = 1
+        let first = token(at: pos + k)
+        if first.kind == .lBracket {
+            // A nested send: skip to its closing bracket (a bounded look).
+            var depth = 0
+            while k < 256 {
+                let t = token(at: pos + k)
+                if t.kind == .lBracket { depth += 1 } else if t.kind == .rBracket { depth -= 1 }
+                else if t.kind == .eof || t.kind == .lBrace || t.kind == .rBrace { return false }
+                k += 1
+                if depth == 0 { break }
+            }
+            guard depth == 0 else { return false }
+        } else if first.kind == .identifier {
+            k += 1
+            while token(at: pos + k).kind == .dot, token(at: pos + k + 1).kind == .identifier { k += 2 }
+        } else {
+            return false
+        }
+        let selector = token(at: pos + k)
+        guard selector.kind == .identifier, !selector.flags.contains(.newlineBefore) else { return false }
+        let after = token(at: pos + k + 1).kind
+        return after == .colon || after == .rBracket
+    }
+
+    /// MessageSend = "[" Receiver ( selector | { [ piece ] ":" Expr } [ "," Expr ... ] ) "]"
+    private mutating func parseMessageSend() -> NodeRef {
+        let open = advance()
+        guard enter() else {
+            pos -= 1
+            skipBalanced()
+            return errorExpr(SourceRange(start: open.range.start, end: previousEnd))
+        }
+        defer { leave() }
+        bracketDepth += 1
+        let receiver = parsePostfix()
+        let arguments = b.listMark
+        guard tok.kind == .identifier else {
+            bracketDepth -= 1
+            closeBracket(.rBracket, opened: open.range, what: "the message")
+            return errorExpr(SourceRange(start: open.range.start, end: previousEnd))
+        }
+        let selector = name(tok)
+        if peek().kind == .rBracket {
+            advance()
+        } else {
+            while !atEOF && tok.kind != .rBracket && tok.kind != .rBrace {
+                let before = position
+                var label: NameRef?
+                if tok.kind == .identifier && peek().kind == .colon {
+                    label = name(advance())
+                    advance()
+                } else if tok.kind == .colon || tok.kind == .comma {
+                    // `initWithControlPoints:0.4 :0 :0.2 :1`, `arrayWithObjects:a, b, nil`
+                    advance()
+                } else {
+                    break
+                }
+                let value = parseExpression()
+                if let label {
+                    b.addToList(b.node(.argument, label.range.union(value.range)) {
+                        $0.push(label)
+                        $0.push(value)
+                    })
+                } else {
+                    b.addToList(value)
+                }
+                if position == before { break }
+            }
+        }
+        bracketDepth -= 1
+        closeBracket(.rBracket, opened: open.range, what: "the message")
+        let range = SourceRange(start: open.range.start, end: previousEnd)
+        return b.node(.message, range) {
+            $0.push(selector)
+            $0.push(receiver)
+            $0.pushList(since: arguments)
+        }
+    }
+
+    /// C's type names that pasted casts use: `(CGFloat)M_PI`, `(id)path.CGPath`.
+    static let cTypeNames: Set<String> = [
+        "CGFloat", "float", "double", "int", "long", "short", "unsigned", "NSInteger", "NSUInteger", "CFTimeInterval",
+        "NSTimeInterval", "id", "CGPathRef", "CGColorRef", "CGImageRef", "Float", "Double", "Int", "int32_t", "int64_t",
+        "uint32_t", "BOOL", "NSNumber", "NSValue", "UIColor", "CGColor", "CGPath",
+    ]
+
+    /// At `(`: the number of tokens of a pasted C cast, its parentheses included, when
+    /// one starts here: `(` [`__bridge`] type [`*`] `)` followed on the same line by an
+    /// operand. A parenthesised type name is never a `.anim` value, so nothing that
+    /// parses today is read differently.
+    private mutating func pastedCastEnd() -> Int? {
+        var k = 1
+        if token(at: pos + k).kind == .identifier, file.text(token(at: pos + k).range) == "__bridge" { k += 1 }
+        let type = token(at: pos + k)
+        guard type.kind == .identifier, Parser.cTypeNames.contains(file.text(type.range)) else { return nil }
+        k += 1
+        if token(at: pos + k).kind == .star { k += 1 }
+        guard token(at: pos + k).kind == .rParen else { return nil }
+        k += 1
+        let operand = token(at: pos + k)
+        guard !operand.flags.contains(.newlineBefore), canStartExpression(operand, offset: k) else { return nil }
+        return k
     }
 
     /// Reads `( ... )` or `[ ... ]` from its opening bracket: its elements go on the list

@@ -116,8 +116,12 @@ public struct Parser {
     mutating func lexMore() {
         session.lexer.lex(upTo: session.window.batch, into: &tokens)
         guard !session.lexer.diagnostics.isEmpty else { return }
-        for d in session.lexer.takeDiagnostics() where session.errorLines.insert(session.line(of: d)).inserted {
-            record(d)
+        for d in session.lexer.takeDiagnostics() {
+            // Pasted C syntax is recovered exactly: every one is reported, and the line
+            // stays open for a real error.
+            if d.code == SyntaxDiagnostics.pastedCSyntaxDescriptor.code || session.errorLines.insert(session.line(of: d)).inserted {
+                record(d)
+            }
         }
     }
 

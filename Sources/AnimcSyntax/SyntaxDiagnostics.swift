@@ -93,6 +93,21 @@ public enum SyntaxDiagnostics {
         represented. No animation needs such a value; check for a typo in the exponent.
         """)
 
+    public static let pastedCSyntaxDescriptor = DiagnosticDescriptor(
+        "E0110", "pasted-c-syntax", .error, "C or Objective-C syntax that .anim does not have",
+        explanation: """
+        Core Animation code pasted from C or Objective-C carries syntax `.anim` does not \
+        have: a float suffix (`1.0f`, `12.f`), the `@` of an Objective-C literal \
+        (`@0.5`, `@(x)`, `@[…]`, `@"…"`, `@YES`) and C casts (`(CGFloat)M_PI`, \
+        `(id)path.CGPath`, `(__bridge id)color`). Each is reported where it is, every one \
+        on a line, with a fix-it that removes it and keeps the value; checking goes on as \
+        if it were not there, so the spellings inside (`M_PI`, `kCAFillModeForwards`) are \
+        reported in the same round.
+
+        Fix: `animc check --fix` removes them all, with every other fix that keeps the \
+        meaning.
+        """)
+
     public static let expectedItemDescriptor = DiagnosticDescriptor(
         "E0201", "expected-item", .error, "Something that cannot start an item in this block",
         explanation: """
@@ -221,7 +236,7 @@ public enum SyntaxDiagnostics {
     public static let all: [DiagnosticDescriptor] = [
         invalidUTF8Descriptor, unexpectedCharacterDescriptor, unterminatedStringDescriptor,
         invalidEscapeDescriptor, unterminatedCommentDescriptor, malformedNumberDescriptor,
-        unknownUnitDescriptor, invalidColorDescriptor, numberOutOfRangeDescriptor,
+        unknownUnitDescriptor, invalidColorDescriptor, numberOutOfRangeDescriptor, pastedCSyntaxDescriptor,
         expectedItemDescriptor, expectedExpressionDescriptor, unclosedDelimiterDescriptor,
         expectedNameDescriptor, missingSeparatorDescriptor, expectedTokenDescriptor,
         nestingTooDeepDescriptor, misplacedItemDescriptor, unexpectedClosingDescriptor,
@@ -295,7 +310,25 @@ public enum SyntaxDiagnostics {
 
     static func leadingDotNumber(_ range: SourceRange, digits: String) -> Diagnostic {
         malformedNumberDescriptor.at(range, "a number cannot start with '.'",
-                                     fixIts: [.insert("0", at: range.start, "write 0.\(digits)")])
+                                     fixIts: [.insert("0", at: range.start, "write 0.\(digits)", applicability: .machineApplicable)])
+    }
+
+    /// `1.0f`, `12.f`: `suffix` is the `f` (with the dot before it when no digit follows).
+    static func floatSuffix(_ suffix: SourceRange, written: String) -> Diagnostic {
+        pastedCSyntaxDescriptor.at(suffix, "'\(written)' is C's float suffix: .anim numbers have none", label: "C float suffix",
+                                   fixIts: [.replace(suffix, with: "", "remove it", applicability: .machineApplicable)])
+    }
+
+    /// `@0.5`, `@"forwards"`, `@[...]`: the `@` of an Objective-C literal.
+    static func objectiveCLiteral(_ at: SourceRange) -> Diagnostic {
+        pastedCSyntaxDescriptor.at(at, "'@' marks an Objective-C literal: .anim writes the value alone", label: "Objective-C",
+                                   fixIts: [.replace(at, with: "", "remove '@'", applicability: .machineApplicable)])
+    }
+
+    /// `(CGFloat)M_PI`: `removed` runs from the opening parenthesis to the operand.
+    static func cCast(_ cast: SourceRange, removed: SourceRange, type: String) -> Diagnostic {
+        pastedCSyntaxDescriptor.at(cast, "'(\(type))' is a C cast: .anim values need none", label: "C cast",
+                                   fixIts: [.replace(removed, with: "", "remove the cast", applicability: .machineApplicable)])
     }
 
     static func malformedNumber(_ range: SourceRange, text: String) -> Diagnostic {

@@ -158,6 +158,10 @@ private struct Dumper {
         case .call(let callee, let arguments):
             line(depth, prefix + "Call \(callee.name)", r)
             for a in tree[arguments] { argument(a, depth + 1) }
+        case .message(let receiver, let selector, let arguments):
+            line(depth, prefix + "Message \(selector.name)", r)
+            expr(receiver, depth + 1, prefix: "receiver ")
+            for a in tree[arguments] { argument(a, depth + 1) }
         case .index(let base, let indices):
             line(depth, prefix + "Index", r)
             expr(base, depth + 1)

@@ -288,6 +288,11 @@ public enum ExprKind: Sendable {
     case implicitMember(Identifier)
     /// Transform functions written side by side: `rotate(-45deg) scale(0.25)`.
     case sequence(Children<Expr>)
+    /// `[UIColor clearColor]`, `[NSNumber numberWithFloat:0.5]`: an Objective-C message
+    /// send, which `.anim` does not have; parsed so that pasted code gets its `.anim`
+    /// spelling as a fix-it. `selector` is the first piece; the arguments are labelled
+    /// with theirs (the first with `selector` again; `:0.5` pieces have none).
+    case message(receiver: Expr, selector: Identifier, arguments: Children<Argument>)
     /// `path { commands }` used as a value.
     case pathLiteral(Block)
     /// Missing or unparsable; already diagnosed.
@@ -452,7 +457,7 @@ enum NodeTag: UInt8, Sendable, BitwiseCopyable {
     case block
     // Expressions.
     case number, smallNumber, string, color, boolean, identifier, paren, tuple, list, unary, binary, conditional
-    case range, call, index, member, implicitMember, sequence, pathLiteral, errorExpr
+    case range, call, index, member, implicitMember, sequence, pathLiteral, message, errorExpr
     // Parts of items.
     case keyPath, parameter, loopBinding, argument
 }
@@ -523,6 +528,7 @@ struct NodeKind: Sendable, BitwiseCopyable {
 /// | conditional | offset | condition, then, otherwise |
 /// | range | offset | lower, upper; `bits` = inclusive |
 /// | call | offset | callee, list of arguments |
+/// | message | offset | selector (its first piece), receiver, list of arguments |
 /// | index | offset | base, list of indices |
 /// | member | offset | base, name |
 /// | implicitMember | offset | name |
@@ -722,6 +728,7 @@ public final class SyntaxArena: @unchecked Sendable {
         case .identifier: return .identifier(names[Int(x)])
         case .binary: return .binary(BinaryOperator(code: k.bits), expr(word(x)), expr(word(x + 1)))
         case .call: return .call(callee: identifier(at: x), arguments: children(at: x + 3))
+        case .message: return .message(receiver: expr(word(x + 3)), selector: identifier(at: x), arguments: children(at: x + 4))
         case .tuple: return .tuple(children(at: x))
         case .string: return .string(strings[Int(x)])
         case .color:

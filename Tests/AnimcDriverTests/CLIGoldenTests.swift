@@ -51,7 +51,7 @@ import Testing
         let eval = Self.run(["eval", "--help"])
         for option in ["--at", "--fraction", "--animation", "--scrub", "--layer", "--property", "--format"] { #expect(eval.contains(option)) }
         let check = Self.run(["check", "--help"])
-        for option in ["--format", "--werror", "--color"] { #expect(check.contains(option)) }
+        for option in ["--format", "--werror", "--color", "--fix", "--dry-run"] { #expect(check.contains(option)) }
     }
 
     /// Two inputs that would write one output are refused before anything is written.

@@ -270,8 +270,12 @@ import Testing
 
     // MARK: Fixes and formatting
 
+    /// A typo's fix is offered where it is, never applied by the fix-all, which takes
+    /// what `animc check --fix` takes: the fixes that keep the meaning, re-checked until
+    /// none is left, as one edit.
     @Test func codeActionsFromFixIts() throws {
-        let broken = "composition { size: 10 x 10 }\nlayer a {\n  opactiy: 1\n  cornerRadus: 2\n}\n"
+        let broken = "composition { size: 10 x 10 }\nlayer a {\n  opactiy: 1\n  cornerRadus: 2.0f\n"
+            + "  basic opacity { from: @0, to: 1, duration: (CFTimeInterval)0.5, fillMode: kCAFillModeForwards }\n}\n"
         let client = Client(open: broken)
         let range = obj(("start", obj(("line", 2), ("character", 2))), ("end", obj(("line", 2), ("character", 4))))
         let actions = try #require(client.request("textDocument/codeAction", obj(("textDocument", obj(("uri", .string(Self.uri)))), ("range", range),
@@ -280,7 +284,19 @@ import Testing
         #expect(quick["title"] == "Replace with 'opacity'")
         let all = try #require(actions.first { $0["kind"] == "source.fixAll.animc" })
         let edits = try #require(all["edit"]?["changes"]?[Self.uri]?.arrayValue)
-        #expect(Set(edits.compactMap { $0["newText"]?.stringValue }) == ["opacity", "cornerRadius"])
+        try #require(edits.count == 1)
+        let edit = edits[0]
+        // The edit spans the pasted spellings only: from line 3's suffix to line 4's constant.
+        #expect(edit["range"]?["start"]?["line"] == 3 && edit["range"]?["end"]?["line"] == 4)
+        let lines = broken.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var fixed = lines
+        let start = try #require(edit["range"]?["start"]?["character"]?.numberValue), end = try #require(edit["range"]?["end"]?["character"]?.numberValue)
+        let text = try #require(edit["newText"]?.stringValue)
+        let joined = String(lines[3].prefix(Int(start))) + text + String(lines[4].dropFirst(Int(end)))
+        fixed.replaceSubrange(3...4, with: joined.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        #expect(fixed[2] == "  opactiy: 1")  // the guess is left to the person
+        #expect(fixed[3] == "  cornerRadus: 2.0")
+        #expect(fixed[4] == "  basic opacity { from: 0, to: 1, duration: 0.5s, fillMode: forwards }")
     }
 
     @Test func formattingGivesTheFormattersOutput() throws {

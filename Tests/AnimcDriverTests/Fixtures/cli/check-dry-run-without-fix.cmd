@@ -1,0 +1,1 @@
+check --dry-run inputs/pasted-objc.anim

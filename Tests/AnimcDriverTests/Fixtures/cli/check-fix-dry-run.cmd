@@ -1,0 +1,1 @@
+check --fix --dry-run inputs/pasted-objc.anim
