@@ -455,7 +455,8 @@ public enum CheckerDiagnostics {
         The animation starts after a delay without filling backwards, so before it \
         starts the layer shows its model value, and at the start it jumps to the \
         animation's first value: a pop. Set the model value to the first value, or add \
-        `fillMode: backwards`.
+        `fillMode: backwards`. An animation with a `timeOffset` starts part way through, \
+        not from its first value; it is not checked.
         """)
 
     public static let matrixTurn = DiagnosticDescriptor(

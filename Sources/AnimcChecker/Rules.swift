@@ -254,8 +254,10 @@ extension Checker {
                         fixIts: block.flatMap { attributeInsertion($0, "removedOnCompletion: false", message: "keep the animation") }.map { [$0] } ?? []))
                 }
             }
-            // W0504
-            if t.beginTime > 1e-9, t.speed > 0, !t.fillMode.fillsBackwards, case .property(let p) = a.kind,
+            // W0504. With a timeOffset the animation starts part way through, from a
+            // value this rule does not compute: saying it starts from its first value
+            // would be wrong.
+            if t.beginTime > 1e-9, t.speed > 0, t.timeOffset == 0, !t.fillMode.fillsBackwards, case .property(let p) = a.kind,
                let first = firstValue(p), let model = ValueMath.component(p.target.component, of: node.modelValue(p.target.property)),
                !approximatelyEqual(first, model),
                !coveredBefore(t.beginTime, target: p.target, among: Array(animations[..<index]) + Array(animations[(index + 1)...]), topLevel: true) {
