@@ -209,7 +209,8 @@ extension Checker {
                 items.append(CallItem(label: argument.label?.name, value: .string(word), range: argument.value.range))
                 continue
             }
-            items.append(CallItem(label: argument.label?.name, value: eval(argument.value, scope), range: argument.value.range))
+            items.append(CallItem(label: argument.label?.name, value: evaluateArgument(argument, index: i, of: callee.name, scope),
+                                  range: argument.value.range))
         }
         let args = CallArguments(callee: callee.name, items: items, range: range, checker: self)
         if args.hasPoison { return .poison }

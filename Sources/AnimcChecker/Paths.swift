@@ -18,7 +18,10 @@ extension Checker {
         var failed = false
         expandNested(block, in: scope) { item, itemScope in
             guard case .pathCommand(let name, let arguments) = tree[item] else { return }
-            let items = tree[arguments].map { CallItem(label: $0.label?.name, value: eval($0.value, itemScope), range: $0.value.range) }
+            let items = tree[arguments].enumerated().map { i, argument in
+                CallItem(label: argument.label?.name, value: evaluateArgument(argument, index: i, of: name.name, itemScope),
+                         range: argument.value.range)
+            }
             let args = CallArguments(callee: name.name, items: items, range: item.range, checker: self)
             if args.hasPoison { failed = true; return }
             if let added = pathCommand(name, args, hasCurrentPoint: !elements.isEmpty) {

@@ -1,3 +1,6 @@
+import AnimcIR
+import AnimcSyntax
+
 /// A built-in function's parameters: what a call binds its arguments to (by position,
 /// then by label), what its error messages show as usage, and what an editor's
 /// signature help and hover show. One table, so the three cannot disagree.
@@ -149,4 +152,26 @@ extension LanguageFacts {
 
     /// Every built-in function's name.
     public static var functionNames: [String] { Builtins.functionNames }
+}
+
+extension Checker {
+    /// The type a built-in's argument is converted to, so that it is evaluated in
+    /// context: a pasted `M_PI` is `180deg` for an arc's `from` and `pi` for its radius.
+    func expectedArgumentType(_ callee: String, label: String?, index: Int) -> ValueType? {
+        guard let signature = Builtins.signatures[callee], !signature.variadic else { return nil }
+        let parameter = label.map { l in signature.parameters.first { $0.name == l } }
+            ?? (index < signature.parameters.count ? signature.parameters[index] : nil)
+        switch parameter?.type {
+        case "angle": return .angle
+        case "time": return .time
+        case "number", "whole number": return .number
+        default: return nil
+        }
+    }
+
+    /// Evaluates a call's argument in the context its parameter gives.
+    func evaluateArgument(_ argument: Argument, index: Int, of callee: String, _ scope: Scope) -> SemaValue {
+        guard let type = expectedArgumentType(callee, label: argument.label?.name, index: index) else { return eval(argument.value, scope) }
+        return evaluating(argument.value, scope, expecting: type)
+    }
 }

@@ -344,9 +344,26 @@ public struct Parser {
     /// Block = "{" { Item Separator } "}"
     ///
     /// `what` names the block in messages ("the body of layer 'logo'").
+    /// How many tokens come before a `{` later on the current line, when one does
+    /// (within a few tokens, and not past a `}` or another block's start).
+    private mutating func braceLaterOnThisLine() -> Int? {
+        for k in 1..<16 {
+            let t = token(at: pos + k)
+            if t.flags.contains(.newlineBefore) || t.kind == .eof || t.kind == .rBrace { return nil }
+            if t.kind == .lBrace { return k }
+        }
+        return nil
+    }
+
     mutating func parseBlock(_ context: BlockContext, what: @autoclosure () -> String) -> NodeRef {
         let open = tok
         let mark = b.listMark
+        if tok.kind != .lBrace, !tok.flags.contains(.newlineBefore), let skip = braceLaterOnThisLine() {
+            // Something unexpected before the `{` on the same line (`as fade[ {`): report
+            // it and read the block as written, so its body's own findings are reported.
+            report(SyntaxDiagnostics.expectedToken(errorRange, expected: "'{'", context: "to open \(what())", found: found, fixIt: nil))
+            for _ in 0..<skip { advance() }
+        }
         guard tok.kind == .lBrace else {
             // A forgotten `{`: report it once, then read what follows as the block's body
             // up to its `}` (or the end), so the body's lines are not reported as
