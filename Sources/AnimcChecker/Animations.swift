@@ -341,7 +341,18 @@ extension Checker {
         }
         if let x = time("beginTime") { t.beginTime = x }
         if let attr = a["duration"], let x = time("duration") {
-            if x <= 0 { report(Messages.badDuration(attr.value.range, value: x, what: "the duration")); ok = false } else { t.duration = x }
+            if x < 0 {
+                report(Messages.badDuration(attr.value.range, value: x, what: "the duration"))
+                ok = false
+            } else if x == 0 {
+                // Core Animation replaces a zero duration when the animation is added: with
+                // its group's, or the transaction's 0.25 s.
+                let used = kind == "group" ? CoreAnimationDefaults.duration : group?.duration ?? CoreAnimationDefaults.duration
+                t.duration = used
+                report(Messages.zeroDuration(attr.value.range, used: used, inGroup: kind != "group" && group?.duration != nil))
+            } else {
+                t.duration = x
+            }
         } else if a["duration"] == nil, let inherited = group?.duration, kind != "group" {
             t.duration = inherited
         }

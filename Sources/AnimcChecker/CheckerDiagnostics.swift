@@ -323,11 +323,10 @@ public enum CheckerDiagnostics {
         """)
 
     public static let negativeDuration = DiagnosticDescriptor(
-        "E0408", "bad-duration", .error, "A duration that is negative or zero",
+        "E0408", "bad-duration", .error, "A negative duration",
         explanation: """
-        Durations must be positive. Core Animation silently replaces a duration of 0 \
-        with 0.25 s (or the group's duration), which is rarely what was meant: write the \
-        duration you want, or leave it out to get the default.
+        Durations cannot be negative. (A duration of 0 is Core Animation's default, \
+        0.25 s or the group's duration, with warning W0510.)
         """)
 
     public static let negativeRepeat = DiagnosticDescriptor(
@@ -508,8 +507,10 @@ public enum CheckerDiagnostics {
         "W0510", "default-duration", .warning, "An animation without a duration gets Core Animation's 0.25 s",
         explanation: """
         Core Animation replaces a zero duration with 0.25 s when an animation is added to \
-        a layer. animc does the same, and warns, because an animation that lasts a \
-        quarter of a second by accident is a common surprise. Write `duration:`.
+        a layer (inside a group, with the group's duration). animc does the same for an \
+        animation without a duration or with `duration: 0`, and warns, because an \
+        animation that lasts a quarter of a second by accident is a common surprise. \
+        Write `duration:`.
         """)
 
     public static let unusedMask = DiagnosticDescriptor(

@@ -15,7 +15,22 @@ extension Checker {
             report(Messages.presentationMisuse(expr.range))
             return nil
         }
+        if type == .time || type == .angle, case .number(let x, .none) = v, case .identifier = tree[expr],
+           let declared = literalConstant(expr, scope) {
+            // `let d = 1.5` … `duration: d`, as pasted code declares a CFTimeInterval: the
+            // unit goes where the number is written.
+            report(Messages.missingUnitInDeclaration(expr.range, name: text(expr.range), expected: type == .time ? .time : .angle,
+                                                     value: x, declaration: declared, context: context()))
+            return nil
+        }
         return convert(v, to: type, at: expr.range, context: context(), literal: isLiteralNumber(expr))
+    }
+
+    /// The literal a name's `let` gives without a type or a unit (`let d = 1.5`), if so.
+    private func literalConstant(_ expr: Expr, _ scope: Scope) -> SourceRange? {
+        guard case .identifier(let name) = tree[expr], let (binding, _) = scope.resolve(name), binding.kind == .constant,
+              binding.declaredType == nil, let value = binding.expr, isLiteralNumber(value) else { return nil }
+        return value.range
     }
 
     /// Like ``lowerValue(_:_:as:context:)`` but also accepts `presentation`.
@@ -52,7 +67,7 @@ extension Checker {
         return nil
     }
 
-    private func isLiteralNumber(_ expr: Expr) -> Bool {
+    func isLiteralNumber(_ expr: Expr) -> Bool {
         switch tree[expr] {
         case .number(_, nil): return true
         case .unary(.negate, let inner): return isLiteralNumber(inner)

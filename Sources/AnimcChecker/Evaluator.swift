@@ -214,7 +214,7 @@ extension Checker {
         default:
             result = binding.expr.map { eval($0, scope) } ?? .poison
             if let type = binding.declaredType, !result.isPoison, let e = binding.expr {
-                result = checkDeclaredType(result, type, e.range)
+                result = checkDeclaredType(result, type, e.range, literal: isLiteralNumber(e))
             }
         }
         binding.value = result
@@ -223,7 +223,21 @@ extension Checker {
     }
 
     /// `let x: Time = ...`: the annotation names a type the value must have.
-    func checkDeclaredType(_ v: SemaValue, _ type: Identifier, _ range: SourceRange) -> SemaValue {
+    func checkDeclaredType(_ v: SemaValue, _ type: Identifier, _ range: SourceRange, literal: Bool = false) -> SemaValue {
+        if TypeNames.lookup(type.name) == nil, let ported = SwiftSpellings.typeNames[type.name], let expected = TypeNames.lookup(ported) {
+            // `let d: CFTimeInterval = 1.5`: the type written the .anim way, and a bare
+            // number of seconds given its unit in the same fix.
+            var edits = [TextEdit(range: type.range, replacement: ported)]
+            var value = v
+            if ported == "Time", literal, case .number(let x, .none) = v {
+                edits.append(TextEdit(range: .empty(at: range.end), replacement: "s"))
+                value = .number(x, .time)
+            }
+            report(CheckerDiagnostics.swiftSpelling.at(
+                type.range, "'\(type.name)' is a Swift or C type, not .anim: write '\(ported)'", label: "pasted type",
+                fixIts: [FixIt("write it the .anim way", edits: edits, applicability: .machineApplicable)]))
+            return TypeNames.matches(value, expected) ? value : .poison
+        }
         guard let expected = TypeNames.lookup(type.name) else {
             reportSuggesting(type.name, among: TypeNames.all.count, { TypeNames.all }) {
                 Messages.unknownName(type.range, name: type.name, suggestion: $0, help: "types are " + TypeNames.all.joined(separator: ", "))
@@ -231,6 +245,14 @@ extension Checker {
             return .poison
         }
         if TypeNames.matches(v, expected) { return v }
+        if literal, case .number(let x, .none) = v {
+            let time = TypeNames.matches(.number(x, .time), expected), angle = TypeNames.matches(.number(x, .angle), expected)
+            if time || angle {
+                // `let d: Time = 1.5`: the unit the type says, where the number is written.
+                report(Messages.missingUnit(range, expected: time ? .time : .angle, literal: true, value: x, context: "'\(type.name)'"))
+                return .number(x, time ? .time : .angle)
+            }
+        }
         report(Messages.typeMismatch(range, expected: TypeNames.describe(expected), found: v.typeName))
         return .poison
     }

@@ -78,6 +78,17 @@ enum Messages {
                                                             applicability: unit == "deg" ? .maybeIncorrect : .machineApplicable)] : [])
     }
 
+    static func missingUnitInDeclaration(_ range: SourceRange, name: String, expected: Dimension, value: Double,
+                                         declaration: SourceRange, context: String?) -> Diagnostic {
+        let unit = expected == .time ? "s" : (abs(value) > 6.3 ? "deg" : "rad")
+        let where_ = context.map { " for \($0)" } ?? ""
+        return D.unitMismatch.at(range, "expected \(expected.noun)\(where_), found '\(name)', a number without a unit",
+                                 label: "needs a unit", secondary: [Label(declaration, "'\(name)' is declared here")],
+                                 help: "give the number its unit where '\(name)' is declared",
+                                 fixIts: [.insert(unit, at: declaration.end, "add '\(unit)' to '\(name)'",
+                                                  applicability: unit == "deg" ? .maybeIncorrect : .machineApplicable)])
+    }
+
     static func dimensionMismatch(_ range: SourceRange, expected: Dimension, found: Dimension, context: String?) -> Diagnostic {
         let where_ = context.map { " for \($0)" } ?? ""
         return D.unitMismatch.at(range, "expected \(expected.noun)\(where_), found \(found.noun)", label: "this is \(found.noun)")
@@ -349,8 +360,14 @@ enum Messages {
     }
 
     static func badDuration(_ range: SourceRange, value: Double, what: String) -> Diagnostic {
-        D.negativeDuration.at(range, value == 0 ? "\(what) is zero" : "\(what) is negative", label: "must be positive",
-                              notes: value == 0 ? [Note("Core Animation would silently use 0.25 s (or the group's duration)")] : [])
+        D.negativeDuration.at(range, "\(what) is negative", label: "must be positive")
+    }
+
+    static func zeroDuration(_ range: SourceRange, used: Double, inGroup: Bool) -> Diagnostic {
+        let seconds = formatNumber(used) + "s"
+        return D.defaultDuration.at(range, "duration 0: Core Animation uses \(inGroup ? "the group's duration, " : "")\(seconds)",
+                                    label: "replaced when added",
+                                    fixIts: [.replace(range, with: seconds, "write \(seconds)", applicability: .machineApplicable)])
     }
 
     static func negativeRepeat(_ range: SourceRange, what: String) -> Diagnostic {

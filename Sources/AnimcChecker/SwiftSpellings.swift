@@ -128,6 +128,16 @@ enum SwiftSpellings {
         "CAShapeLayerLineJoin", "CAShapeLayerFillRule", "CATransform3D",
     ]
 
+    /// Swift, C and Core Graphics types for `.anim`'s, as declarations write them.
+    static let typeNames: [String: String] = [
+        "CGFloat": "Number", "Double": "Number", "Float": "Number", "Int": "Number", "NSInteger": "Number",
+        "NSUInteger": "Number", "Int32": "Number", "float": "Number", "double": "Number", "int": "Number",
+        "CFTimeInterval": "Time", "TimeInterval": "Time", "NSTimeInterval": "Time",
+        "CGPoint": "Point", "CGSize": "Size", "CGRect": "Rect", "UIColor": "Color", "NSColor": "Color", "CGColor": "Color",
+        "CGColorRef": "Color", "CGPath": "Path", "CGPathRef": "Path", "UIBezierPath": "Path", "CATransform3D": "Transform",
+        "CAMediaTimingFunction": "Timing", "BOOL": "Bool", "NSString": "String",
+    ]
+
     /// Members that turn a UIKit value into Core Animation's (`UIColor.red.cgColor`,
     /// `path.CGPath`): `.anim` values are Core Animation's already.
     static let bridgingMembers: Set<String> = ["cgColor", "cgPath", "CGColor", "CGPath", "cgImage", "CGImage"]
