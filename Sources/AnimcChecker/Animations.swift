@@ -63,19 +63,19 @@ extension Checker {
     func animationNameRange(_ item: Item) -> SourceRange { Checker.animationNameRange(item, in: tree) }
 
     static func animationNameRange(_ item: Item, in tree: SyntaxTree) -> SourceRange {
-        guard case .animation(let kind, let target, let alias, _, _) = tree[item] else { return item.range }
+        guard case .animation(let kind, let target, let alias, _, _, _) = tree[item] else { return item.range }
         return alias?.range ?? target?.range ?? kind.range
     }
 
     /// The body of the animation lowered at `range` in this check's tree.
     func animationBlock(_ range: SourceRange) -> Block? {
-        guard let item = animationItems[range], case .animation(_, _, _, _, let body) = tree[item] else { return nil }
+        guard let item = animationItems[range], case .animation(_, _, _, _, let body, _) = tree[item] else { return nil }
         return body
     }
 
     /// Where ` as name` would go for a fix-it.
     func aliasInsertionPoint(_ item: Item) -> UInt32? {
-        guard case .animation(_, let target, let alias, _, _) = tree[item], alias == nil, let t = target else { return nil }
+        guard case .animation(_, let target, let alias, _, _, _) = tree[item], alias == nil, let t = target else { return nil }
         return t.range.end
     }
 
@@ -91,12 +91,13 @@ extension Checker {
 
     /// Lowers an animation item. `group` is nil for an animation added directly to a layer.
     func lowerAnimation(_ item: Item, layerKind: LayerKind, scope: Scope, group: GroupContext?) -> Animation? {
-        guard case .animation(let kind, let target, let alias, let along, let body) = tree[item] else { return nil }
+        guard case .animation(let kind, let target, let alias, let along, let body, let indices) = tree[item] else { return nil }
         animationItems[item.range] = item
         output.animations.append(item)
         work.evaluations += limits.loweringWeight
+        // `as fade[c]` in a loop: fade[0], fade[1], ...
+        guard let name = indexedName(alias?.name ?? target?.dotted ?? "group", indices, scope, what: "an animation index") else { return nil }
         var written = gatherBody(item, kind: kind.name, body, scope)
-        let name = alias?.name ?? target?.dotted ?? "group"
         if kind.name == "group" {
             let loweredTiming = lowerTiming(written.attributes, kind: kind.name, range: item.range, group: group, body: body)
             if loweredTiming == nil { written.failed = true }
@@ -210,7 +211,7 @@ extension Checker {
         if failed { return nil }
         if timing.duration.isNaN {
             timing.duration = groupExtent(children) ?? CoreAnimationDefaults.duration
-            if groupExtent(children) == nil, case .animation(_, _, _, _, let body) = tree[item] { warnDefaultDuration(item, body) }
+            if groupExtent(children) == nil, case .animation(_, _, _, _, let body, _) = tree[item] { warnDefaultDuration(item, body) }
         }
         // Children that gave no duration run for the group's (Core Animation's rule).
         for i in children.indices where children[i].timing.duration.isNaN { children[i].timing.duration = timing.duration }

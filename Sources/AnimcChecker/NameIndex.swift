@@ -301,7 +301,7 @@ private struct Builder {
                 return
             }
             expr(value, layer: &layer)
-        case .animation(_, _, let alias, let along, let body):
+        case .animation(_, _, let alias, let along, let body, _):
             if let along { expr(along, layer: &layer) }
             // Animations are named for sequencing (`go.end`); earlier ones only.
             block(body, layer: &layer)

@@ -215,7 +215,7 @@ extension LanguageServer {
 
     private func animationTarget(at offset: UInt32, _ tree: SyntaxTree) -> ValueType? {
         guard let item = items(at: offset, in: tree).last(where: { tree.tag($0) == .animation }),
-              case .animation(_, let target?, _, _, _) = tree[item] else { return nil }
+              case .animation(_, let target?, _, _, _, _) = tree[item] else { return nil }
         return PropertyTable.keyPath(target.dotted)?.type
     }
 
@@ -348,7 +348,7 @@ extension LanguageServer {
                 return .composition
             case .layer(_, let kind, _, _, let body) where body.range.start < offset:
                 context = .layer(kind.name)
-            case .animation(let kind, _, _, _, let body) where body.range.start < offset:
+            case .animation(let kind, _, _, _, let body, _) where body.range.start < offset:
                 context = .animation(kind.name)
             default:
                 break

@@ -29,7 +29,7 @@ extension LanguageServer {
             case .property(let key, _) where key.range.contains(offset) || key.range.end == offset:
                 if let attribute = attributeHover(key.dotted, item, a) { return (attribute, key.range) }
                 return (propertyHover(key.dotted, item, a), key.range)
-            case .animation(let kind, let target, _, _, _):
+            case .animation(let kind, let target, _, _, _, _):
                 let head = target?.range.union(kind.range) ?? kind.range
                 if head.contains(offset) || head.end == offset, let text = animationHover(item, a) { return (text, head) }
             default:
@@ -178,7 +178,7 @@ extension LanguageServer {
     /// expansion of it) is active, after its layers' and groups' timing.
     func animationHover(_ item: Item, _ a: Analysis) -> String? {
         let tree = a.result.tree
-        guard case .animation(let kind, let target, _, _, _) = tree[item] else { return nil }
+        guard case .animation(let kind, let target, _, _, _, _) = tree[item] else { return nil }
         let title = "```anim\n\(kind.name)\(target.map { " " + $0.dotted } ?? "")\n```"
         let placements = self.placements(of: item.range, a)
         guard !placements.isEmpty else { return a.checked ? title : title + "\n\n(timing shown once the check finishes)" }
@@ -272,7 +272,7 @@ extension LanguageServer {
 
     func enclosingAnimationKind(at offset: UInt32, in tree: SyntaxTree) -> String? {
         guard let item = items(at: offset, in: tree).last(where: { tree.tag($0) == .animation }),
-              case .animation(let kind, _, _, _, _) = tree[item] else { return nil }
+              case .animation(let kind, _, _, _, _, _) = tree[item] else { return nil }
         return kind.name
     }
 
@@ -293,7 +293,7 @@ extension LanguageServer {
                 path.append(item)
                 switch tree[item] {
                 case .composition(_, let b), .component(_, _, let b), .pathDecl(_, let b), .layer(_, _, _, _, let b),
-                     .animation(_, _, _, _, let b), .forLoop(_, let b):
+                     .animation(_, _, _, _, let b, _), .forLoop(_, let b):
                     if b.range.start <= offset && offset <= b.range.end { block = b }
                 case .ifItem(_, let t, let o):
                     if t.range.start <= offset && offset <= t.range.end { block = t } else if let o, o.range.start <= offset && offset <= o.range.end { block = o }

@@ -175,7 +175,7 @@ extension LanguageServer {
             case .composition(let n, let b): name = ["composition", n?.name].compactMap { $0 }.joined(separator: " "); kind = SymbolKind.module; children = b
             case .layer(_, let k, let n, _, let b):
                 name = "\(k.name) \(n?.name ?? "(unnamed)")"; kind = SymbolKind.class; selection = n?.range ?? k.range; children = b
-            case .animation(let k, let t, let alias, _, let b):
+            case .animation(let k, let t, let alias, _, let b, _):
                 name = [k.name, t?.dotted, alias.map { "as \($0.name)" }].compactMap { $0 }.joined(separator: " "); kind = SymbolKind.event
                 selection = t?.range ?? k.range; children = b
             case .letDecl(let n, _, _): name = n.name; kind = SymbolKind.constant; selection = n.range

@@ -24,7 +24,7 @@ extension LanguageServer {
             for item in tree[block.items] where item.range.end >= range.start && item.range.start <= range.end {
                 visited += 1
                 switch tree[item] {
-                case .animation(let kind, let target, let alias, _, let body):
+                case .animation(let kind, let target, let alias, _, let body, _):
                     let head = alias?.range.end ?? target?.range.end ?? kind.range.end
                     if head >= range.start && head <= range.end, let label = timingLabel(placements(of: item.range, a)) {
                         hints.append((head, label, 1))
@@ -78,7 +78,7 @@ extension LanguageServer {
             for item in tree[block.items] {
                 visited += 1
                 switch tree[item] {
-                case .animation(let kind, let target, _, _, _):
+                case .animation(let kind, let target, _, _, _, _):
                     guard let start = placements(of: item.range, a).first?.start, start.isFinite else { continue }
                     let head = SourceRange(start: kind.range.start, end: target?.range.end ?? kind.range.end)
                     let seconds = max(0, start)

@@ -448,10 +448,19 @@ extension Parser {
         var alias: NameRef?
         var along: NodeRef?
         let body: NodeRef
+        let indices = b.listMark
+        /// `as fade[c]`, `group g[i]`: named per iteration of a loop, as layers are.
+        func parseIndices() {
+            if tok.kind == .lBracket && tok.flags.contains(.attached) {
+                let open = advance()
+                parseExpressionList(closing: .rBracket, opened: open.range, what: "the animation's index")
+            }
+        }
         if kindName == ContextualKeywords.group {
             if tok.kind == .identifier {
                 let t = advance()
                 alias = self.name(t)
+                parseIndices()
             }
             let aliasText = alias.map { "'\(spelling($0))'" } ?? ""
             body = parseBlock(.group, what: "group \(aliasText)".trimmedTrailingSpace)
@@ -460,6 +469,7 @@ extension Parser {
             if (contextualWord(tok) == .alias) && !tok.flags.contains(.newlineBefore) {
                 advance()
                 alias = parseName(after: "'as'")
+                if alias != nil { parseIndices() }
             }
             if (contextualWord(tok) == .along) && !tok.flags.contains(.newlineBefore) {
                 advance()
@@ -474,6 +484,7 @@ extension Parser {
             $0.push(alias)
             $0.push(along)
             $0.push(body)
+            $0.pushList(since: indices)
         }
     }
 

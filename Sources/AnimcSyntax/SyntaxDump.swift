@@ -68,7 +68,7 @@ private struct Dumper {
         case .property(let key, let value):
             line(depth, "Property \(key.dotted)", r)
             expr(value, depth + 1)
-        case .animation(let kind, let target, let alias, let along, let body):
+        case .animation(let kind, let target, let alias, let along, let body, _):
             var title = "Animation \(kind.name)"
             if let target { title += " target=\(target.dotted)" }
             if let alias { title += " as=\(alias.name)" }

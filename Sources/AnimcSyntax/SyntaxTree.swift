@@ -126,7 +126,8 @@ public enum ItemKind: Sendable {
     /// `key.path: value`
     case property(key: KeyPathSyntax, value: Expr)
     /// `kind keyPath? (as name)? (along path)? { body }`, e.g. `keyframes strokeEnd { ... }`.
-    case animation(kind: Identifier, target: KeyPathSyntax?, alias: Identifier?, along: Expr?, body: Block)
+    /// `indices`: `as fade[c]` in a loop names the animation fade[0], fade[1], ...
+    case animation(kind: Identifier, target: KeyPathSyntax?, alias: Identifier?, along: Expr?, body: Block, indices: Children<Expr>)
     /// `keyTime = value (~ timing)?`, a row of a keyframes block.
     case keyframe(time: Expr, value: Expr, timing: Expr?)
     /// `for a in range, b in range { body }`
@@ -510,7 +511,7 @@ struct NodeKind: Sendable, BitwiseCopyable {
 /// | layer | offset | kind, name, body, mask start, mask end, list of indices; `bits` = has a mask |
 /// | instance | offset | name, value, list of indices |
 /// | property | offset | key path, value |
-/// | animation | offset | kind, target, alias, along, body |
+/// | animation | offset | kind, target, alias, along, body, list of the alias's indices |
 /// | keyframe | offset | time, value, timing |
 /// | forLoop | offset | body, list of bindings |
 /// | ifItem | offset | condition, then, otherwise |
@@ -703,7 +704,8 @@ public final class SyntaxArena: @unchecked Sendable {
         case .animation:
             let target = word(x + 3)
             return .animation(kind: identifier(at: x), target: target == SyntaxArena.none ? nil : keyPath(target),
-                              alias: optionalIdentifier(at: x + 4), along: optionalExpr(word(x + 7)), body: block(word(x + 8)))
+                              alias: optionalIdentifier(at: x + 4), along: optionalExpr(word(x + 7)), body: block(word(x + 8)),
+                              indices: children(at: x + 9))
         case .keyframe:
             return .keyframe(time: expr(word(x)), value: expr(word(x + 1)), timing: optionalExpr(word(x + 2)))
         case .forLoop:

@@ -101,6 +101,21 @@ import Testing
         }
     }
 
+    /// Issue 37: `as step[c]` in a loop keys each animation by its index, so the three
+    /// add up instead of replacing one another.
+    @Test func animationsAreNamedByTheLoopIndex() throws {
+        let result = Self.compile("animations-named-by-a-loop-index")
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.message))")
+        let c = try #require(result.composition)
+        #expect(c.layers.first?.animations.map(\.name) == ["step[0]", "step[1]", "step[2]"])
+        let t = Timeline(c)
+        // Step i runs 0.2·i ..< 0.2·(i + 1) from 0 to 10 and holds both ways; they add.
+        for (time, expected) in [(0.1, 5.0), (0.3, 15.0), (0.5, 25.0), (0.9, 30.0)] {
+            guard case .number(let x)? = t.value("position.x", layer: "box", at: time) else { Issue.record("no x"); continue }
+            #expect(abs(x - expected) < 1e-9, "at \(time) s: \(x)")
+        }
+    }
+
     /// Items 9 and 10: each step of the chain begins exactly where the one it names
     /// ends, on its own timeline; the fade waits for the spring to settle.
     @Test func sequencedAnimationsBeginWhereOthersEnd() throws {

@@ -48,7 +48,7 @@ import Testing
             case .pathCommand(_, let arguments): check(arguments)
             case .component(_, _, let body), .composition(_, let body), .pathDecl(_, let body), .forLoop(_, let body): block(body)
             case .layer(_, _, _, let indices, let body): tree[indices].forEach(expr); block(body)
-            case .animation(_, _, _, let along, let body): along.map(expr); block(body)
+            case .animation(_, _, _, let along, let body, _): along.map(expr); block(body)
             case .ifItem(let condition, let then, let otherwise): expr(condition); block(then); otherwise.map(block)
             case .error: break
             }

@@ -35,7 +35,7 @@ import Testing
         func item(_ i: Item) {
             switch tree[i] {
             case .property(let key, _): check(key)
-            case .animation(_, let target, _, _, let body): target.map(check); block(body)
+            case .animation(_, let target, _, _, let body, _): target.map(check); block(body)
             case .component(_, _, let body), .composition(_, let body), .pathDecl(_, let body), .forLoop(_, let body): block(body)
             case .layer(_, _, _, _, let body): block(body)
             case .ifItem(_, let then, let otherwise): block(then); otherwise.map(block)

@@ -82,7 +82,7 @@ import Testing
         let text = source
         let items = withinTime(120) { () -> Int in
             let tree = parse(SourceFile(name: "big", text: text))
-            if case .layer(_, _, _, _, let body) = tree[tree[tree.root.items][0]], case .animation(_, _, _, _, let a) = tree[tree[body.items][0]] {
+            if case .layer(_, _, _, _, let body) = tree[tree[tree.root.items][0]], case .animation(_, _, _, _, let a, _) = tree[tree[body.items][0]] {
                 return a.items.count
             }
             return 0
