@@ -241,7 +241,8 @@ struct TimelineBuilder {
         for (i, layer) in composition.layers.enumerated() {
             var compiled: [RuntimeAnimation] = []
             for animation in layer.animations {
-                if let a = compile(animation, layer: i, topLevel: true, previous: compiled, ancestors: [], pathPrefix: "") {
+                if let a = compile(animation, layer: i, topLevel: true, previous: compiled, ancestors: [], pathPrefix: "",
+                                   startsAt: animation.timing.beginTime) {
                     compiled.append(a)
                 }
             }
@@ -301,8 +302,12 @@ struct TimelineBuilder {
         return w
     }
 
+    /// `previous`: what is below this animation on the layer, for `presentation` ends:
+    /// the animations added before it and, inside a group, the group's earlier children
+    /// (as a group with its timing). `startsAt`: when it starts, in layer time, where a
+    /// `presentation` end is read.
     mutating func compile(_ a: Animation, layer: Int, topLevel: Bool, previous: [RuntimeAnimation], ancestors: [Int],
-                          pathPrefix: String) -> RuntimeAnimation? {
+                          pathPrefix: String, startsAt: Double) -> RuntimeAnimation? {
         let id = nextID
         nextID += 1
         let path = pathPrefix.isEmpty ? a.name : pathPrefix + "/" + a.name
@@ -313,13 +318,17 @@ struct TimelineBuilder {
         case .group(let children):
             var compiled: [RuntimeAnimation] = []
             for child in children {
-                if let c = compile(child, layer: layer, topLevel: false, previous: [], ancestors: ancestors + [id], pathPrefix: path) {
+                // Below a child: what is below the group, then the group's earlier children.
+                let siblings = RuntimeAnimation(id: id, name: a.name, timing: timing, timingFunction: tf, body: .group(compiled))
+                let start = Self.layerTime(ofGroupTime: child.timing.beginTime, group: a.timing, groupStart: startsAt)
+                if let c = compile(child, layer: layer, topLevel: false, previous: previous + [siblings], ancestors: ancestors + [id],
+                                   pathPrefix: path, startsAt: start) {
                     compiled.append(c)
                 }
             }
             return RuntimeAnimation(id: id, name: a.name, timing: timing, timingFunction: tf, body: .group(compiled))
         case .property(let p):
-            guard let track = compileTrack(p, a.timing, layer: layer, previous: previous) else { return nil }
+            guard let track = compileTrack(p, a.timing, layer: layer, previous: previous, startsAt: startsAt) else { return nil }
             return RuntimeAnimation(id: id, name: a.name, timing: timing, timingFunction: tf, body: .property(track))
         }
     }
@@ -334,7 +343,16 @@ struct TimelineBuilder {
         return TargetResolver(layers: layers).target(t, layer: layer).map { ($0, type) }
     }
 
-    mutating func compileTrack(_ p: PropertyAnimation, _ timing: Timing, layer: Int, previous: [RuntimeAnimation]) -> RuntimeTrack? {
+    /// The layer time of a group's local time `g` in its first cycle: where a child that
+    /// begins at `g` starts (the group's timing function, which warps its children's
+    /// clock, is not inverted: exact at the group's start and for linear groups).
+    static func layerTime(ofGroupTime g: Double, group: Timing, groupStart: Double) -> Double {
+        guard group.speed != 0, g.isFinite else { return groupStart }
+        return groupStart + (g - group.timeOffset) / group.speed
+    }
+
+    mutating func compileTrack(_ p: PropertyAnimation, _ timing: Timing, layer: Int, previous: [RuntimeAnimation],
+                               startsAt: Double) -> RuntimeTrack? {
         let isMotion: Bool
         if case .motion = p.content { isMotion = true } else { isMotion = false }
         guard let (target, type) = target(p.target, layer: layer, isMotion: isMotion) else { return nil }
@@ -347,7 +365,7 @@ struct TimelineBuilder {
         default: isMatrix = false
         }
         func resolve(_ v: AnimatedValue) -> [Double] {
-            resolveValue(v, target: p.target, layer: layer, at: timing.beginTime, previous: previous)
+            resolveValue(v, target: p.target, layer: layer, at: startsAt, previous: previous)
         }
         func transformOf(_ d: [Double]) -> Transform {
             Transform([.matrix(M4(d).matrix4)])
@@ -356,7 +374,7 @@ struct TimelineBuilder {
         switch p.content {
         case .basic(let from, let to):
             if isMatrix {
-                content = .matrix(TransformKeyframes([transformValue(from, p, layer, timing, previous), transformValue(to, p, layer, timing, previous)],
+                content = .matrix(TransformKeyframes([transformValue(from, p, layer, startsAt, previous), transformValue(to, p, layer, startsAt, previous)],
                                                      keyTimes: [0, 1], segmentTiming: [], mode: .linear, interpolation: p.transformInterpolation))
             } else {
                 let a = resolve(from), b = resolve(to)
@@ -388,7 +406,7 @@ struct TimelineBuilder {
             let solution = SpringSolution(parameters)
             if isMatrix {
                 content = .springMatrix(Sprung(solution, TransformKeyframes(
-                    [transformValue(from, p, layer, timing, previous), transformValue(to, p, layer, timing, previous)],
+                    [transformValue(from, p, layer, startsAt, previous), transformValue(to, p, layer, startsAt, previous)],
                     keyTimes: [0, 1], segmentTiming: [], mode: .linear, interpolation: p.transformInterpolation)))
             } else {
                 let a = resolve(from), b = resolve(to)
@@ -422,7 +440,7 @@ struct TimelineBuilder {
 
     /// A transform end as a function list when it is one (so matching lists interpolate
     /// function by function), or the resolved matrix of `model`/`presentation`.
-    mutating func transformValue(_ v: AnimatedValue, _ p: PropertyAnimation, _ layer: Int, _ timing: Timing,
+    mutating func transformValue(_ v: AnimatedValue, _ p: PropertyAnimation, _ layer: Int, _ startsAt: Double,
                                  _ previous: [RuntimeAnimation]) -> Transform {
         switch v {
         case .value(.transform(let t)): return t
@@ -435,7 +453,7 @@ struct TimelineBuilder {
             }
             return t
         default:
-            let d = resolveValue(v, target: p.target, layer: layer, at: timing.beginTime, previous: previous)
+            let d = resolveValue(v, target: p.target, layer: layer, at: startsAt, previous: previous)
             return d.count == 16 ? Transform([.matrix(M4(d).matrix4)]) : .identity
         }
     }

@@ -116,6 +116,21 @@ import Testing
         }
     }
 
+    /// Issue 37: `from: presentation` in a group reads what is below the child, as
+    /// Core Animation's render tree does: 0 and 0.3 at 3.2 s, not the model values.
+    @Test func presentationInsideAGroupSeesWhatIsBelow() throws {
+        let t = try #require(Self.timeline("presentation-inside-a-group"))
+        func opacity(_ layer: String, _ time: Double) -> Double? {
+            guard case .number(let v)? = t.value("opacity", layer: layer, at: time) else { return nil }
+            return v
+        }
+        #expect(opacity("grouped", 3.2).map { abs($0 - 0) < 1e-12 } == true)
+        #expect(opacity("sibling", 3.2).map { abs($0 - 0.3) < 1e-12 } == true)
+        // Halfway through each fade-in: from there halfway to 1.
+        #expect(opacity("grouped", 3.65).map { abs($0 - 0.5) < 1e-9 } == true)
+        #expect(opacity("sibling", 3.65).map { abs($0 - 0.65) < 1e-9 } == true)
+    }
+
     /// Items 9 and 10: each step of the chain begins exactly where the one it names
     /// ends, on its own timeline; the fade waits for the spring to settle.
     @Test func sequencedAnimationsBeginWhereOthersEnd() throws {
