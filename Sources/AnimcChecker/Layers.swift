@@ -258,10 +258,45 @@ extension Checker {
             }
             return
         }
+        if path == "frame" {
+            lowerFrame(key, value, range, node, scope)
+            return
+        }
         reportSuggesting(path, among: PropertyTable.properties.count + 1 + Checker.layerTimingAttributes.count,
                          { PropertyTable.properties.map(\.id.rawValue) + ["mask"] + Checker.layerTimingAttributes }) {
             Messages.unknownProperty(key.range, name: path, kind: node.kind, suggestion: $0)
         }
+    }
+
+    /// `frame: (x, y, w, h)` pasted from UIKit: Core Animation derives the frame from
+    /// bounds, position and anchorPoint, so the fix-it writes those two, with the
+    /// anchor point set so far (setting `frame` after `anchorPoint` uses the new anchor,
+    /// as UIKit does), and checking goes on as if they were written.
+    private func lowerFrame(_ key: KeyPathSyntax, _ value: Expr, _ range: SourceRange, _ node: LayerNode, _ scope: Scope) {
+        let v = evaluating(value, scope, expecting: .rect)
+        guard case .tuple(let items, _) = v, items.count == 4,
+              let xs = Optional(items.compactMap { item -> Double? in if case .number(let x, .none) = item { return x } else { return nil } }),
+              xs.count == 4 else {
+            if !v.isPoison {
+                report(CheckerDiagnostics.swiftSpelling.at(key.range, "'frame' is UIKit's: .anim sets bounds and position",
+                                                           label: "pasted property", help: "write 'bounds: (0, 0, w, h)' and 'position: (x, y)'"))
+            }
+            return
+        }
+        var anchor = Point(0.5, 0.5)
+        if case .point(let a) = node.modelValue(.anchorPoint) { anchor = a }
+        let bounds = Rect(0, 0, xs[2], xs[3])
+        let position = Point(xs[0] + xs[2] * anchor.x, xs[1] + xs[3] * anchor.y)
+        let line = tree.file.bytes[..<Int(range.start)].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+        let indent = String(decoding: tree.file.bytes[line..<Int(range.start)].prefix { $0 == 0x20 || $0 == 0x09 }, as: UTF8.self)
+        let f = { (x: Double) in formatNumber(x) }
+        let replacement = "bounds: (0, 0, \(f(bounds.width)), \(f(bounds.height)))\n\(indent)position: (\(f(position.x)), \(f(position.y)))"
+        report(CheckerDiagnostics.swiftSpelling.at(
+            key.range, "'frame' is UIKit's: .anim sets bounds and position", label: "pasted property",
+            notes: [Note("with anchorPoint (\(f(anchor.x)), \(f(anchor.y))), the frame (\(xs.map(f).joined(separator: ", "))) is these bounds and position")],
+            fixIts: [.replace(range, with: replacement, "write bounds and position", applicability: .machineApplicable)]))
+        if node.properties[.bounds] == nil { node.properties[.bounds] = (.rect(bounds), range) }
+        if node.properties[.position] == nil { node.properties[.position] = (.point(position), range) }
     }
 
     /// `lowerProperty` of a key path the property table knows.
