@@ -94,7 +94,7 @@ extension Checker {
         guard case .animation(let kind, let target, let alias, let along, let body, let indices) = tree[item] else { return nil }
         animationItems[item.range] = item
         output.animations.append(item)
-        work.evaluations += limits.loweringWeight
+        if expanding { work.evaluations += limits.loweringWeight }
         // `as fade[c]` in a loop: fade[0], fade[1], ...
         guard let name = indexedName(alias?.name ?? target?.dotted ?? "group", indices, scope, what: "an animation index") else { return nil }
         var written = gatherBody(item, kind: kind.name, body, scope)

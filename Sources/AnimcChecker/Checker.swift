@@ -85,7 +85,8 @@ public struct ExpansionLimits: Sendable, Equatable {
     /// every item a loop's body holds and every declaration made counts as one too: loop
     /// bodies of any size and kind times any iteration count stay bounded.
     public var evaluations = 5_000_000
-    /// What making one layer or one animation counts for against ``evaluations``.
+    /// What making one layer or one animation in a loop or an instance counts for
+    /// against ``evaluations``.
     /// Measured in a release build, lowering a layer or an animation costs about as much
     /// as 16 evaluations; without the weight a loop whose body makes layers with
     /// animations reached the limit after 3 s and 200 MB instead of about a second.
@@ -406,7 +407,7 @@ final class Checker {
     func allowExpansion(layers: Int = 0, iterations: Int = 0, at range: SourceRange) -> Bool {
         work.layers += layers
         work.iterations += iterations
-        work.evaluations += layers * limits.loweringWeight
+        if expanding { work.evaluations += layers * limits.loweringWeight }
         if work.evaluations >= nextCancellationPoll { pollCancellation() }
         let limit: Messages.ExpansionLimit? = work.layers > limits.layers ? .layers(limits.layers)
             : work.iterations > limits.loopIterations ? .iterations(limits.loopIterations)
@@ -419,6 +420,12 @@ final class Checker {
         }
         return false
     }
+
+    /// Whether what is lowered now is made by a loop or a component instance: work the
+    /// source's size does not bound, which the limits count with ``ExpansionLimits/loweringWeight``.
+    /// (A layer written out is bounded by the 8 MiB source limit: a generated 4 MB file
+    /// of 100,000 animated layers checks.)
+    var expanding: Bool { !context.activeLoops.isEmpty || !context.instantiating.isEmpty }
 
     /// Asks the caller whether to stop. Once cancelled, the evaluation limit is spent, so
     /// every loop and evaluation stops at its next step as it does at the limit (what is

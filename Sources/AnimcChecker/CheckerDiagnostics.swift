@@ -118,8 +118,8 @@ public enum CheckerDiagnostics {
         `for` loops and component instances are expanded when compiling. The expansion \
         is capped (250,000 layers, 1,000,000 loop iterations, 5,000,000 expression \
         evaluations, where each item of a loop's body and each declaration counts as \
-        one too and each layer or animation made as 16, 1,000,000 keyframes in one \
-        animation) so a mistake such as \
+        one too and each layer or animation a loop or an instance makes as 16, \
+        1,000,000 keyframes in one animation) so a mistake such as \
         `for i in 0 ..< 1e9` fails within a second instead of exhausting memory.
         """)
 
