@@ -39,6 +39,10 @@ public struct NameIndex: Sendable {
     public struct Reference: Sendable, Hashable {
         public let range: SourceRange
         public let declaration: Int
+        /// An instance's argument label naming a component parameter (`delay:` in
+        /// `Tile(delay: 0.1s)`): found by rename and references, but not a use of the
+        /// parameter, which only the component's body can make.
+        public var isArgumentLabel = false
     }
 
     public internal(set) var declarations: [Declaration] = []
@@ -64,7 +68,7 @@ public struct NameIndex: Sendable {
     public var unreferenced: [Int] {
         // One flag per declaration: a set hashed each of a file's references.
         var used = [Bool](repeating: false, count: declarations.count)
-        for r in references where r.declaration >= 0 && r.declaration < used.count { used[r.declaration] = true }
+        for r in references where !r.isArgumentLabel && r.declaration >= 0 && r.declaration < used.count { used[r.declaration] = true }
         return declarations.indices.filter { !used[$0] }
     }
 
@@ -440,7 +444,9 @@ private struct Builder {
         }
         pendingMasks = []
         for label in pendingLabels {
-            if let d = componentParameters[label.component]?[label.name] { refer(label.range, to: d) }
+            if let d = componentParameters[label.component]?[label.name] {
+                index.references.append(NameIndex.Reference(range: label.range, declaration: d, isArgumentLabel: true))
+            }
         }
         pendingLabels = []
     }

@@ -44,4 +44,18 @@ import Testing
         }
         #expect(checked == 14)
     }
+
+    /// An instance's argument label is a reference rename follows, but not a use: a
+    /// parameter the component's body never reads is still unused (W0310), however many
+    /// instances pass it (the warning was lost when labels became references).
+    @Test func anArgumentLabelIsNotAUse() throws {
+        let file = SourceFile(name: "labels.anim", bytes: Repository.bytes("Tests/AnimcSyntaxTests/Fixtures/parse/components.anim"))
+        let index = NameIndex.build(parse(file))
+        let parameters = index.declarations.indices.filter { index.declarations[$0].kind == .parameter }
+        let delay = try #require(parameters.first { index.declarations[$0].name == "delay" })
+        #expect(index.uses(of: delay).count == 2, "both instances' labels are found")
+        #expect(index.unreferenced.contains(delay))
+        let at = try #require(parameters.first { index.declarations[$0].name == "at" })
+        #expect(!index.unreferenced.contains(at), "the body reads 'at'")
+    }
 }
