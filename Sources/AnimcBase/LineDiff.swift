@@ -22,12 +22,7 @@ public enum LineDiff {
     /// the whole differing middle is one hunk: still correct, only less minimal.
     public static func hunks(_ a: [Substring], _ b: [Substring], maxEdits: Int = 2000) -> [Hunk] {
         // Common prefix and suffix first: a formatter changes few lines of many.
-        var prefix = 0
-        while prefix < a.count && prefix < b.count && a[prefix] == b[prefix] { prefix += 1 }
-        var suffix = 0
-        while suffix < a.count - prefix && suffix < b.count - prefix && a[a.count - 1 - suffix] == b[b.count - 1 - suffix] {
-            suffix += 1
-        }
+        let (prefix, suffix) = commonEnds(a, b)
         let x = Array(a[prefix..<(a.count - suffix)])
         let y = Array(b[prefix..<(b.count - suffix)])
         if x.isEmpty && y.isEmpty { return [] }
@@ -141,4 +136,18 @@ public enum LineDiff {
         // diff -u numbers lines from 1; an empty range names the line before it.
         count == 0 ? "\(start),0" : count == 1 ? "\(start + 1)" : "\(start + 1),\(count)"
     }
+}
+
+/// How many elements `a` and `b` share at their start and, after that, at their end
+/// (the suffix never reaches into the prefix): what a diff, a token delta or a minimal
+/// edit keeps before looking at the middle.
+@inlinable
+public func commonEnds<T: Equatable>(_ a: [T], _ b: [T]) -> (prefix: Int, suffix: Int) {
+    var prefix = 0
+    while prefix < a.count && prefix < b.count && a[prefix] == b[prefix] { prefix += 1 }
+    var suffix = 0
+    while suffix < a.count - prefix && suffix < b.count - prefix && a[a.count - 1 - suffix] == b[b.count - 1 - suffix] {
+        suffix += 1
+    }
+    return (prefix, suffix)
 }

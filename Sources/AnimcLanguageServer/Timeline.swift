@@ -18,26 +18,11 @@ extension LanguageServer {
         let range = a.positions.range(r["range"]) ?? SourceRange(start: 0, end: UInt32(clamping: a.file.bytes.count))
         var hints: [(offset: UInt32, label: String, kind: Int)] = []
         let tree = a.result.tree
-        var blocks = [tree.root]
-        var visited = 0
-        while let block = blocks.popLast(), visited < 100_000 {
-            for item in tree[block.items] where item.range.end >= range.start && item.range.start <= range.end {
-                visited += 1
-                switch tree[item] {
-                case .animation(let kind, let target, let alias, _, let body, _):
-                    let head = alias?.range.end ?? target?.range.end ?? kind.range.end
-                    if head >= range.start && head <= range.end, let label = timingLabel(placements(of: item.range, a)) {
-                        hints.append((head, label, 1))
-                    }
-                    blocks.append(body)
-                case .composition(_, let b), .component(_, _, let b), .layer(_, _, _, _, let b), .forLoop(_, let b):
-                    blocks.append(b)
-                case .ifItem(_, let t, let o):
-                    blocks.append(t)
-                    if let o { blocks.append(o) }
-                default:
-                    break
-                }
+        forEachAnimation(in: tree, overlapping: range, intoGroups: true) { item in
+            guard case .animation(let kind, let target, let alias, _, _, _) = tree[item] else { return }
+            let head = alias?.range.end ?? target?.range.end ?? kind.range.end
+            if head >= range.start && head <= range.end, let label = timingLabel(placements(of: item.range, a)) {
+                hints.append((head, label, 1))
             }
         }
         for ref in a.names.references where ref.range.start >= range.start && ref.range.end <= range.end {
@@ -72,20 +57,32 @@ extension LanguageServer {
         let (doc, a) = try checkedAnalysis(r)
         let tree = a.result.tree
         var lenses: [JSONValue] = []
+        forEachAnimation(in: tree, overlapping: nil, intoGroups: false) { item in
+            guard case .animation(let kind, let target, _, _, _, _) = tree[item],
+                  let start = placements(of: item.range, a).first?.start, start.isFinite else { return }
+            let head = SourceRange(start: kind.range.start, end: target?.range.end ?? kind.range.end)
+            let seconds = max(0, start)
+            lenses.append(obj(("range", a.positions.json(head)),
+                              ("command", obj(("title", .string("▶ preview at \(formatNumber(seconds)) s")),
+                                              ("command", .string(Self.previewCommand)),
+                                              ("arguments", [.string(doc.uri), .number(seconds)])))))
+        }
+        return .array(lenses)
+    }
+
+    /// Calls `visit` with every animation item of the document, through layers,
+    /// components, loops and `if`s (and a group's children with `intoGroups`), skipping
+    /// the items outside `range` and what they hold; at most 100,000 items are looked at.
+    func forEachAnimation(in tree: SyntaxTree, overlapping range: SourceRange?, intoGroups: Bool, _ visit: (Item) -> Void) {
         var blocks = [tree.root]
         var visited = 0
         while let block = blocks.popLast(), visited < 100_000 {
-            for item in tree[block.items] {
+            for item in tree[block.items] where range.map({ item.range.end >= $0.start && item.range.start <= $0.end }) ?? true {
                 visited += 1
                 switch tree[item] {
-                case .animation(let kind, let target, _, _, _, _):
-                    guard let start = placements(of: item.range, a).first?.start, start.isFinite else { continue }
-                    let head = SourceRange(start: kind.range.start, end: target?.range.end ?? kind.range.end)
-                    let seconds = max(0, start)
-                    lenses.append(obj(("range", a.positions.json(head)),
-                                      ("command", obj(("title", .string("▶ preview at \(formatNumber(seconds)) s")),
-                                                      ("command", .string(Self.previewCommand)),
-                                                      ("arguments", [.string(doc.uri), .number(seconds)])))))
+                case .animation(_, _, _, _, let body, _):
+                    visit(item)
+                    if intoGroups { blocks.append(body) }
                 case .composition(_, let b), .component(_, _, let b), .layer(_, _, _, _, let b), .forLoop(_, let b):
                     blocks.append(b)
                 case .ifItem(_, let t, let o):
@@ -96,7 +93,6 @@ extension LanguageServer {
                 }
             }
         }
-        return .array(lenses)
     }
 
     /// `animc.preview URI SECONDS`: opens the document's preview at that time, through

@@ -31,12 +31,7 @@ extension LanguageServer {
             return obj(("resultId", .string(id)), ("data", .array(data.map { .number(Double($0)) })))
         }
         let old = previous.data
-        var prefix = 0
-        while prefix < old.count && prefix < data.count && old[prefix] == data[prefix] { prefix += 1 }
-        var suffix = 0
-        while suffix < old.count - prefix && suffix < data.count - prefix && old[old.count - 1 - suffix] == data[data.count - 1 - suffix] {
-            suffix += 1
-        }
+        let (prefix, suffix) = commonEnds(old, data)
         let deleted = old.count - prefix - suffix
         let inserted = data[prefix..<(data.count - suffix)]
         let edits: [JSONValue] = deleted == 0 && inserted.isEmpty ? [] : [
