@@ -25,23 +25,20 @@ extension Pipeline {
     /// --fix` and the editor's fix-all do: the same fixes, the same result.
     ///
     /// A file that would end with more errors than it started with is not changed.
-    public static func fix(_ file: SourceFile, maxRounds: Int = 8) -> FixOutcome {
-        let original = compile(file)
+    /// `checked`, when given, is `file`'s check already made (an editor's), which is
+    /// then not made again.
+    public static func fix(_ file: SourceFile, checked: CompileResult? = nil, maxRounds: Int = 8) -> FixOutcome {
+        let original = checked ?? compile(file)
         var current = original
         var bytes = file.bytes
         var applied: [(code: DiagnosticCode, fix: FixIt)] = []
         for _ in 0..<maxRounds {
-            var taken: [(DiagnosticCode, FixIt)] = []
             let fixes = FixIt.applicableTogether(current.diagnostics)
-            // The code of each fix's diagnostic, for the summary.
-            for fix in fixes {
-                if let d = current.diagnostics.first(where: { $0.fixIts.contains(fix) }) { taken.append((d.code, fix)) }
-            }
             guard !fixes.isEmpty else { break }
-            let next = applyEdits(fixes.flatMap(\.edits), to: bytes)
+            let next = applyEdits(fixes.flatMap(\.fix.edits), to: bytes)
             guard next != bytes else { break }
             bytes = next
-            applied += taken.map { (code: $0.0, fix: $0.1) }
+            applied += fixes
             current = compile(SourceFile(name: file.name, bytes: bytes))
         }
         let errors = { (r: CompileResult) in r.diagnostics.filter { $0.severity == .error }.count }

@@ -91,9 +91,10 @@ public struct FixIt: Hashable, Sendable {
 
     /// The fixes a tool applies in one go: each diagnostic's first machine-applicable
     /// fix, in order, skipping one whose edits touch an edit already taken (two fixes
-    /// of one construct). The one selection `check --fix` and the editor's fix-all share.
-    public static func applicableTogether(_ diagnostics: [Diagnostic]) -> [FixIt] {
-        var taken: [FixIt] = []
+    /// of one construct), with the code of the diagnostic each came from. The one
+    /// selection `check --fix` and the editor's fix-all share.
+    public static func applicableTogether(_ diagnostics: [Diagnostic]) -> [(code: DiagnosticCode, fix: FixIt)] {
+        var taken: [(code: DiagnosticCode, fix: FixIt)] = []
         var used: [SourceRange] = []
         for d in diagnostics {
             guard let fix = d.fixIts.first(where: { $0.applicability == .machineApplicable }) else { continue }
@@ -101,7 +102,7 @@ public struct FixIt: Hashable, Sendable {
                 used.contains { $0.start < e.range.end && e.range.start < $0.end || $0.start == e.range.start || $0.end == e.range.end && $0.start < e.range.end }
             }
             if overlaps { continue }
-            taken.append(fix)
+            taken.append((d.code, fix))
             used += fix.edits.map(\.range)
         }
         return taken

@@ -33,7 +33,7 @@ extension LanguageServer {
         // What `animc check --fix` does: every fix that keeps the meaning, re-checked
         // until none applies; guesses (a typo's closest name) stay one at a time above.
         if wants("source.fixAll.animc"), !FixIt.applicableTogether(a.result.diagnostics).isEmpty {
-            let outcome = Pipeline.fix(a.file)
+            let outcome = Pipeline.fix(a.file, checked: a.result)
             if outcome.changed {
                 let n = outcome.applied.count
                 let change = Self.smallestEdit(from: a.file.bytes, to: outcome.bytes)
@@ -57,11 +57,9 @@ extension LanguageServer {
     /// One edit turning `old` into `new`: the bytes between their common prefix and
     /// suffix, on character boundaries, so the cursor outside it stays where it was.
     static func smallestEdit(from old: [UInt8], to new: [UInt8]) -> TextEdit {
-        var prefix = 0
-        while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
+        var (prefix, suffix) = commonEnds(old, new)
+        // Back off to character boundaries: the edit's ends become UTF-16 positions.
         while prefix > 0, prefix < old.count, old[prefix] & 0xC0 == 0x80 { prefix -= 1 }
-        var suffix = 0
-        while suffix < old.count - prefix, suffix < new.count - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
         while suffix > 0, old[old.count - suffix] & 0xC0 == 0x80 { suffix -= 1 }
         let replaced = String(decoding: new[prefix..<(new.count - suffix)], as: UTF8.self)
         return TextEdit(range: SourceRange(prefix, old.count - suffix), replacement: replaced)
