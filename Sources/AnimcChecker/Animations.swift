@@ -251,7 +251,7 @@ extension Checker {
         let content: AnimationContent
         switch kind {
         case "basic":
-            guard let (from, to) = lowerFromTo(attributes, info, item, model: property), !failed else { return nil }
+            guard let (from, to) = lowerFromTo(attributes, info, item), !failed else { return nil }
             guard interpolates(info, at: targetRange) else { return nil }
             content = .basic(from: from, to: to)
         case "keyframes":
@@ -261,7 +261,7 @@ extension Checker {
             guard let m = lowerMotion(attributes, along, info, item), !failed else { return nil }
             content = .motion(m)
         case "spring":
-            let endpoints = lowerFromTo(attributes, info, item, model: property), parameters = lowerSpring(attributes)
+            let endpoints = lowerFromTo(attributes, info, item), parameters = lowerSpring(attributes)
             guard let (from, to) = endpoints, let p = parameters, !failed, interpolates(info, at: targetRange) else { return nil }
             if let tf = attributes["timingFunction"] { report(Messages.springTiming(tf.range, kind: "spring")); return nil }
             if timing.duration.isNaN && group?.duration == nil {
@@ -358,11 +358,11 @@ extension Checker {
             t.duration = inherited
         }
         if let attr = a["speed"] {
-            if case .number(let x)? = lowerValue(attr.value, attr.scope, as: .number, context: "'speed'") { t.speed = x } else { ok = false }
+            if case .number(let x)? = lowerValue(attr.value, attr.scope, as: .number, context: "'speed'", finite: false) { t.speed = x } else { ok = false }
         }
         if let x = time("timeOffset") { t.timeOffset = x }
         if let attr = a["repeatCount"] {
-            if case .number(let x)? = lowerValue(attr.value, attr.scope, as: .number, context: "'repeatCount'") {
+            if case .number(let x)? = lowerValue(attr.value, attr.scope, as: .number, context: "'repeatCount'", finite: false) {
                 if x < 0 { report(Messages.negativeRepeat(attr.value.range, what: "repeatCount")); ok = false } else { t.repeatCount = x }
             } else { ok = false }
         }
@@ -393,7 +393,7 @@ extension Checker {
 
     /// A timing attribute's time in seconds; nil after reporting.
     func lowerTimeAttribute(_ name: String, _ expr: Expr, _ scope: Scope) -> Double? {
-        guard case .number(let x)? = lowerValue(expr, scope, as: .time, context: "'\(name)'") else { return nil }
+        guard case .number(let x)? = lowerValue(expr, scope, as: .time, context: "'\(name)'", finite: false) else { return nil }
         return x
     }
 
@@ -416,11 +416,11 @@ extension Checker {
 
     /// `from`/`to`/`by` resolved to from → to as CABasicAnimation does, with an absent
     /// end taken from the model value (semantics.md §6).
-    private func lowerFromTo(_ a: AttributeSet, _ info: KeyPathInfo, _ item: Item, model: PropertyInfo) -> (AnimatedValue, AnimatedValue)? {
+    private func lowerFromTo(_ a: AttributeSet, _ info: KeyPathInfo, _ item: Item) -> (AnimatedValue, AnimatedValue)? {
         /// `.some(nil)` when the attribute is absent, nil when it failed.
         func value(_ name: String) -> AnimatedValue?? {
             guard let attr = a[name] else { return .some(nil) }
-            guard let lowered = lowerEndpoint(name, attr.value, attr.scope, info, model: model) else { return nil }
+            guard let lowered = lowerEndpoint(name, attr.value, attr.scope, info) else { return nil }
             return .some(lowered)
         }
         // All three are checked before any failure returns, so one run reports a mistake
@@ -460,17 +460,15 @@ extension Checker {
         }
     }
 
-    /// `from`, `to` or `by` of a basic or spring animation, range-checked as the
-    /// property's model value is (`by` is an offset, so it is not); nil after reporting.
-    func lowerEndpoint(_ name: String, _ expr: Expr, _ scope: Scope, _ info: KeyPathInfo, model: PropertyInfo) -> AnimatedValue? {
+    /// `from`, `to` or `by` of a basic or spring animation; nil after reporting. Animated
+    /// values are not range-checked: Core Animation accepts an opacity animated from -1
+    /// (a delay some ports rely on) and clamps only what it shows, as a spring's
+    /// overshoot is (`PropertyInfo.shown`).
+    func lowerEndpoint(_ name: String, _ expr: Expr, _ scope: Scope, _ info: KeyPathInfo) -> AnimatedValue? {
         if name == "from" {
-            guard let v = lowerAnimatedValue(expr, scope, as: info.type, context: "'from'") else { return nil }
-            if case .value(let x) = v, !checkRange(x, model, component: info.target.component, at: expr.range) { return nil }
-            return v
+            return lowerAnimatedValue(expr, scope, as: info.type, context: "'from'")
         }
-        guard let v = lowerValue(expr, scope, as: info.type, context: "'\(name)'") else { return nil }
-        if name == "to", !checkRange(v, model, component: info.target.component, at: expr.range) { return nil }
-        return .value(v)
+        return lowerValue(expr, scope, as: info.type, context: "'\(name)'").map { .value($0) }
     }
 
     private func lowerSpring(_ a: AttributeSet) -> SpringParameters? {

@@ -69,8 +69,9 @@ public enum CheckerDiagnostics {
         "E0306", "non-finite-value", .error, "An expression that is NaN or infinite",
         explanation: """
         The expression evaluates to NaN (for example `sqrt(-1)`) or overflows to \
-        infinity. Only `repeatCount: inf` may be infinite; every other value must be a \
-        finite number.
+        infinity, or a property's value is written as `inf`. Only timing may be \
+        infinite (`repeatCount: inf`, `repeatDuration: inf`); every other value must be a \
+        finite number, which every output format can carry.
         """)
 
     public static let badArguments = DiagnosticDescriptor(
@@ -164,8 +165,11 @@ public enum CheckerDiagnostics {
         explanation: """
         Some properties have a valid range: `opacity`, `strokeStart`, `strokeEnd` and \
         `shadowOpacity` lie in [0, 1]; `lineWidth`, `cornerRadius`, `borderWidth`, and \
-        the width and height of `bounds` are not negative; `fps` is positive. Core \
-        Animation clamps or misbehaves silently; animc reports it.
+        the width and height of `bounds` are not negative; `fps` is positive. A value \
+        written on a layer must lie in it: Core Animation would only clamp it when \
+        drawing. An animated value need not (an opacity animated from -1 stays \
+        invisible for a while, a spring overshoots): it is kept as Core Animation keeps \
+        it and drawn clamped (docs/semantics.md, "Values outside a property's range").
         """)
 
     public static let badInstance = DiagnosticDescriptor(

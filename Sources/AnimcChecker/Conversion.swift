@@ -5,8 +5,12 @@ import AnimcSyntax
 
 extension Checker {
     /// Evaluates `expr` as a value of `type`. `context` names the destination in
-    /// messages ("'opacity'"). Returns nil after reporting.
-    func lowerValue(_ expr: Expr, _ scope: Scope, as type: ValueType, context: @autoclosure () -> String) -> Value? {
+    /// messages ("'opacity'"). Returns nil after reporting. Only timing attributes may be
+    /// infinite (`finite: false`): a property's value, written or animated, may lie
+    /// outside its range (``PropertyInfo/shown(_:)``) but not at infinity, which no
+    /// output format can carry.
+    func lowerValue(_ expr: Expr, _ scope: Scope, as type: ValueType, context: @autoclosure () -> String,
+                    finite: Bool = true) -> Value? {
         if case .enumeration(let e) = type {
             return enumerationValue(expr, scope, cases: e.cases, context: context()).map { .enumeration($0) }
         }
@@ -23,7 +27,12 @@ extension Checker {
                                                      value: x, declaration: declared, context: context()))
             return nil
         }
-        return convert(v, to: type, at: expr.range, context: context(), literal: isLiteralNumber(expr))
+        guard let value = convert(v, to: type, at: expr.range, context: context(), literal: isLiteralNumber(expr)) else { return nil }
+        if finite, !value.isFinite {
+            report(Messages.infiniteValue(expr.range, context: context()))
+            return nil
+        }
+        return value
     }
 
     /// The literal a name's `let` gives without a type or a unit (`let d = 1.5`), if so.

@@ -24,7 +24,6 @@ extension Checker {
             report(Messages.keyframeForms(first.range, problem: "keyframe rows and '\(first.name):' cannot be mixed"))
             return nil
         }
-        let property = PropertyTable.info(info.target.property)
         var values: [Value] = []
         var valueRanges: [SourceRange] = []
         var keyTimes: [Double]?
@@ -36,7 +35,7 @@ extension Checker {
             // before it taking `linear`.
             var times: [Double] = []
             for (i, row) in rows.enumerated() {
-                if let v = lowerRowValue(row.value, row.scope, info, property) { values.append(v) } else { ok = false }
+                if let v = lowerRowValue(row.value, row.scope, info) { values.append(v) } else { ok = false }
                 if let t = keyTime(row.time, row.scope) { times.append(t) } else { ok = false }
                 if let e = row.timing {
                     if let f = lowerTimingFunction(e, row.scope, context: "a keyframe's segment") {
@@ -91,7 +90,6 @@ extension Checker {
                 }
                 return nil
             }
-            for (v, r) in zip(vs, rs) where !checkRange(v, property, component: info.target.component, at: r) { ok = false }
             values = vs
             valueRanges = rs
             if let kt = a["keyTimes"] {
@@ -134,12 +132,10 @@ extension Checker {
                          tension: tension, continuity: continuity, bias: bias)
     }
 
-    /// A keyframe row's value, range-checked as the property's model value is; nil after
-    /// reporting.
-    func lowerRowValue(_ expr: Expr, _ scope: Scope, _ info: KeyPathInfo, _ property: PropertyInfo) -> Value? {
-        guard let v = lowerValue(expr, scope, as: info.type, context: "'\(info.keyPath)'"),
-              checkRange(v, property, component: info.target.component, at: expr.range) else { return nil }
-        return v
+    /// A keyframe row's value; nil after reporting. Not range-checked, as no animated
+    /// value is (`lowerEndpoint`).
+    func lowerRowValue(_ expr: Expr, _ scope: Scope, _ info: KeyPathInfo) -> Value? {
+        lowerValue(expr, scope, as: info.type, context: "'\(info.keyPath)'")
     }
 
     /// A key time: a fraction (`0.5` or `50%`).

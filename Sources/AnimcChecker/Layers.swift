@@ -249,7 +249,7 @@ extension Checker {
                 return
             }
             bodyKeys.timing[path] = range
-            guard case .number(let x)? = lowerValue(value, scope, as: path == "speed" ? .number : .time, context: "'\(path)'")
+            guard case .number(let x)? = lowerValue(value, scope, as: path == "speed" ? .number : .time, context: "'\(path)'", finite: false)
             else { return }
             switch path {
             case "speed": node.timing.speed = x

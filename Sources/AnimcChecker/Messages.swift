@@ -113,6 +113,11 @@ enum Messages {
         D.nonFinite.at(range, nan ? "expression is not a number (NaN)" : "expression overflows to infinity")
     }
 
+    static func infiniteValue(_ range: SourceRange, context: String) -> Diagnostic {
+        D.nonFinite.at(range, "\(context) cannot be infinite", label: "not finite",
+                       help: "only timing ('repeatCount: inf', 'repeatDuration: inf') may be infinite")
+    }
+
     static func badArguments(_ range: SourceRange, callee: String, problem: String, usage: String? = nil) -> Diagnostic {
         D.badArguments.at(range, "\(problem) in call to '\(callee)'", help: usage.map { "usage: \($0)" })
     }

@@ -153,7 +153,13 @@ enum SwiftSpellings {
         "CATransform3DScale", "CATransform3DTranslate", "CATransform3DConcat", "CGAffineTransform", "CGPoint", "CGSize",
         "CGRect", "CGVector", "UIColor", "NSColor", "CAMediaTimingFunction", "CGFloat", "Double", "Float", "NSNumber",
         "CGPointMake", "CGSizeMake", "CGRectMake", "CGAffineTransformMakeRotation", "CGAffineTransformMakeScale",
-        "CGAffineTransformMakeTranslation", hostClock,
+        "CGAffineTransformMakeTranslation", "UIBezierPath", "CGPath", hostClock,
+    ]
+
+    /// What to write instead of a known call whose arguments have no exact `.anim` form.
+    static let unportedHelp: [String: String] = [
+        "UIBezierPath": "paths are rect(...), ellipse(...), arc(...), roundedRect(...) or path { ... }; roundedRect's corners are circular, as CGPath(roundedRect:cornerWidth:cornerHeight:transform:) draws them, where UIBezierPath's are continuous",
+        "CGPath": "paths are rect(...), ellipse(...), roundedRect(...) with equal corner width and height, or path { ... }",
     ]
 
     /// The host's clock, which Core Animation code adds to a `beginTime`
@@ -251,8 +257,18 @@ extension Checker {
     /// `CATransform3DMakeRotation(.pi / 4, 0, 0, 1)`, `CGPoint(x: 1, y: 2)`, ...: one
     /// report for the whole call, its fix-it with everything inside rewritten too.
     func swiftCall(_ expr: Expr, _ callee: Identifier, _ scope: Scope) -> SemaValue? {
-        guard SwiftSpellings.isFunction(callee.name), scope.lookup(callee) == nil,
-              let replacement = portedText(expr), replacement != text(expr.range) else { return nil }
+        guard SwiftSpellings.isFunction(callee.name), scope.lookup(callee) == nil else { return nil }
+        if SwiftSpellings.functions.contains(callee.name), case .call(_, let arguments) = tree[expr],
+           portedCall(callee.name, Array(tree[arguments])) == nil {
+            // A call the table knows but not with these arguments: porting only its
+            // arguments would leave a call that cannot be found.
+            let labels = tree[arguments].map { ($0.label?.name ?? "_") + ":" }.joined()
+            report(CheckerDiagnostics.swiftSpelling.at(
+                expr.range, "'\(callee.name)(\(labels))' has no .anim form", label: "pasted call",
+                help: SwiftSpellings.unportedHelp[callee.name] ?? "write the value it makes; the porting table in the language reference lists the .anim forms"))
+            return .poison
+        }
+        guard let replacement = portedText(expr), replacement != text(expr.range) else { return nil }
         reportSpelling(expr, written: callee.name + "(...)", replacement: replacement)
         return .poison
     }
@@ -442,6 +458,7 @@ extension Checker {
             case .member(let base, let n):
                 if case .identifier(let t) = tree[base], SwiftSpellings.types.contains(t), case .pi(let f)? = SwiftSpellings.member(n.name) { return f }
             case .paren(let inner): return piFactor(inner)
+            case .unary(.negate, let inner): return piFactor(inner).map { -$0 }
             case .binary(.multiply, let a, let b):
                 if let f = piFactor(a), let n = literal(b) { return ExactDecimal.multiply(f, n) }
                 if let n = literal(a), let f = piFactor(b) { return ExactDecimal.multiply(f, n) }
@@ -513,6 +530,13 @@ extension Checker {
             return portedColour { label in
                 args.first { a in a.label.map { $0.name == label || $0.name == "colorWith" + label.prefix(1).uppercased() + label.dropFirst() } ?? false }?.value
             }
+        case "UIBezierPath":
+            // The selector's first piece names the first argument as Swift's label does.
+            let swiftLabels = ["bezierPathWithRect": "rect", "bezierPathWithOvalInRect": "ovalIn", "bezierPathWithArcCenter": "arcCenter"]
+            return portedBezierPath { label, angle in
+                args.first { a in a.label.map { (swiftLabels[$0.name] ?? $0.name) == label } ?? false }
+                    .map { argumentText($0.value, angle: angle) }
+            }
         case "CAMediaTimingFunction":
             if selector == "functionWithName", args.count == 1 { return value(0) }
             if selector == "functionWithControlPoints", args.count == 4 { return "cubic(" + (0..<4).compactMap { value($0) }.joined(separator: ", ") + ")" }
@@ -532,6 +556,20 @@ extension Checker {
         if case .message(let inner, let allocation, let none) = tree[receiver], none.isEmpty, allocation.name == "alloc" || allocation.name == "new",
            case .identifier("CAMediaTimingFunction") = tree[inner], selector == "initWithControlPoints", args.count == 4 {
             return "cubic(" + (0..<4).compactMap { value($0) }.joined(separator: ", ") + ")"
+        }
+        return nil
+    }
+
+    /// The `.anim` path a `UIBezierPath` initialiser makes, from its labelled arguments
+    /// (`argument(label, isAngle)`): only the ones drawn the same way. A rounded rect is
+    /// left out: UIBezierPath's corners are continuous (iOS 7 on), `roundedRect`'s are
+    /// circular as CGPath's are.
+    private func portedBezierPath(_ argument: (String, Bool) -> String?) -> String? {
+        if let r = argument("rect", false) { return "rect(\(r))" }
+        if let r = argument("ovalIn", false) { return "ellipse(\(r))" }
+        if let c = argument("arcCenter", false), let radius = argument("radius", false), let from = argument("startAngle", true),
+           let to = argument("endAngle", true), let clockwise = argument("clockwise", false) {
+            return "arc(center: \(c), radius: \(radius), from: \(from), to: \(to), clockwise: \(clockwise))"
         }
         return nil
     }
@@ -587,6 +625,19 @@ extension Checker {
             return "(\(x), \(y), \(w), \(h))"
         case "UIColor", "NSColor":
             return portedColour { label in args.first { $0.label?.name == label }?.value }
+        case "UIBezierPath":
+            return portedBezierPath { label, angle in labelled(label, angle: angle) }
+        case "CGPath":
+            // `transform: nil` only: a path drawn through a transform has no written form here.
+            if let t = args.first(where: { $0.label?.name == "transform" }) {
+                guard case .identifier("nil") = tree[t.value] else { return nil }
+            }
+            if let r = labelled("rect") { return "rect(\(r))" }
+            if let r = labelled("ellipseIn") { return "ellipse(\(r))" }
+            if let r = labelled("roundedRect"), let w = labelled("cornerWidth"), let h = labelled("cornerHeight"), w == h {
+                return "roundedRect(\(r), radius: \(w))"
+            }
+            return nil
         case "CGPointMake":
             guard args.count == 2, let x = value(0), let y = value(1) else { return nil }
             return "(\(x), \(y))"

@@ -23,20 +23,33 @@ extension Timing {
     /// The active interval in the parent's time: `[beginTime, beginTime + AD/speed]`,
     /// or `[beginTime − AD/|speed|, beginTime]` when the speed is negative (the
     /// animation plays backwards and ends at its beginTime), or all of time at speed 0.
+    /// An animation that plays backwards forever starts at its beginTime instead
+    /// (``playsBackwardsForever``).
     public var activeSpan: ActiveSpan {
         if speed == 0 { return ActiveSpan(start: -.infinity, end: .infinity) }
         let ad = exactActiveDuration
         let length = ad.isInfinite ? Double.infinity : ExactDecimal.divide(ad, abs(speed))
-        if speed > 0 {
+        if speed > 0 || length.isInfinite {
             return ActiveSpan(start: beginTime, end: length.isInfinite ? .infinity : ExactDecimal.add(beginTime, length))
         }
-        return ActiveSpan(start: length.isInfinite ? -.infinity : ExactDecimal.subtract(beginTime, length), end: beginTime)
+        return ActiveSpan(start: ExactDecimal.subtract(beginTime, length), end: beginTime)
     }
+
+    /// A negative speed with infinite repeats (Shimmer's left and up directions: speed
+    /// −1, `repeatCount: HUGE_VALF`, a beginTime after a fade). Read literally, the
+    /// interval `(beginTime − ∞, beginTime]` would be all of time before the beginTime
+    /// and nothing after it, so the animation would stop where its author starts it;
+    /// in Core Animation it starts at its beginTime and plays backwards from then on,
+    /// as every app using Shimmer shows (docs/semantics.md, "Choices").
+    public var playsBackwardsForever: Bool { speed < 0 && exactActiveDuration.isInfinite }
 
     /// Whether the animation fills before its active interval, in parent time: a
     /// backwards fill for a forward animation, a forwards fill for one that plays
-    /// backwards (fills are in local terms, semantics.md §3).
-    public var fillsBeforeInParent: Bool { speed > 0 ? fillMode.fillsBackwards : speed < 0 ? fillMode.fillsForwards : false }
+    /// backwards (fills are in local terms, semantics.md §3). One that plays backwards
+    /// forever waits for its beginTime as a forward one does, with a backwards fill.
+    public var fillsBeforeInParent: Bool {
+        speed > 0 || playsBackwardsForever ? fillMode.fillsBackwards : speed < 0 ? fillMode.fillsForwards : false
+    }
 
     /// Whether it fills after its active interval, in parent time; `kept` is whether a
     /// forwards fill survives (inside a group, or with removedOnCompletion off).

@@ -195,7 +195,9 @@ public final class PropertyInfo: Sendable {
     /// The model value when the source does not set one (Core Animation's default).
     public let defaultValue: Value
     /// Valid numeric range, for numbers and for each component of sizes and rects
-    /// where that applies (width and height ≥ 0).
+    /// where that applies (width and height ≥ 0). A value written on a layer must lie in
+    /// it (E0313); an animated value need not, as in Core Animation, and is clamped into
+    /// it only where it is shown (``shown(_:)``).
     public let minimum: Double?
     public let maximum: Double?
     /// The layer kinds that have the property; `nil` means every kind.
@@ -216,6 +218,17 @@ public final class PropertyInfo: Sendable {
     public var interpolates: Bool { type.interpolates }
 
     public func applies(to kind: LayerKind) -> Bool { kinds?.contains(kind) ?? true }
+
+    /// What a renderer draws for the number `x` of this property: Core Animation keeps an
+    /// out-of-range presentation value (an opacity animated from -1, a spring's overshoot
+    /// past 1) and clamps it when it composites, so `eval` reports `x` and the preview,
+    /// the Lottie export and the opacity a layer is drawn with use this.
+    @inlinable public func shown(_ x: Double) -> Double {
+        var y = x
+        if let lo = minimum, !(y >= lo) { y = lo }
+        if let hi = maximum, y > hi { y = hi }
+        return y
+    }
 }
 
 /// One animatable key path: its spelling, target and the type of its values. A class

@@ -240,4 +240,21 @@ public enum Value: Hashable, Sendable {
     case enumeration(String)
     case numbers([Double])
     case colors([Color])
+
+    /// Whether every number of a scalar, point, size, rect, colour or list is finite.
+    /// Transforms and paths are built by functions that check their own arguments (a
+    /// perspective at infinity is the identity, not a mistake).
+    public var isFinite: Bool {
+        func ok(_ c: Color) -> Bool { c.red.isFinite && c.green.isFinite && c.blue.isFinite && c.alpha.isFinite }
+        switch self {
+        case .number(let x): return x.isFinite
+        case .point(let p): return p.x.isFinite && p.y.isFinite
+        case .size(let s): return s.width.isFinite && s.height.isFinite
+        case .rect(let r): return r.x.isFinite && r.y.isFinite && r.width.isFinite && r.height.isFinite
+        case .color(let c): return ok(c)
+        case .numbers(let xs): return xs.allSatisfy(\.isFinite)
+        case .colors(let cs): return cs.allSatisfy(ok)
+        case .transform, .path, .bool, .image, .enumeration: return true
+        }
+    }
 }

@@ -60,7 +60,14 @@ enum PreviewAssets {
     if (baked.composition.backgroundColor) stage.style.background = css(baked.composition.backgroundColor);
     if (data.diagnostics.length) { $("diagnostics").textContent = data.diagnostics.join("\n"); $("diagnostics").hidden = false; }
 
-    const value = (l, name, f) => { const a = l.animated[name]; return a !== undefined ? a[f] : l.constant[name]; };
+    // Numbers are drawn clamped into their property's range, as Core Animation draws an
+    // opacity animated from -1 or a spring's overshoot.
+    const shown = data.shown || {};
+    const value = (l, name, f) => {
+      const a = l.animated[name], v = a !== undefined ? a[f] : l.constant[name], r = shown[name];
+      if (r === undefined || typeof v !== "number") return v;
+      return r[1] !== null && v > r[1] ? r[1] : r[0] !== null && !(v >= r[0]) ? r[0] : v;
+    };
     const matrix = (l, f) => l.matrix.constant || l.matrix.frames[f];
     const opacity = (l, f) => l.opacity.constant !== undefined ? l.opacity.constant : l.opacity.frames[f];
     const byId = new Map(layers.map((l) => [l.id, l]));

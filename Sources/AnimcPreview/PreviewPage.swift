@@ -27,6 +27,13 @@ public enum PreviewPage {
         }
     }
 
+    /// The range each number property is drawn clamped into (`PropertyInfo.shown`): the
+    /// baked frames hold presentation values, which an animation may take outside it.
+    static let shownRanges: JSONValue = .object(PropertyTable.properties.compactMap { info in
+        guard info.type == .number || info.type == .length, info.minimum != nil || info.maximum != nil else { return nil }
+        return JSONMember(info.id.rawValue, .array([info.minimum.map(JSONValue.number) ?? .null, info.maximum.map(JSONValue.number) ?? .null]))
+    })
+
     /// The page for `timeline` sampled as `plan` says.
     public static func render(_ timeline: Timeline, plan: BakePlan, options: Options) -> [UInt8] {
         var data: [UInt8] = []
@@ -39,6 +46,8 @@ public enum PreviewPage {
         data.append(contentsOf: images.serialized(style: .compact))
         data.append(contentsOf: Array(", \"diagnostics\": ".utf8))
         data.append(contentsOf: JSONValue.array(options.diagnostics.map(JSONValue.string)).serialized(style: .compact))
+        data.append(contentsOf: Array(", \"shown\": ".utf8))
+        data.append(contentsOf: shownRanges.serialized(style: .compact))
         data.append(contentsOf: Array(", \"events\": ".utf8))
         data.append(contentsOf: (options.eventsPath.map(JSONValue.string) ?? .null).serialized(style: .compact))
         data.append(contentsOf: Array("}".utf8))

@@ -70,6 +70,9 @@ public struct MediaTiming: Hashable, Sendable {
         public var cycle: Double
     }
 
+    /// One cycle: a pass, or two with `autoreverses`.
+    var cycleLength: Double { autoreverses ? 2 * duration : duration }
+
     /// How far from a boundary rounding can put `tau` or the local time: a few ulps of
     /// the magnitudes that went into them.
     @inline(__always)
@@ -93,6 +96,18 @@ public struct MediaTiming: Hashable, Sendable {
         let phase: AnimationPhase
         var local: Double
         var leftLimit = false
+        if speed < 0 && activeDuration == .infinity {
+            // Plays backwards forever from its beginTime (`Timing.playsBackwardsForever`):
+            // before it, it waits as a forward animation does; from it on, the local time
+            // runs below zero and wraps into the cycle, so the content plays backwards.
+            if tau > tolerance {
+                guard fillsBackwards else { return Sample(phase: .absent, passTime: 0, progress: 0, cycle: 0) }
+                return pass(timeOffset - cycleLength * roundedDown(timeOffset / cycleLength), leftLimit: false,
+                            phase: .fillingBackwards, tolerance: tolerance)
+            }
+            local = Swift.min(tau, 0) + timeOffset
+            return pass(local - cycleLength * roundedDown(local / cycleLength), leftLimit: false, phase: .active, tolerance: tolerance)
+        }
         if tau < 0 {
             guard fillsBackwards else { return Sample(phase: .absent, passTime: 0, progress: 0, cycle: 0) }
             phase = .fillingBackwards
@@ -115,8 +130,7 @@ public struct MediaTiming: Hashable, Sendable {
                 local = local - activeDuration * roundedDown(local / activeDuration)
             }
         } else if local < 0 {
-            let cycle = autoreverses ? 2 * duration : duration
-            local = local - cycle * roundedDown(local / cycle)
+            local = local - cycleLength * roundedDown(local / cycleLength)
         }
         return pass(local, leftLimit: leftLimit, phase: phase, tolerance: tolerance)
     }

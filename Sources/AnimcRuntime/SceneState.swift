@@ -310,7 +310,9 @@ struct LayerGeometry {
         }
         anchorX = boundsX + ax * boundsWidth
         anchorY = boundsY + ay * boundsHeight
-        if o.opacity >= 0 { opacity = v[o.opacity] }
+        // Composited clamped to [0, 1] (`PropertyInfo.shown`): an opacity animated from -1
+        // or a spring's overshoot past 1 draws as 0 or 1.
+        if o.opacity >= 0 { let x = v[o.opacity]; opacity = x >= 0 ? min(x, 1) : 0 }
         if o.hidden >= 0 { hidden = v[o.hidden] >= 0.5 }
         if o.doubleSided >= 0 { doubleSided = v[o.doubleSided] >= 0.5 }
     }

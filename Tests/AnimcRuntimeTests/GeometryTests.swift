@@ -80,6 +80,25 @@ import Testing
         #expect(s2.effectiveOpacity(ofLayer: 0) == 0 && s2.effectiveOpacity(ofLayer: 1) == 0)
     }
 
+    /// An opacity animated from −1 (BEMCheckBox's fill) or past 1 is kept as the
+    /// presentation value and drawn clamped: a layer at −0.5 is invisible, not negative,
+    /// and a child of a layer at 1.5 is not brighter than its own opacity.
+    @Test func opacityOutsideZeroToOneIsDrawnClamped() {
+        let fade = Build.basic("opacity", from: .number(-1), to: .number(1), Timing(duration: 1))
+        let parent = Build.layer("p", animations: [fade])
+        let over = Build.basic("opacity", from: .number(1.5), to: .number(1.5), Timing(duration: 1))
+        let bright = Build.layer("b", animations: [over])
+        let child = Build.layer("b.c", parent: 1, properties: [.opacity: .number(0.4)])
+        let t = Timeline(Build.composition([parent, bright, child]))
+        let s = t.state(at: 0.25)
+        #expect(t.value("opacity", layer: "p", at: 0.25) == .number(-0.5))
+        #expect(s.effectiveOpacity(ofLayer: 0) == 0)
+        #expect(abs(t.state(at: 0.75).effectiveOpacity(ofLayer: 0) - 0.5) < 1e-12)
+        #expect(s.effectiveOpacity(ofLayer: 1) == 1 && s.effectiveOpacity(ofLayer: 2) == 0.4)
+        #expect(PropertyTable.info(.opacity).shown(-0.5) == 0 && PropertyTable.info(.lineWidth).shown(-2) == 0)
+        #expect(PropertyTable.info(.strokeEnd).shown(1.2) == 1 && PropertyTable.info(.zPosition).shown(-7) == -7)
+    }
+
     /// Reusing a state for increasing times gives exactly what fresh states give.
     @Test func theSequentialFastPathMatchesFreshEvaluation() {
         let a = Build.property("zPosition", Timing(duration: 3, repeatCount: 2), .keyframes(Keyframes(

@@ -140,4 +140,28 @@ import Testing
         #expect(t.phase(ofAnimation: 0, at: 1.5) == .active)
         #expect(t.phase(ofAnimation: 0, at: 3) == .fillingForwards)
     }
+
+    /// Shimmer's left direction: speed −1, repeatCount HUGE_VALF, beginTime after the
+    /// fade. It waits for its beginTime and then plays backwards forever; the progress
+    /// at begin + x is 1 − frac(x / d) (d = 2: at +0.5 s, 0.75 of the way).
+    @Test func aNegativeSpeedThatRepeatsForeverPlaysBackwardsFromItsBeginTime() {
+        let d = 2.0, begin = 0.1
+        let t = timing(Timing(beginTime: begin, duration: d, speed: -1, repeatCount: .infinity,
+                              fillMode: .forwards, removedOnCompletion: false))
+        #expect(t.sample(0.05).phase == .absent)
+        #expect(t.sample(begin).phase == .active && t.sample(begin).progress == 0)
+        for x in [0.5, 1.2, 1.999, 2.5, 7.3, 1000.25] {
+            let s = t.sample(begin + x)
+            let expected = 1 - (x / d - (x / d).rounded(.down))
+            #expect(s.phase == .active && close(s.progress, expected, 1e-9), "at begin + \(x)")
+        }
+        // With a backwards fill it shows its content at timeOffset before it begins.
+        let filled = timing(Timing(beginTime: 1, duration: 1, speed: -2, timeOffset: 0.25, repeatCount: .infinity, fillMode: .both))
+        #expect(filled.sample(0).phase == .fillingBackwards && close(filled.sample(0).progress, 0.25, 1e-12))
+        // At twice the speed backwards: 0.25 − 2·0.1 = 0.05, then 0.25 − 2·0.2 wraps to 0.85.
+        #expect(close(filled.sample(1.1).progress, 0.05, 1e-9) && close(filled.sample(1.2).progress, 0.85, 1e-9))
+        // Its interval, for the checker and the schedule.
+        let span = Timing(beginTime: 3, duration: 1, speed: -1, repeatCount: .infinity).activeSpan
+        #expect(span.start == 3 && span.end == .infinity)
+    }
 }
