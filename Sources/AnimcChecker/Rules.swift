@@ -198,10 +198,13 @@ extension Checker {
         // A fight needs two: the first animation has none before it to hide.
         for (j, later) in animations.enumerated().dropFirst() {
             guard case .property(let q) = later.kind, !q.additive else { continue }
-            // `from: presentation` takes over from whatever shows: a deliberate hand-off.
-            if case .basic(.presentation, _) = q.content { continue }
-            if case .spring(.presentation, _, _) = q.content { continue }
-            let laterInterval = visibleInterval(later.timing, topLevel: topLevel)
+            var laterInterval = visibleInterval(later.timing, topLevel: topLevel)
+            // `from: presentation` takes over from whatever shows when it begins: a
+            // deliberate hand-off. Before it begins, a backwards fill still shows its
+            // first value over the earlier animations, which is no hand-off.
+            if case .basic(.presentation, _) = q.content { laterInterval.end = handOffStart(later.timing) }
+            if case .spring(.presentation, _, _) = q.content { laterInterval.end = handOffStart(later.timing) }
+            guard laterInterval.end > laterInterval.start else { continue }
             for earlier in animations[..<j] {
                 guard case .property(let p) = earlier.kind, !p.additive, p.target == q.target else { continue }
                 let earlierInterval = visibleInterval(earlier.timing, topLevel: topLevel)
@@ -218,6 +221,10 @@ extension Checker {
             }
         }
     }
+
+    /// Where a `from: presentation` animation takes over: the start of its active
+    /// interval, or −∞ (it shows nothing before that) without a fill before it.
+    private func handOffStart(_ t: Timing) -> Double { t.fillsBeforeInParent ? t.activeSpan.start : -.infinity }
 
     private func span(_ a: Double, _ b: Double) -> String {
         if a == -.infinity && b == .infinity { return "at all times" }
