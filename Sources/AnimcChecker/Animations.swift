@@ -466,6 +466,10 @@ extension Checker {
     /// overshoot is (`PropertyInfo.shown`).
     func lowerEndpoint(_ name: String, _ expr: Expr, _ scope: Scope, _ info: KeyPathInfo) -> AnimatedValue? {
         if name == "from" {
+            if let read = pastedPresentationRead(expr) {
+                reportPresentationRead(expr, property: read, keyPath: info.keyPath)
+                return .presentation
+            }
             return lowerAnimatedValue(expr, scope, as: info.type, context: "'from'")
         }
         return lowerValue(expr, scope, as: info.type, context: "'\(name)'").map { .value($0) }

@@ -289,6 +289,47 @@ extension Checker {
         return .poison
     }
 
+    /// The property a pasted read of the presentation layer reads:
+    /// `(layer.presentationLayer ?: layer).opacity`, `[layer.presentationLayer opacity]`,
+    /// `[[layer presentationLayer] opacity]`, `layer.presentation()?.opacity ?? layer.opacity`
+    /// (the parser keeps the left side of a fallback), `layer.presentation()!.opacity`.
+    func pastedPresentationRead(_ expr: Expr) -> String? {
+        func isPresentationLayer(_ e: Expr) -> Bool {
+            switch tree[e] {
+            case .paren(let inner): return isPresentationLayer(inner)
+            case .member(_, let name): return name.name == "presentationLayer" || name.name == "presentation"
+            case .message(_, let selector, let arguments): return arguments.isEmpty && selector.name == "presentationLayer"
+            default: return false
+            }
+        }
+        switch tree[expr] {
+        case .paren(let inner): return pastedPresentationRead(inner)
+        case .member(let base, let name) where isPresentationLayer(base): return name.name
+        case .message(let receiver, let selector, let arguments) where arguments.isEmpty && isPresentationLayer(receiver):
+            return selector.name
+        default: return nil
+        }
+    }
+
+    /// A pasted read of the presentation layer as an animation's `from`: `presentation`
+    /// when it reads the property animated (a fix that keeps the meaning), reported
+    /// without a fix when it reads another.
+    func reportPresentationRead(_ expr: Expr, property: String, keyPath: String) {
+        let written = text(expr.range)
+        let shown = written.utf8.count <= 48 ? written : "... \(property)"
+        if property == keyPath {
+            report(CheckerDiagnostics.swiftSpelling.at(
+                expr.range, "'\(shown)' reads the presentation layer: write 'presentation'", label: "pasted spelling",
+                notes: [Note("'from: presentation' starts from what '\(keyPath)' shows just before the animation begins")],
+                fixIts: [.replace(expr.range, with: "presentation", "write it the .anim way", applicability: .machineApplicable)]))
+        } else {
+            report(CheckerDiagnostics.swiftSpelling.at(
+                expr.range, "'\(shown)' reads '\(property)' of the presentation layer, not the '\(keyPath)' this animation animates",
+                label: "another property",
+                help: "'from: presentation' reads what the animated property shows; write another value as a constant"))
+        }
+    }
+
     /// `CACurrentMediaTime() + 0.2`: one report for the sum, whose `.anim` form is the
     /// delay alone (a bare number becomes seconds where a time is expected), and its value.
     func swiftHostClockSum(_ expr: Expr, _ l: Expr, _ r: Expr, _ scope: Scope) -> SemaValue? {

@@ -116,6 +116,9 @@ extension Parser {
     private mutating func parseConditional() -> NodeRef {
         let condition = parseRange()
         guard continues(.question) else { return condition }
+        if peek().flags.contains(.attached), peek().kind == .question || peek().kind == .colon {
+            return parseFallback(condition)
+        }
         advance()
         let then = parseExpression(after: "'?'")
         guard continues(.colon) || tok.kind == .colon else {
@@ -127,6 +130,26 @@ extension Parser {
         advance()
         let otherwise = parseExpression(after: "':'")
         return node(.conditional, condition.range.union(otherwise.range), condition, then, otherwise)
+    }
+
+    /// `a ?? b` (Swift) or `a ?: b` (GNU C, in Objective-C): a value with a fallback,
+    /// which `.anim` has no use for since nothing is optional. Pasted code writes it to
+    /// read the presentation layer (`(layer.presentationLayer ?: layer).opacity`,
+    /// `layer.presentation()?.opacity ?? layer.opacity`): that is kept, as the left side
+    /// in parentheses spanning both, for the checker to report as `presentation`.
+    private mutating func parseFallback(_ value: NodeRef) -> NodeRef {
+        advance()
+        let second = advance()
+        let written = second.kind == .colon ? "?:" : "??"
+        let fallback = parseExpression(after: "'\(written)'")
+        let range = value.range.union(fallback.range)
+        let end = min(Int(value.range.end), file.bytes.count)
+        if Int(value.range.start) < end,
+           String(decoding: file.bytes[Int(value.range.start)..<end], as: UTF8.self).contains("presentation") {
+            return b.leaf(.paren, range, data: value.id)
+        }
+        report(SyntaxDiagnostics.fallbackOperator(range, written: written))
+        return errorExpr(range)
     }
 
     /// Range = Or [ ( "..<" | "..." ) Or ]
@@ -295,7 +318,15 @@ extension Parser {
                 advance()
                 let nameToken = advance()
                 let member = name(nameToken)
-                expr = b.node(.member, expr.range.union(nameToken.range)) {
+                // Swift's `layer.presentation()`, `presentation()?` and `presentation()!`:
+                // read as the member, which the checker reports as `presentation`.
+                if tok.kind == .lParen, tok.flags.contains(.attached), peek().kind == .rParen,
+                   member.name == b.names.intern("presentation") {
+                    advance()
+                    advance()
+                    if (tok.kind == .question || tok.kind == .bang) && tok.flags.contains(.attached) { advance() }
+                }
+                expr = b.node(.member, SourceRange(start: expr.range.start, end: previousEnd)) {
                     $0.push(expr)
                     $0.push(member)
                 }
@@ -558,6 +589,8 @@ extension Parser {
         "CGFloat", "float", "double", "int", "long", "short", "unsigned", "NSInteger", "NSUInteger", "CFTimeInterval",
         "NSTimeInterval", "id", "CGPathRef", "CGColorRef", "CGImageRef", "Float", "Double", "Int", "int32_t", "int64_t",
         "uint32_t", "BOOL", "NSNumber", "NSValue", "UIColor", "CGColor", "CGPath",
+        // `((CALayer *)layer.presentationLayer).opacity`: presentationLayer is an `id`.
+        "CALayer", "CAShapeLayer", "CAGradientLayer", "CATransformLayer", "CAReplicatorLayer", "CATextLayer",
     ]
 
     /// At `(`: the number of tokens of a pasted C cast, its parentheses included, when

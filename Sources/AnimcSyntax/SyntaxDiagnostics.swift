@@ -331,6 +331,12 @@ public enum SyntaxDiagnostics {
                                    fixIts: [.replace(removed, with: "", "remove the cast", applicability: .machineApplicable)])
     }
 
+    /// `a ?? b`, `a ?: b` other than a read of the presentation layer.
+    static func fallbackOperator(_ range: SourceRange, written: String) -> Diagnostic {
+        pastedCSyntaxDescriptor.at(range, "'\(written)' gives a value for nil: .anim values are never nil", label: "pasted fallback",
+                                   help: "write the value meant; 'from: presentation' reads what the layer shows")
+    }
+
     static func malformedNumber(_ range: SourceRange, text: String) -> Diagnostic {
         malformedNumberDescriptor.at(range, "malformed number '\(text)'", label: "more than one decimal point")
     }
