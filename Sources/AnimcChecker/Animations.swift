@@ -41,7 +41,7 @@ struct KeyframeRow {
 
 extension Checker {
     static let timingAttributeNames = ["beginTime", "duration", "speed", "timeOffset", "repeatCount", "repeatDuration",
-                                       "autoreverses", "fillMode", "removedOnCompletion", "timingFunction"]
+                                       "autoreverses", "fillMode", "removedOnCompletion", "timingFunction", "added"]
     static let propertyAttributeNames = ["additive", "isAdditive", "cumulative", "isCumulative"]
     static let kindAttributes: [String: [String]] = [
         "basic": ["from", "to", "by", "interpolation"],
@@ -387,6 +387,21 @@ extension Checker {
         }
         if let attr = a["timingFunction"], kind != "spring", kind != "decay" {
             if let f = lowerTimingFunction(attr.value, attr.scope, context: "'timingFunction'") { t.timingFunction = f } else { ok = false }
+        }
+        if let attr = a["added"] {
+            if group != nil {
+                report(Messages.addedInGroup(attr.nameRange))
+                ok = false
+            } else if let x = time("added") {
+                if x.isFinite {
+                    t.added = x
+                    // Core Animation sets a beginTime of 0 to the time it adds the animation.
+                    if t.beginTime == 0 { t.beginTime = x }
+                } else {
+                    report(Messages.infiniteValue(attr.value.range, context: "'added'"))
+                    ok = false
+                }
+            }
         }
         return ok ? t : nil
     }

@@ -359,6 +359,17 @@ extension Checker {
     /// A fix-it that adds an attribute line to an animation's block, indented like the
     /// block's first item.
     func attributeInsertion(_ block: Block, _ text: String, message: String) -> FixIt? {
+        // `name: value` where the block already sets `name` (an explicit `fillMode:
+        // forwards`, `removedOnCompletion: true`): the value is replaced, so the fix never
+        // writes an attribute twice.
+        if let colon = text.firstIndex(of: ":") {
+            let name = text[..<colon], value = text[text.index(after: colon)...].drop { $0 == " " }
+            for item in tree[block.items] {
+                if case .property(let key, let written) = tree[item], key.dotted == name {
+                    return .replace(written.range, with: String(value), message)
+                }
+            }
+        }
         let bytes = tree.file.bytes
         let open = Int(block.range.start)
         guard open < bytes.count, bytes[open] == 0x7B else { return nil }

@@ -113,7 +113,7 @@ extension LanguageFacts {
 
     public static func expectation(ofAttribute name: String) -> Expectation {
         switch name {
-        case "beginTime", "duration", "timeOffset", "repeatDuration", "perceptualDuration": return .time
+        case "beginTime", "duration", "timeOffset", "repeatDuration", "perceptualDuration", "added": return .time
         case "timingFunction": return .timing
         case "timingFunctions": return .timings
         case "autoreverses", "removedOnCompletion", "additive", "isAdditive", "cumulative", "isCumulative", "allowsOverdamping":

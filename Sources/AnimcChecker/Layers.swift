@@ -187,8 +187,26 @@ extension Checker {
         expandNested(body, in: scope) { item, itemScope in lowerLayerItem(item, node, itemScope) }
         context.layers.removeLast()
         context.bodies.removeLast()
+        orderByAddTime(node)
         checkLayerRules(node)
         return node
+    }
+
+    /// Puts a layer's animations in the order Core Animation applies them, the order they
+    /// were added (`added:`, then the source's order), and ends each where a later one
+    /// added under its key replaces it.
+    func orderByAddTime(_ node: LayerNode) {
+        guard node.animations.contains(where: { $0.timing.added != -.infinity }) else { return }
+        let ordered = node.animations.enumerated().sorted {
+            $0.element.timing.added != $1.element.timing.added ? $0.element.timing.added < $1.element.timing.added : $0.offset < $1.offset
+        }.map(\.element)
+        var animations = ordered
+        var next: [String: Double] = [:]
+        for i in animations.indices.reversed() {
+            if let later = next[animations[i].name] { animations[i].timing.replaced = later }
+            next[animations[i].name] = animations[i].timing.added
+        }
+        node.animations = animations
     }
 
     /// The keys written so far in the layer body being lowered.
@@ -211,7 +229,10 @@ extension Checker {
             context.frame = TimeFrame(layer: node, groups: [])
             defer { context.frame = saved }
             guard let animation = lowerAnimation(item, layerKind: node.kind, scope: scope, group: nil) else { return }
-            if let previous = bodyKeys.animations[animation.name] {
+            if let previous = bodyKeys.animations[animation.name],
+               node.animations.last(where: { $0.name == animation.name })?.timing.added == animation.timing.added {
+                // Added at another time, the key is reused as add(_:forKey:) reuses it: the
+                // later replaces the earlier (`orderByAddTime`).
                 report(Messages.duplicateAnimation(animationNameRange(item), name: animation.name, previous: previous,
                                                    insertAt: aliasInsertionPoint(item)))
                 return

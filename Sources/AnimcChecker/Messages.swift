@@ -113,6 +113,11 @@ enum Messages {
         D.nonFinite.at(range, nan ? "expression is not a number (NaN)" : "expression overflows to infinity")
     }
 
+    static func addedInGroup(_ range: SourceRange) -> Diagnostic {
+        D.unknownAttribute.at(range, "an animation in a group is added with its group", label: "in a group",
+                              help: "give the group 'added:' instead")
+    }
+
     static func infiniteValue(_ range: SourceRange, context: String) -> Diagnostic {
         D.nonFinite.at(range, "\(context) cannot be infinite", label: "not finite",
                        help: "only timing ('repeatCount: inf', 'repeatDuration: inf') may be infinite")

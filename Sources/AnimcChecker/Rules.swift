@@ -21,8 +21,9 @@ extension Checker {
     /// is ignored, so a forwards fill holds to the group's end.
     func visibleInterval(_ t: Timing, topLevel: Bool) -> VisibleInterval {
         let span = t.activeSpan
-        return VisibleInterval(start: t.fillsBeforeInParent ? -.infinity : span.start,
-                               end: t.fillsAfterInParent(kept: !topLevel || !t.removedOnCompletion) ? .infinity : span.end)
+        // Before it is added and after it is replaced it shows nothing, fill or not.
+        return VisibleInterval(start: max(t.fillsBeforeInParent ? -.infinity : span.start, t.added),
+                               end: min(t.fillsAfterInParent(kept: !topLevel || !t.removedOnCompletion) ? .infinity : span.end, t.replaced))
     }
 
     /// The value an animation shows first, when it is a literal.
@@ -264,14 +265,16 @@ extension Checker {
             // W0504. With a timeOffset the animation starts part way through, from a
             // value this rule does not compute: saying it starts from its first value
             // would be wrong.
-            if t.beginTime > 1e-9, t.speed > 0, t.timeOffset == 0, !t.fillMode.fillsBackwards, case .property(let p) = a.kind,
+            // An animation added at a time shows nothing before it is added, and a
+            // beginTime of 0 begins there: only a later beginTime leaves a gap.
+            if t.beginTime - max(t.added, 0) > 1e-9, t.speed > 0, t.timeOffset == 0, !t.fillMode.fillsBackwards, case .property(let p) = a.kind,
                let first = firstValue(p), let model = ValueMath.component(p.target.component, of: node.modelValue(p.target.property)),
                !approximatelyEqual(first, model),
                !coveredBefore(t.beginTime, target: p.target, among: Array(animations[..<index]) + Array(animations[(index + 1)...]), topLevel: true) {
                 report(CheckerDiagnostics.firstKeyframePop.at(
                     name, "'\(a.name)' starts at \(seconds(t.beginTime)) from \(IRDump.value(first)), but until then the layer shows \(IRDump.value(model))",
                     help: "set the model value to \(IRDump.value(first)), or add 'fillMode: backwards'",
-                    fixIts: block.flatMap { attributeInsertion($0, "fillMode: backwards", message: "fill backwards") }.map { [$0] } ?? []))
+                    fixIts: block.flatMap { attributeInsertion($0, "fillMode: \(t.fillMode == .forwards ? "both" : "backwards")", message: "fill backwards") }.map { [$0] } ?? []))
             }
             if case .group(let children) = animations[index].kind { checkDelayedChildren(children, duration: t.duration, node) }
         }
@@ -301,7 +304,8 @@ extension Checker {
                 "'\(child.name)' begins \(seconds(t.beginTime)) into its group; until then the layer flashes its model value",
                 notes: [Note("the model value is \(IRDump.value(model)); the animation starts from \(IRDump.value(first))")],
                 help: "add 'fillMode: backwards', or make the model value \(IRDump.value(first))",
-                fixIts: block.flatMap { attributeInsertion($0, "fillMode: backwards", message: "fill backwards") }.map { [$0] } ?? []))
+                fixIts: block.flatMap { attributeInsertion($0, "fillMode: \(t.fillMode == .forwards ? "both" : "backwards")", message: "fill backwards") }
+                    .map { [$0] } ?? []))
         }
     }
 

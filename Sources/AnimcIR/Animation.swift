@@ -42,10 +42,19 @@ public struct Timing: Hashable, Sendable {
     public var fillMode: FillMode
     /// Ignored for group children, as Core Animation ignores it.
     public var removedOnCompletion: Bool
+    /// When the animation is added to its layer (`add(_:forKey:)`), in the layer's time:
+    /// before it the animation does not exist, not even as a fill. −∞ for an animation
+    /// that is there from the start, and for every group child (a group adds its
+    /// children with itself).
+    public var added: Double
+    /// When a later animation added under the same key replaces it, in the layer's time:
+    /// from then on it does not exist. +∞ when nothing replaces it.
+    public var replaced: Double
 
     public init(beginTime: Double = 0, duration: Double, speed: Double = 1, timeOffset: Double = 0,
                 repeatCount: Double = 0, repeatDuration: Double = 0, autoreverses: Bool = false,
-                fillMode: FillMode = .removed, removedOnCompletion: Bool = true, timingFunction: TimingFunction = .linear) {
+                fillMode: FillMode = .removed, removedOnCompletion: Bool = true, timingFunction: TimingFunction = .linear,
+                added: Double = -.infinity, replaced: Double = .infinity) {
         self.beginTime = beginTime
         self.duration = duration
         self.speed = speed
@@ -56,6 +65,16 @@ public struct Timing: Hashable, Sendable {
         self.fillMode = fillMode
         self.removedOnCompletion = removedOnCompletion
         self.timingFunction = timingFunction
+        self.added = added
+        self.replaced = replaced
+    }
+
+    /// Whether the animation exists at `t` (its parent's time): added, and not yet
+    /// replaced. Instants within rounding of the add time count as added, and those within
+    /// rounding of the replacement as replaced, as the runtime compares every instant
+    /// written in the source (semantics.md, "Instants as written").
+    @inlinable public func exists(at t: Double, tolerance: Double = 0) -> Bool {
+        (t >= added || added - t <= tolerance) && t < replaced && replaced - t > tolerance
     }
 
     /// The active duration in the animation's local time (semantics.md §2): one cycle is

@@ -34,6 +34,9 @@ public struct MediaTiming: Hashable, Sendable {
     public let autoreverses: Bool
     public let fillsBackwards: Bool
     public let fillsForwards: Bool
+    /// When it is added to its layer and replaced there (`Timing.added`, `.replaced`).
+    public let added: Double
+    public let replaced: Double
     /// One pass from the parent's zero at normal speed (an animation inside a group,
     /// typically): inside the pass, parent time is the pass time.
     let isPlain: Bool
@@ -56,7 +59,10 @@ public struct MediaTiming: Hashable, Sendable {
         autoreverses = t.autoreverses
         fillsBackwards = t.fillMode.fillsBackwards
         fillsForwards = t.fillMode.fillsForwards && (!topLevel || !t.removedOnCompletion)
+        added = t.added
+        replaced = t.replaced
         isPlain = beginTime == 0 && speed == 1 && timeOffset == 0 && !autoreverses && activeDuration == duration
+            && added == -.infinity && replaced == .infinity
     }
 
     /// Where the animation is at parent time `tp`.
@@ -88,6 +94,11 @@ public struct MediaTiming: Hashable, Sendable {
         // wrapping and rounding.
         if isPlain && tp > tolerance && tp < duration && abs(tp - duration) > tolerance {
             return Sample(phase: .active, passTime: tp, progress: tp / duration, cycle: 0)
+        }
+        // Before it is added or after it is replaced it does not exist, fill or not.
+        if added != -.infinity || replaced != .infinity {
+            let exists = (tp >= added || added - tp <= tolerance) && tp < replaced && replaced - tp > tolerance
+            if !exists { return Sample(phase: .absent, passTime: 0, progress: 0, cycle: 0) }
         }
         var tau = speed == 0 ? 0 : (tp - beginTime) * speed
         if tau < 0 && tau >= -tolerance { tau = 0 }

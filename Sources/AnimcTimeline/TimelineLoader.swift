@@ -279,7 +279,9 @@ public enum TimelineLoader {
                           autoreverses: try bool(t["autoreverses"], path + ".autoreverses"),
                           fillMode: try enumeration(t["fillMode"], path + ".fillMode", FillMode.self),
                           removedOnCompletion: try bool(t["removedOnCompletion"], path + ".removedOnCompletion"),
-                          timingFunction: try timingFunction(t["timingFunction"], path + ".timingFunction"))
+                          timingFunction: try timingFunction(t["timingFunction"], path + ".timingFunction"),
+                          added: t["added"] == nil ? -.infinity : try number(t["added"], path + ".added"),
+                          replaced: t["replaced"] == nil ? .infinity : try number(t["replaced"], path + ".replaced"))
         }
 
         func timingFunctions(_ v: JSONValue?, _ path: String) throws(TimelineLoadError) -> [TimingFunction] {

@@ -156,7 +156,7 @@ public enum TimelineWriter {
     static func maybeInfinite(_ x: Double) -> JSONValue { x.isInfinite ? "inf" : .number(x) }
 
     static func timing(_ t: Timing) -> JSONValue {
-        .object([
+        var members = [
             JSONMember("beginTime", .number(t.beginTime)),
             JSONMember("duration", .number(t.duration)),
             JSONMember("speed", .number(t.speed)),
@@ -167,7 +167,11 @@ public enum TimelineWriter {
             JSONMember("fillMode", .string(t.fillMode.rawValue)),
             JSONMember("removedOnCompletion", .bool(t.removedOnCompletion)),
             JSONMember("timingFunction", timingFunction(t.timingFunction)),
-        ])
+        ]
+        // Only when set, so that a timeline without add times reads as before.
+        if t.added.isFinite { members.append(JSONMember("added", .number(t.added))) }
+        if t.replaced.isFinite { members.append(JSONMember("replaced", .number(t.replaced))) }
+        return .object(members)
     }
 
     static func timingFunction(_ f: TimingFunction) -> JSONValue {

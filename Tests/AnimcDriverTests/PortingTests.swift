@@ -5,6 +5,7 @@ import AnimcDriver
 import AnimcIR
 import AnimcRuntime
 import AnimcTestSupport
+import AnimcTimeline
 import Foundation
 import Testing
 
@@ -169,5 +170,47 @@ import Testing
             .contains("no animation named 'fade' before this one"))
         #expect(messages("layer a { basic opacity as spin { from: 0, to: 1, duration: 1s, repeatCount: inf }\n basic zPosition { from: 0, to: 1, duration: 1s, beginTime: spin.end } }")
             .contains("'spin' has no finite end: it repeats forever"))
+    }
+
+    /// `added:`: nothing before the add time, not even a fill; a beginTime of 0 is the
+    /// add time; a later animation under the same key replaces the earlier; animations
+    /// apply in the order they were added. Values by hand from the fixture's numbers.
+    @Test func animationsAddedAtATime() throws {
+        let t = try #require(Self.timeline("added-at-a-time"))
+        func value(_ layer: String, _ keyPath: String, _ time: Double) -> Double? {
+            guard case .number(let v)? = t.value(keyPath, layer: layer, at: time) else { return nil }
+            return v
+        }
+        func close(_ a: Double?, _ b: Double) -> Bool { a.map { abs($0 - b) < 1e-9 } ?? false }
+        // Cycle i is added at 1.2·i s, draws 0 → 1 over 1 s from then and holds 1.
+        for (time, expected) in [(0.5, 0.5), (1.1, 1), (1.2, 0), (1.7, 0.5), (2.3, 1), (3.0, 0.6), (3.9, 1)] {
+            #expect(close(value("spinner", "strokeEnd", time), expected), "strokeEnd at \(time) s")
+        }
+        // The fade out holds 0; the fade in, added at 2 s, fills backwards with 0.5 only
+        // from then (before it was added, the fade out's 0 shows), then plays 0.5 → 1.
+        for (time, expected) in [(1.0, 0), (1.99, 0), (2.0, 0.5), (2.2, 0.5), (2.55, 0.75), (3.0, 1)] {
+            #expect(close(value("text", "opacity", time), expected), "opacity at \(time) s")
+        }
+        // `over`, written first but added at 1 s, applies over `under` while it runs.
+        for (time, expected) in [(0.5, 0.5), (1.5, 15), (2.5, 2.5)] {
+            #expect(close(value("order", "zPosition", time), expected), "zPosition at \(time) s")
+        }
+        // The timeline says when each exists, and reads back the same.
+        let c = try #require(Self.compile("added-at-a-time").composition)
+        let cycles = c.layers[0].animations.map(\.timing)
+        #expect(cycles.map(\.added) == [0, 1.2, 2.4] && cycles.map(\.replaced) == [1.2, 2.4, .infinity])
+        #expect(cycles.map(\.beginTime) == [0, 1.2, 2.4])
+        let loaded = try TimelineLoader.load(TimelineWriter.bytes(c))
+        #expect(loaded.layers[0].animations.map(\.timing) == cycles)
+    }
+
+    /// `added:` only where Core Animation adds: a group's children come with the group.
+    @Test func anAnimationInAGroupIsAddedWithIt() {
+        let result = Pipeline.compile(SourceFile(name: "g.anim", text: """
+            composition { size: 10 x 10 }
+            layer a { group g { duration: 1s
+              basic opacity { from: 0, to: 1, added: 1s } } }
+            """))
+        #expect(result.diagnostics.map(\.message) == ["an animation in a group is added with its group"])
     }
 }
