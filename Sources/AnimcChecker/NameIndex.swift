@@ -355,9 +355,15 @@ private struct Builder {
     /// Declares an animation's alias in `layer`, the first of its name there listed.
     @inline(never)
     mutating func declareAnimation(_ alias: Identifier, extent: SourceRange, in layer: inout LayerScope) {
-        let d = declare(alias, .animation, extent: extent, inScope: false)
         let owner = layer.madeTable()
-        if owner.animations[alias.name] == nil { owner.animations[alias.name] = d }
+        if let first = owner.animations[alias.name] {
+            // The key again, for an animation added later that replaces the first
+            // (`added:`): the same name, which rename must change with it. Like an
+            // argument label, it names the animation without using it.
+            index.references.append(NameIndex.Reference(range: alias.range, declaration: first, isArgumentLabel: true))
+            return
+        }
+        owner.animations[alias.name] = declare(alias, .animation, extent: extent, inScope: false)
     }
 
     mutating func expr(_ e: Expr, layer: inout LayerScope) {
