@@ -560,6 +560,16 @@ public enum CheckerDiagnostics {
         it overshoots their values.
         """)
 
+    public static let layerRepeatWithoutDuration = DiagnosticDescriptor(
+        "W0515", "layer-repeat-without-duration", .warning, "A layer that repeats or reverses without a duration",
+        explanation: """
+        A layer is `CAMediaTiming` too: with a `duration`, its time runs through passes \
+        as an animation's does (`repeatCount`, `repeatDuration`, `autoreverses`), and \
+        every animation on it and below it replays each pass. A layer's duration is 0 \
+        by default, which means no passes: then its repeats and `autoreverses` do \
+        nothing, in Core Animation and here. Give the layer a duration, or remove them.
+        """)
+
     /// Every checker descriptor, in code order.
     public static let all: [DiagnosticDescriptor] = [
         unknownName, unknownProperty, typeMismatch, unitMismatch, divisionByZero, nonFinite, badArguments,
@@ -573,6 +583,6 @@ public enum CheckerDiagnostics {
         presentationMisuse,
         delayedChildFlash, fillWithoutKeep, childPastGroup, firstKeyframePop, matrixTurn, infiniteWithoutWindow,
         neverActive, fightingAnimations, noVisibleEffect, defaultDuration, unusedMask, surprisingTransform, springCutOff,
-        groupTimingOvershoot,
+        groupTimingOvershoot, layerRepeatWithoutDuration,
     ]
 }

@@ -6,7 +6,7 @@ import AnimcSyntax
 extension Checker {
     /// A list, not a set: every property of every layer asks, and comparing three short
     /// names costs less than hashing one.
-    static let layerTimingAttributes = ["beginTime", "speed", "timeOffset"]
+    static let layerTimingAttributes = ["beginTime", "speed", "timeOffset", "duration", "repeatCount", "repeatDuration", "autoreverses"]
     /// `mask: name`, the attribute that names a layer's mask.
     static let maskAttribute = "mask"
 
@@ -186,7 +186,17 @@ extension Checker {
         context.layers.append(node)
         expandNested(body, in: scope) { item, itemScope in lowerLayerItem(item, node, itemScope) }
         context.layers.removeLast()
-        context.bodies.removeLast()
+        let keys = context.bodies.removeLast()
+        if node.timing.duration == 0, let written = ["repeatCount", "repeatDuration", "autoreverses"].lazy.compactMap({ keys.timing[$0] }).first,
+           node.timing.repeatCount > 0 || node.timing.repeatDuration > 0 || node.timing.autoreverses {
+            report(CheckerDiagnostics.layerRepeatWithoutDuration.at(
+                written, "this layer has no duration, so its time has no passes to repeat or reverse", label: "no effect",
+                help: "give the layer a 'duration:', or remove this"))
+        }
+        if let count = keys.timing["repeatCount"], let duration = keys.timing["repeatDuration"] {
+            let (first, second) = count.start < duration.start ? (count, duration) : (duration, count)
+            report(Messages.repeatConflict(second, other: first))
+        }
         orderByAddTime(node)
         checkLayerRules(node)
         return node
@@ -270,12 +280,34 @@ extension Checker {
                 return
             }
             bodyKeys.timing[path] = range
-            guard case .number(let x)? = lowerValue(value, scope, as: path == "speed" ? .number : .time, context: "'\(path)'", finite: false)
+            if path == "autoreverses" {
+                if case .bool(let b)? = lowerValue(value, scope, as: .bool, context: "'autoreverses'") { node.timing.autoreverses = b }
+                return
+            }
+            let unitless = path == "speed" || path == "repeatCount"
+            guard case .number(let x)? = lowerValue(value, scope, as: unitless ? .number : .time, context: "'\(path)'", finite: false)
             else { return }
             switch path {
             case "speed": node.timing.speed = x
             case "beginTime": node.timing.beginTime = x
-            default: node.timing.timeOffset = x
+            case "timeOffset": node.timing.timeOffset = x
+            case "duration":
+                // A layer's duration of 0 is Core Animation's default: no passes.
+                guard x.isFinite else {
+                    report(Messages.infiniteValue(value.range, context: "a layer's duration"))
+                    return
+                }
+                guard x >= 0 else {
+                    report(Messages.badDuration(value.range, value: x, what: "a layer's duration"))
+                    return
+                }
+                node.timing.duration = x
+            default:
+                guard x >= 0 else {
+                    report(Messages.negativeRepeat(value.range, what: path))
+                    return
+                }
+                if path == "repeatCount" { node.timing.repeatCount = x } else { node.timing.repeatDuration = x }
             }
             return
         }

@@ -97,16 +97,45 @@ public struct PropertyValue: Hashable, Sendable {
     }
 }
 
-/// A layer's `beginTime`, `speed` and `timeOffset`, which map its parent's time to its
-/// own for everything attached to it and below it.
+/// A layer's media timing (a `CALayer` is `CAMediaTiming` too), which maps its parent's
+/// time to its own for everything attached to it and below it: `beginTime`, `speed` and
+/// `timeOffset`, and, when `duration` is set, the repeats of an animation
+/// (`repeatCount`, `repeatDuration`, `autoreverses`).
 public struct LayerTiming: Hashable, Sendable {
     public var beginTime: Double
     public var speed: Double
     public var timeOffset: Double
-    public init(beginTime: Double = 0, speed: Double = 1, timeOffset: Double = 0) {
+    /// One pass of the layer's time, in seconds; 0 (Core Animation's default) means the
+    /// layer's time runs on without passes.
+    public var duration: Double
+    public var repeatCount: Double
+    public var repeatDuration: Double
+    public var autoreverses: Bool
+
+    public init(beginTime: Double = 0, speed: Double = 1, timeOffset: Double = 0, duration: Double = 0,
+                repeatCount: Double = 0, repeatDuration: Double = 0, autoreverses: Bool = false) {
         self.beginTime = beginTime
         self.speed = speed
         self.timeOffset = timeOffset
+        self.duration = duration
+        self.repeatCount = repeatCount
+        self.repeatDuration = repeatDuration
+        self.autoreverses = autoreverses
     }
-    public var isIdentity: Bool { beginTime == 0 && speed == 1 && timeOffset == 0 }
+
+    public var isIdentity: Bool { isAffine && beginTime == 0 && speed == 1 && timeOffset == 0 }
+
+    /// Whether the layer's time is `(parent − beginTime)·speed + timeOffset` throughout:
+    /// it has no passes. A layer with a duration repeats, reverses or stops, which no
+    /// single affine map describes.
+    public var isAffine: Bool { duration == 0 }
+
+    /// The layer's passes as an animation's timing: within its active duration the
+    /// layer's time is the animation's pass time; outside it, it holds at the nearest
+    /// end (docs/semantics.md, "A layer's own media timing"). Nil when `isAffine`.
+    public var passes: Timing? {
+        guard duration > 0 else { return nil }
+        return Timing(beginTime: beginTime, duration: duration, speed: speed, timeOffset: timeOffset, repeatCount: repeatCount,
+                      repeatDuration: repeatDuration, autoreverses: autoreverses, fillMode: .both, removedOnCompletion: false)
+    }
 }

@@ -86,9 +86,9 @@ public struct TimeMap: Hashable, Sendable {
 
     /// A layer's time in its parent's: `layerTime = (parent − beginTime)·speed +
     /// timeOffset`, so `parent = layerTime / speed + beginTime − timeOffset / speed`.
-    /// Nil at speed 0 (the layer's time does not move).
+    /// Nil at speed 0 (the layer's time does not move) and for a layer with passes.
     public init?(layer t: LayerTiming) {
-        guard t.speed != 0 else { return nil }
+        guard t.speed != 0, t.isAffine else { return nil }
         scale = ExactDecimal.divide(1, t.speed)
         offset = ExactDecimal.subtract(t.beginTime, ExactDecimal.divide(t.timeOffset, t.speed))
     }

@@ -285,7 +285,7 @@ struct ExactTrackBuilder {
 
     /// The track, or nil when some piece cannot be written exactly.
     func build() -> LottieTrack? {
-        let layerTiming = LayerTimeMap(timeline.composition, layer: layer)
+        guard let layerTiming = LayerTimeMap(timeline.composition, layer: layer) else { return nil }
         guard let pieces = TimePieces.pieces(chain: chain, layerSlope: layerTiming.slope, layerIntercept: layerTiming.intercept,
                                              start: plan.start, end: plan.end, limit: 4 * plan.frameCount + 64) else { return nil }
         var keys: [LottieKeyframe] = []
@@ -409,12 +409,13 @@ struct AnimcBakePlanView {
 }
 
 /// Composition time → a layer's time: the layer's and its ancestors' beginTime, speed
-/// and timeOffset, which compose to one affine map.
+/// and timeOffset, which compose to one affine map. Nil when a layer has passes (its
+/// time repeats or reverses): its tracks are sampled.
 struct LayerTimeMap {
     var slope = 1.0
     var intercept = 0.0
 
-    init(_ c: Composition, layer: Int) {
+    init?(_ c: Composition, layer: Int) {
         var chain: [LayerTiming] = []
         var i: Int? = layer
         var guardCount = 0
@@ -423,6 +424,7 @@ struct LayerTimeMap {
             i = c.layers[k].parent
             guardCount += 1
         }
+        guard chain.allSatisfy(\.isAffine) else { return nil }
         for t in chain.reversed() {
             // local = (parent - begin) · speed + offset
             slope *= t.speed

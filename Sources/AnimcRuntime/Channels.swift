@@ -52,7 +52,7 @@ extension Timeline {
             let active = MediaTiming(t, topLevel: true).activeDuration
             if speed == 0 || active.isInfinite { return (nil, info) }
             let layerEnd = t.speed > 0 ? t.beginTime + active / speed : t.beginTime
-            guard let root = rootTime(info.layer, fromLayerTime: layerEnd) else { return (nil, info) }
+            guard let root = settledTime(info.layer, fromLayerTime: layerEnd) else { return (nil, info) }
             end = max(end, root)
         }
         return (end, nil)

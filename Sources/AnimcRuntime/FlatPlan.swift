@@ -67,7 +67,7 @@ struct FlatPlan: @unchecked Sendable {
 
     struct Layer {
         var parent: Int
-        var timing: LayerTiming
+        var clock: LayerClock
         var range: Range<Int>
         var nodes: Range<Int>
         /// Into ``FlatPlan/written``: the buffer ranges the layer's animations write.
@@ -93,7 +93,7 @@ struct FlatPlan: @unchecked Sendable {
             for a in layer.animations { b.add(a, parent: -1, layerStart: first) }
             let w = b.written.count
             b.written += layer.written
-            b.layers.append(Layer(parent: layer.parent ?? -1, timing: layer.timing, range: layer.range, nodes: first..<b.nodes.count,
+            b.layers.append(Layer(parent: layer.parent ?? -1, clock: layer.clock, range: layer.range, nodes: first..<b.nodes.count,
                                   written: w..<b.written.count, ref: layer.ref))
         }
         storage = PlanStorage(doubles: b.doubles, functions: b.functions)

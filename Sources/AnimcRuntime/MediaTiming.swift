@@ -170,3 +170,29 @@ public struct MediaTiming: Hashable, Sendable {
         return Sample(phase: phase, passTime: within, progress: within / duration, cycle: cycle)
     }
 }
+
+/// A layer's clock: its parent's time to its own (``LayerTiming``). Without a duration
+/// that is one affine map; with one, the layer's time runs through passes as an
+/// animation's does, and holds at the nearest end outside its active duration.
+struct LayerClock: Sendable {
+    let timing: LayerTiming
+    let passes: MediaTiming?
+
+    init(_ timing: LayerTiming) {
+        self.timing = timing
+        passes = timing.passes.map { MediaTiming($0, topLevel: false) }
+    }
+
+    @inline(__always)
+    func local(_ parent: Double) -> Double {
+        if let passes { return passes.sample(parent).passTime }
+        return (parent - timing.beginTime) * timing.speed + timing.timeOffset
+    }
+
+    /// The parent time at which the layer's time is `t`, when one affine map gives it
+    /// (no passes, speed not 0).
+    func parent(ofLocal t: Double) -> Double? {
+        guard passes == nil, timing.speed != 0 else { return nil }
+        return (t - timing.timeOffset) / timing.speed + timing.beginTime
+    }
+}

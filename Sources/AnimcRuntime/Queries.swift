@@ -145,9 +145,27 @@ extension Timeline {
         var current: Int? = layer
         while let c = current { chain.append(c); current = layers[c].parent }
         var time = t
-        for i in chain.reversed() {
-            let lt = layers[i].timing
-            time = (time - lt.beginTime) * lt.speed + lt.timeOffset
+        for i in chain.reversed() { time = layers[i].clock.local(time) }
+        return time
+    }
+
+    /// When what a layer shows stops changing, in composition time, given that its
+    /// animations stop at layer time `t`: `t` mapped up through the layers' clocks, except
+    /// that a layer with passes replays its animations every pass and so changes until
+    /// its own active duration ends. Nil when that never happens.
+    func settledTime(_ layer: Int, fromLayerTime t: Double) -> Double? {
+        var time = t
+        var current: Int? = layer
+        while let c = current {
+            let clock = layers[c].clock
+            if let passes = clock.passes {
+                guard passes.activeDuration.isFinite, passes.speed != 0 else { return nil }
+                time = passes.speed > 0 ? passes.beginTime + passes.activeDuration / passes.speed : passes.beginTime
+            } else {
+                guard let parent = clock.parent(ofLocal: time) else { return nil }
+                time = parent
+            }
+            current = layers[c].parent
         }
         return time
     }
@@ -156,9 +174,8 @@ extension Timeline {
         var time = t
         var current: Int? = layer
         while let c = current {
-            let lt = layers[c].timing
-            guard lt.speed != 0 else { return nil }
-            time = (time - lt.timeOffset) / lt.speed + lt.beginTime
+            guard let parent = layers[c].clock.parent(ofLocal: time) else { return nil }
+            time = parent
             current = layers[c].parent
         }
         return time

@@ -118,8 +118,7 @@ extension Timeline {
                 else { return }
                 for i in layers.indices {
                     let parent = layers[i].parent
-                    let timing = layers[i].timing
-                    times[i] = ((parent >= 0 ? times[parent] : t) - timing.beginTime) * timing.speed + timing.timeOffset
+                    times[i] = layers[i].clock.local(parent >= 0 ? times[parent] : t)
                 }
                 if let nodes = nodes.baseAddress {
                     FlatPlan.sample(layers: layers, layerTimes: times, nodes: nodes, tracks: tracks.baseAddress, states: states,

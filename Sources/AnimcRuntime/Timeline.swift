@@ -111,6 +111,8 @@ struct RuntimeLayer: Sendable {
     var range: Range<Int>
     var animations: [RuntimeAnimation] = []
     let timing: LayerTiming
+    /// `timing` compiled: what the layer's time is at a parent time.
+    let clock: LayerClock
     let flattensSublayers: Bool
     /// Offsets of the properties the geometry pass reads, resolved once.
     var geometry = GeometryOffsets()
@@ -233,7 +235,7 @@ struct TimelineBuilder {
             }
             var runtimeLayer = RuntimeLayer(index: i, id: layer.id, kind: layer.kind, parent: layer.parent, isMask: layer.isMask,
                                             slots: slots, range: start..<model.count, timing: layer.timing,
-                                            flattensSublayers: layer.kind != .transformLayer)
+                                            clock: LayerClock(layer.timing), flattensSublayers: layer.kind != .transformLayer)
             runtimeLayer.geometry = GeometryOffsets { slots[$0.index] }
             layers.append(runtimeLayer)
             if let parent = layer.parent, parent >= 0, parent < i { layers[parent].hasSublayers = true }

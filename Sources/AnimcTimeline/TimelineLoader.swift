@@ -141,6 +141,13 @@ public enum TimelineLoader {
                 timing = LayerTiming(beginTime: try number(timingJSON["beginTime"], path + ".timing.beginTime"),
                                      speed: try number(timingJSON["speed"], path + ".timing.speed"),
                                      timeOffset: try number(timingJSON["timeOffset"], path + ".timing.timeOffset"))
+                if timingJSON["duration"] != nil {
+                    timing.duration = try number(timingJSON["duration"], path + ".timing.duration")
+                    guard timing.duration > 0 else { throw fail(path + ".timing.duration", "a layer's duration is positive when written") }
+                    timing.repeatCount = try number(timingJSON["repeatCount"], path + ".timing.repeatCount", allowInfinity: true)
+                    timing.repeatDuration = try number(timingJSON["repeatDuration"], path + ".timing.repeatDuration", allowInfinity: true)
+                    timing.autoreverses = try bool(timingJSON["autoreverses"], path + ".timing.autoreverses")
+                }
             }
             var properties: [PropertyValue] = []
             let props = try object(json["properties"], path + ".properties")

@@ -89,11 +89,21 @@ public enum TimelineWriter {
         if l.isMask { members.append(JSONMember("isMask", true)) }
         if let mask = l.mask { members.append(JSONMember("mask", .number(Double(mask)))) }
         if !l.timing.isIdentity {
-            members.append(JSONMember("timing", .object([
+            var timing = [
                 JSONMember("beginTime", .number(l.timing.beginTime)),
                 JSONMember("speed", .number(l.timing.speed)),
                 JSONMember("timeOffset", .number(l.timing.timeOffset)),
-            ])))
+            ]
+            // A layer's passes only when it has them, so other layers read as before.
+            if !l.timing.isAffine {
+                timing += [
+                    JSONMember("duration", .number(l.timing.duration)),
+                    JSONMember("repeatCount", maybeInfinite(l.timing.repeatCount)),
+                    JSONMember("repeatDuration", maybeInfinite(l.timing.repeatDuration)),
+                    JSONMember("autoreverses", .bool(l.timing.autoreverses)),
+                ]
+            }
+            members.append(JSONMember("timing", .object(timing)))
         }
         members.append(JSONMember("properties", .object(l.properties.map { JSONMember($0.property.rawValue, value($0.value)) })))
         members.append(JSONMember("animations", .array(l.animations.map { shared.entry($0).json })))

@@ -164,4 +164,28 @@ import Testing
         let span = Timing(beginTime: 3, duration: 1, speed: -1, repeatCount: .infinity).activeSpan
         #expect(span.start == 3 && span.end == .infinity)
     }
+
+    /// A layer with a duration runs its time through passes, as an animation does: with
+    /// duration 1, autoreverses and repeatCount 2.5 the layer's time goes 0→1, 1→0,
+    /// 0→1, 1→0, 0→1 over 5 s and then holds; an animation of 0 → 10 over 1 s on it
+    /// shows 10 × the layer's time.
+    @Test func aLayerWithADurationReplaysItsAnimations() {
+        let z = Build.basic("zPosition", from: .number(0), to: .number(10), Timing(duration: 1))
+        let layer = Build.layer("a", animations: [z], timing: LayerTiming(duration: 1, repeatCount: 2.5, autoreverses: true))
+        let child = Build.layer("a.b", parent: 0, animations: [z])
+        let t = Timeline(Build.composition([layer, child]))
+        let expected: [(Double, Double)] = [(0.25, 2.5), (0.5, 5), (1.25, 7.5), (1.75, 2.5), (2.25, 2.5), (4.5, 5), (6, 10), (-1, 0)]
+        for (time, value) in expected {
+            for id in ["a", "a.b"] {
+                guard case .number(let x)? = t.value("zPosition", layer: id, at: time) else { Issue.record("no value"); continue }
+                #expect(abs(x - value) < 1e-9, "\(id) at \(time) s: \(x), expected \(value)")
+            }
+        }
+        // Its time is no single map of the composition's: the schedule and the
+        // conversions that need one say so rather than guess.
+        #expect(t.settledTime(0, fromLayerTime: 1) == 5)
+        #expect(t.rootTime(0, fromLayerTime: 0.5) == nil)
+        let forever = Timeline(Build.composition([Build.layer("a", animations: [z], timing: LayerTiming(duration: 1, repeatCount: .infinity))]))
+        #expect(forever.naturalEnd.end == nil)
+    }
 }
