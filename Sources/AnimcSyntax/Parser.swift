@@ -240,7 +240,12 @@ public struct Parser {
     /// True when the current token sits on a line that already has an error; used to
     /// avoid reporting a separator error right after a broken item.
     var onErrorLine: Bool {
-        mutating get { session.errorLines.contains(lexedLine(at: tok.range.start)) }
+        mutating get {
+            // The line first: lexing it may claim it for a lexical error, and
+            // `session.errorLines.contains(lexedLine(...))` would read the set before that.
+            let line = lexedLine(at: tok.range.start)
+            return session.errorLines.contains(line)
+        }
     }
 
     /// The line (0-based) of `offset`, lexed to its end first, so that a lexical error
