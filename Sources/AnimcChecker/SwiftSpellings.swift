@@ -475,7 +475,9 @@ extension Checker {
         case .message(let receiver, let selector, let arguments):
             return portedMessage(receiver, selector.name, Array(tree[arguments]), angle: angle).map(replace) ?? []
         case .call(let callee, let arguments):
-            if SwiftSpellings.functions.contains(callee.name), let text = portedCall(callee.name, Array(tree[arguments])) { return replace(text) }
+            if SwiftSpellings.functions.contains(callee.name), let text = portedCall(callee.name, Array(tree[arguments]), angle: angle) {
+                return replace(text)
+            }
             return tree[arguments].flatMap { portEdits($0.value, angle: angleArgument(callee.name, $0.label?.name)) }
         case .tuple(let items), .list(let items), .sequence(let items):
             return tree[items].flatMap { portEdits($0, angle: angle) }
@@ -616,7 +618,7 @@ extension Checker {
     }
 
     /// The `.anim` form of a Swift call, or nil when its arguments do not fit.
-    private func portedCall(_ name: String, _ args: [Argument]) -> String? {
+    private func portedCall(_ name: String, _ args: [Argument], angle: Bool = false) -> String? {
         func value(_ i: Int, angle: Bool = false) -> String? { i < args.count ? argumentText(args[i].value, angle: angle) : nil }
         func labelled(_ label: String, angle: Bool = false) -> String? {
             args.first { $0.label?.name == label }.map { argumentText($0.value, angle: angle) }
@@ -706,8 +708,9 @@ extension Checker {
         case SwiftSpellings.hostClock:
             return args.isEmpty ? "0s" : nil
         case "CGFloat", "Double", "Float", "NSNumber":
+            // A wrapper: its value, an angle where one is expected (`NSNumber(value: .pi * 2)`).
             guard args.count == 1 else { return nil }
-            return value(0)
+            return value(0, angle: angle)
         default:
             return nil
         }

@@ -54,7 +54,40 @@ extension Parser {
         if isLoneAtom { return parsePrimary() }
         depth += 1
         defer { leave() }
-        return parseConditional()
+        let value = parseConditional()
+        if contextualWord(tok) == .alias, !tok.flags.contains(.newlineBefore) || bracketDepth > 0, let count = pastedSwiftCastCount() {
+            // `[0, 0.5, 1] as [NSNumber]`, `x as CGFloat`: reported, removed by its
+            // fix-it, and the value read as written before it.
+            let start = tok.range.start
+            for _ in 0..<count { advance() }
+            let cast = SourceRange(start: start, end: previousEnd)
+            record(SyntaxDiagnostics.swiftCast(cast, removed: SourceRange(start: value.range.end, end: previousEnd),
+                                               written: file.text(cast)))
+        }
+        return value
+    }
+
+    /// At `as`: the number of tokens of a pasted Swift cast (`as`, `as!` or `as?`, then a
+    /// capitalised type name, dotted, or one in brackets as in `[NSNumber]`), or nil.
+    private mutating func pastedSwiftCastCount() -> Int? {
+        var k = 1
+        let mark = token(at: pos + k)
+        if (mark.kind == .bang || mark.kind == .question) && mark.flags.contains(.attached) { k += 1 }
+        let bracketed = token(at: pos + k).kind == .lBracket
+        if bracketed { k += 1 }
+        func typeName(_ t: Token) -> Bool {
+            guard t.kind == .identifier, let first = file.bytes[Int(t.range.start)...].first else { return false }
+            return first >= 0x41 && first <= 0x5A
+        }
+        guard typeName(token(at: pos + k)) else { return nil }
+        k += 1
+        while token(at: pos + k).kind == .dot, token(at: pos + k + 1).kind == .identifier { k += 2 }
+        if bracketed {
+            if token(at: pos + k).kind == .colon, typeName(token(at: pos + k + 1)) { k += 2 }
+            guard token(at: pos + k).kind == .rBracket else { return nil }
+            k += 1
+        }
+        return k
     }
 
     /// Whether the current token is a number or a name that nothing after it can

@@ -331,6 +331,12 @@ public enum SyntaxDiagnostics {
                                    fixIts: [.replace(removed, with: "", "remove the cast", applicability: .machineApplicable)])
     }
 
+    /// `[0, 1] as [NSNumber]`: `removed` runs from the end of the value to the type's.
+    static func swiftCast(_ cast: SourceRange, removed: SourceRange, written: String) -> Diagnostic {
+        pastedCSyntaxDescriptor.at(cast, "'\(written)' is a Swift cast: .anim values need none", label: "Swift cast",
+                                   fixIts: [.replace(removed, with: "", "remove the cast", applicability: .machineApplicable)])
+    }
+
     /// `a ?? b`, `a ?: b` other than a read of the presentation layer.
     static func fallbackOperator(_ range: SourceRange, written: String) -> Diagnostic {
         pastedCSyntaxDescriptor.at(range, "'\(written)' gives a value for nil: .anim values are never nil", label: "pasted fallback",
