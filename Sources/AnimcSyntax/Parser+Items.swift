@@ -436,7 +436,8 @@ extension Parser {
         }
     }
 
-    /// Animation = AnimationKind KeyPath [ "as" identifier ] [ "along" Expr ] Block
+    /// Animation = AnimationKind KeyPath [ "as" identifier ] [ "along" Expr ] Block, where
+    /// `motion` may leave out its key path (`position`)
     ///           | "group" [ identifier ] Block
     /// AnimationKind = "basic" | "keyframes" | "motion" | "spring" | "decay"
     mutating func parseAnimation(kindOverride: String? = nil) -> NodeRef {
@@ -465,7 +466,20 @@ extension Parser {
             let aliasText = alias.map { "'\(spelling($0))'" } ?? ""
             body = parseBlock(.group, what: "group \(aliasText)".trimmedTrailingSpace)
         } else {
-            target = parseKeyPath()
+            let word = contextualWord(tok)
+            if word == .alias || word == .along || tok.kind == .lBrace {
+                if kindName == "motion" {
+                    // A motion along a path moves `position` unless it says otherwise, as
+                    // nearly every CAKeyframeAnimation with a path does.
+                    let implied = name("position", .empty(at: tok.range.start))
+                    target = (b.leaf(.keyPath, implied.range, bits: SyntaxArena.singleNameKeyPath, data: implied.name), "position")
+                } else {
+                    report(SyntaxDiagnostics.expectedToken(errorRange, expected: "the key path it animates", context: "after '\(kindName)'",
+                                                           found: found))
+                }
+            } else {
+                target = parseKeyPath()
+            }
             if (contextualWord(tok) == .alias) && !tok.flags.contains(.newlineBefore) {
                 advance()
                 alias = parseName(after: "'as'")
