@@ -286,8 +286,18 @@ struct ExactTrackBuilder {
     /// The track, or nil when some piece cannot be written exactly.
     func build() -> LottieTrack? {
         guard let layerTiming = LayerTimeMap(timeline.composition, layer: layer) else { return nil }
-        guard let pieces = TimePieces.pieces(chain: chain, layerSlope: layerTiming.slope, layerIntercept: layerTiming.intercept,
+        guard var pieces = TimePieces.pieces(chain: chain, layerSlope: layerTiming.slope, layerIntercept: layerTiming.intercept,
                                              start: plan.start, end: plan.end, limit: 4 * plan.frameCount + 64) else { return nil }
+        // A keyframe at the last whole frame as well as at the out point: players that
+        // approximate a long easing curve (ThorVG) still meet the last frame exactly.
+        let lastFrame = plan.start + Double(max(plan.frameCount - 1, 0)) / plan.fps
+        let margin = 1e-9 * max(1, abs(lastFrame))
+        if let i = pieces.firstIndex(where: { $0.start < lastFrame - margin && $0.end > lastFrame + margin }) {
+            var before = pieces[i], after = pieces[i]
+            before.end = lastFrame
+            after.start = lastFrame
+            pieces.replaceSubrange(i...i, with: [before, after])
+        }
         var keys: [LottieKeyframe] = []
         var previous: Double?
         for piece in pieces {
@@ -312,6 +322,9 @@ struct ExactTrackBuilder {
             }
             keys += pieceKeys
         }
+        // A track holds its last value after its last keyframe: a final keyframe with
+        // the value before it says nothing.
+        while keys.count >= 2, equal(keys[keys.count - 1].value, keys[keys.count - 2].value, turnsMatter: true) { keys.removeLast() }
         return keys.isEmpty ? nil : LottieTrack(keyframes: keys)
     }
 
@@ -404,7 +417,8 @@ struct AnimcBakePlanView {
     var start: Double
     var fps: Double
     var frameCount: Int
-    var end: Double { start + Double(max(frameCount - 1, 0)) / fps }
+    /// The out point: players draw up to it (exclusive), between frames too.
+    var end: Double { start + Double(frameCount) / fps }
     func frame(_ t: Double) -> Double { (t - start) * fps }
 }
 

@@ -238,6 +238,16 @@ enum Channel: Hashable, Sendable, CaseIterable {
 
     /// Whether the channel is an angle in degrees (made continuous between samples).
     var isAngle: Bool { self == .rotation }
+
+    /// How far a sampled track may miss a half frame before it is given a keyframe there,
+    /// in the channel's Lottie units: 0.05 px, 0.05 % of scale or opacity, 0.05°, 0.0005
+    /// of a colour component (colours are 0–1 in Lottie).
+    var sampleTolerance: Double {
+        switch self {
+        case .backgroundColor, .borderColor, .fillColor, .strokeColor, .gradientStops: return 0.0005
+        default: return 0.05
+        }
+    }
 }
 
 extension LayerValues {

@@ -98,8 +98,12 @@ struct Exporter {
 
     var composition: Composition { timeline.composition }
     var view: AnimcBakePlanView
-    /// Samples at every half frame: frame f is sample 2f.
+    /// Samples at every half frame: frame f is sample 2f (the last, at the out point, a
+    /// little before it).
     var sampleTimes: [Double] = []
+    var sampleFrames: [Double] = []
+    /// How far before the out point its sample is, in frames.
+    static let outPointMargin = 1e-6
     var is3D: [Bool] = []
     var contents: [LayerContent] = []
     var series: [TrackKey: [[Double]]] = [:]
@@ -118,7 +122,13 @@ struct Exporter {
 
     mutating func run() -> LottieExporter.Result {
         let n = plan.frameCount
-        sampleTimes = (0..<max(1, 2 * n - 1)).map { view.start + Double($0) / (2 * plan.fps) }
+        // Up to frame n, the export's out point: players draw the frames between the last
+        // whole frame and it, so every track must be right up to there. The out point
+        // itself is never shown: its sample is the limit from before it (a cycle that
+        // restarts there must not pull the last frame towards its start).
+        sampleFrames = (0..<max(1, 2 * n + 1)).map { Double($0) / 2 }
+        if n > 0 { sampleFrames[2 * n] = Double(n) - Exporter.outPointMargin }
+        sampleTimes = sampleFrames.map { view.start + $0 / plan.fps }
         analyse()
         let layers = structure()
         sample(layers)
@@ -446,10 +456,9 @@ struct Exporter {
                 exact += 1
                 continue
             }
-            var values = frames
+            var values = s
             if key.channel.isAngle { unwrapDegrees(&values) }
-            let times = (0..<values.count).map(Double.init)
-            tracks[key] = linearTrack(times: times, values: values, tolerance: 1e-9)
+            tracks[key] = sampledTrack(halfFrames: values, tolerance: key.channel.sampleTolerance)
             sampled += 1
         }
     }
@@ -530,10 +539,10 @@ struct Exporter {
             }
             // The track must be what the runtime shows, at every frame and half frame.
             for (s, expected) in samples.enumerated() {
-                let got = track.value(at: Double(s) / 2)
+                let got = track.value(at: sampleFrames[s])
                 if !close(got, expected, key.channel) {
                     findings.add(LottieDiagnostics.sampledUnverified, range: driver.animation.range, layer: layer.id,
-                                 "'\(driver.path)' on '\(layer.id)' as exact keyframes differs from the runtime at frame \(formatNumber(Double(s) / 2)) (\(lottieName(key.channel))); sampled instead")
+                                 "'\(driver.path)' on '\(layer.id)' as exact keyframes differs from the runtime at frame \(formatNumber((sampleFrames[s] * 2).rounded() / 2)) (\(lottieName(key.channel))); sampled instead")
                     return nil
                 }
             }

@@ -149,3 +149,63 @@ func unwrapDegrees(_ values: inout [[Double]]) {
         values[i][0] = v
     }
 }
+
+/// A sampled track from samples at every half frame (frame f is sample 2f), which the
+/// players interpolate between keyframes as they draw between frames: every whole frame
+/// is a keyframe, and a half frame becomes one where the straight line through its
+/// whole-frame neighbours misses it by more than `tolerance` (a curve bending within a
+/// frame, a decay's or a spring's). Where the half frame sits on one side of a jump (a
+/// cycle that restarts, a layer that snaps back), the jump is written as a jump: a hold
+/// up to the next sample, not a one-frame slide. Collinear keyframes are then dropped,
+/// so every sample is still met within the tolerance.
+func sampledTrack(halfFrames s: [[Double]], tolerance: Double) -> LottieTrack {
+    guard let first = s.first else { return .constant([0]) }
+    if s.allSatisfy({ $0 == first }) { return .constant(first) }
+    func distance(_ a: [Double], _ b: [Double]) -> Double {
+        var d = 0.0
+        for k in a.indices where k < b.count { d = max(d, abs(a[k] - b[k])) }
+        return d
+    }
+    var keys: [LottieKeyframe] = []
+    let segments = (s.count - 1) / 2
+    for k in 0..<segments {
+        let a = s[2 * k], m = s[2 * k + 1], b = s[2 * k + 2]
+        keys.append(LottieKeyframe(t: Double(k), value: a, ease: .linear))
+        var line = a
+        for i in line.indices where i < b.count { line[i] = (a[i] + b[i]) / 2 }
+        let miss = distance(m, line)
+        guard miss > tolerance else { continue }
+        // A jump: the half frame is where one end is and far from the other, with no
+        // more between than a straight line would put there.
+        let step = distance(a, b)
+        if distance(m, a) <= tolerance && step > 4 * tolerance {
+            keys[keys.count - 1].ease = .hold
+        } else if distance(m, b) <= tolerance && step > 4 * tolerance {
+            keys[keys.count - 1].ease = .hold
+            keys.append(LottieKeyframe(t: Double(k) + 0.5, value: m, ease: .linear))
+        } else {
+            keys.append(LottieKeyframe(t: Double(k) + 0.5, value: m, ease: .linear))
+        }
+    }
+    keys.append(LottieKeyframe(t: Double(segments), value: s[2 * segments], ease: .linear))
+    if s.count % 2 == 0, let last = s.last {
+        // An odd count of half frames ends on a half frame.
+        keys.append(LottieKeyframe(t: Double(segments) + 0.5, value: last, ease: .linear))
+    }
+    // Drop the keyframes a straight line through their neighbours already meets.
+    var kept: [LottieKeyframe] = [keys[0]]
+    for i in 1..<keys.count {
+        let b = keys[i]
+        if i == keys.count - 1 { kept.append(b); break }
+        let a = kept[kept.count - 1], c = keys[i + 1]
+        var onLine = a.ease == .linear && b.ease == .linear && a.value.count == c.value.count && b.value.count == c.value.count
+        if onLine {
+            for j in b.value.indices {
+                let expected = a.value[j] + (c.value[j] - a.value[j]) * (b.t - a.t) / (c.t - a.t)
+                if abs(expected - b.value[j]) > 1e-9 * max(1, abs(b.value[j])) { onLine = false; break }
+            }
+        }
+        if !onLine { kept.append(b) }
+    }
+    return LottieTrack(keyframes: kept)
+}

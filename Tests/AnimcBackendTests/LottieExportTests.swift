@@ -41,9 +41,10 @@ import Testing
         let keys = try #require(layer["ks"]?["o"]?["k"]?.arrayValue)
         // 2 s at 30 fps; key times 0, 0.5, 1 → frames 0, 30, 60. The animation is then
         // removed: its end shows at frame 60 (Core Animation's ends are inclusive) and
-        // the model value (1) a thousandth of a frame later, to the end of the window.
-        #expect(keys.compactMap { $0["t"]?.numberValue } == [0, 30, 60, 60.001, 119])
-        #expect(keys.map { $0["s"]?.arrayValue?.first?.numberValue } == [0, 100, 20, 100, 100])
+        // the model value (1) a thousandth of a frame later, held from its keyframe to the
+        // end of the window (a last keyframe with the same value would say nothing).
+        #expect(keys.compactMap { $0["t"]?.numberValue } == [0, 30, 60, 60.001])
+        #expect(keys.map { $0["s"]?.arrayValue?.first?.numberValue } == [0, 100, 20, 100])
         #expect(keys[2]["h"] == .number(1))
         func handles(_ k: JSONValue) -> [Double?] {
             [k["o"]?["x"]?.arrayValue?.first?.numberValue, k["o"]?["y"]?.arrayValue?.first?.numberValue,
@@ -51,7 +52,7 @@ import Testing
         }
         #expect(handles(keys[0]) == [0.42, 0, 0.58, 1])
         #expect(handles(keys[1]) == [0.25, 0, 0.2, 1])
-        #expect(keys[4]["o"] == nil, "the last keyframe has no easing")
+        #expect(keys[3]["o"] == nil, "the last keyframe has no easing")
     }
 
     @Test func discreteKeyframesAreHolds() throws {
@@ -81,18 +82,21 @@ import Testing
 
     /// Every example (and the exact fixture) played by the model: each plane layer's
     /// composed matrix and each drawn layer's opacity equal the runtime's at every
-    /// frame; for the exact fixture, at every half frame too, which samples cannot pass.
+    /// frame and half frame.
     @Test(arguments: Repository.examples + [LottieExportTests.exact])
     func playsBackWhatTheRuntimeShows(_ path: String) throws {
         let (t, plan, export, doc, _) = try Self.export(path)
         let layers = try #require(doc["layers"]?.arrayValue)
         var byIndex: [Int: JSONValue] = [:]
         for l in layers { if let i = l["ind"]?.numberValue { byIndex[Int(i)] = l } }
-        let step = path == Self.exact ? 0.5 : 1
+        // Every whole and half frame up to the out point: players draw between frames, and
+        // a sampled track meets the runtime there within its channel's tolerance (0.05 px,
+        // 0.05 % of opacity), an exact one to rounding.
+        let step = 0.5
         var state = t.makeState()
         var f = 0.0
         var checked = 0
-        while f <= Double(plan.frameCount - 1) {
+        while f < Double(plan.frameCount) {
             t.evaluate(at: plan.window.start + f / plan.fps, into: &state)
             for l in layers where l["td"] == nil {
                 guard let name = l["nm"]?.stringValue, let i = t.layerIndex(name) else { continue }
@@ -101,11 +105,12 @@ import Testing
                 guard plane, let world = LottiePlayerModel.world(l, layers: byIndex, at: f) else { continue }
                 let expected = [m.0, m.1, m.4, m.5, m.12, m.13]
                 for (a, b) in zip(world, expected) {
-                    #expect(abs(a - b) <= 2e-3 * max(1, abs(b)), "\(path) '\(name)' frame \(f): \(world) vs \(expected)")
+                    #expect(abs(a - b) <= 2e-3 * max(1, abs(b)) + (f.rounded() == f ? 0 : 0.06), "\(path) '\(name)' frame \(f): \(world) vs \(expected)")
                 }
                 if l["ty"] != .number(3), let o = l["ks"]?["o"] {
                     let opacity = LottiePlayerModel.value(o, at: f).first ?? -1
-                    #expect(abs(opacity - 100 * state.effectiveOpacity(ofLayer: i)) <= 1e-3, "\(path) '\(name)' opacity at frame \(f)")
+                    #expect(abs(opacity - 100 * state.effectiveOpacity(ofLayer: i)) <= (f.rounded() == f ? 1e-3 : 0.06),
+                            "\(path) '\(name)' opacity at frame \(f)")
                 }
                 checked += 1
             }
