@@ -164,14 +164,32 @@ struct Affine2D: Equatable {
     }
 
     /// Column form: x' = a·x + c·y + tx, y' = b·x + d·y + ty.
-    init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double, near previousRotation: Double? = nil) {
+    init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double, near previousRotation: Double? = nil,
+         previousScale: (x: Double, y: Double)? = nil) {
         translateX = tx
         translateY = ty
         let sx = (a * a + b * b).squareRoot()
         var theta = sx > 1e-12 ? atan2(b, a) : (previousRotation ?? 0)
         if let p = previousRotation, sx > 1e-12 {
-            // Only whole turns are free (the sign of the x scale is fixed as positive).
+            // Whole turns are free. So is half a turn with both scales negated (R(θ + π)
+            // ·(−U) is the same map) when the map is a mirror image, where one scale is
+            // negative either way: the one nearest the rotation before. A plane turning
+            // about y has its x scale pass through zero; keeping that scale positive
+            // would turn the layer by 180° between two frames.
             theta += ((p - theta) / (2 * Double.pi)).rounded() * 2 * Double.pi
+            let flipped = theta + ((p - theta) >= 0 ? Double.pi : -Double.pi)
+            if let q = previousScale {
+                // Knowing the scales before too: the choice that changes rotation and
+                // scales least (a plane fit under perspective can pass from one negative
+                // scale to two, which is a half turn for a rotation-only rule).
+                func cost(_ angle: Double) -> Double {
+                    let (cs, sn) = (cos(angle), sin(angle))
+                    return abs(angle - p) + abs(cs * a + sn * b - q.x) + abs(-sn * c + cs * d - q.y)
+                }
+                if cost(flipped) < cost(theta) - 1e-9 { theta = flipped }
+            } else if a * d - b * c < 0, abs(flipped - p) < abs(theta - p) - 1e-9 {
+                theta = flipped
+            }
         }
         rotation = theta
         let (cs, sn) = (cos(theta), sin(theta))
@@ -256,7 +274,7 @@ extension LayerValues {
 
     /// The layer's transform relative to its Lottie parent (or to the composition, in
     /// 3D), split as Lottie composes it; nil when it is not a plane transform.
-    func local(near previousRotation: Double?) -> Affine2D? {
+    func local(near previousRotation: Double?, previousScale: (x: Double, y: Double)? = nil) -> Affine2D? {
         if let w = world {
             // Projected: the affine map closest to where the bounds' corners land.
             let x0 = bounds.x, y0 = bounds.y
@@ -268,7 +286,8 @@ extension LayerValues {
             let c = ((q01.x + q11.x) - (q00.x + q10.x)) / (2 * ht), d = ((q01.y + q11.y) - (q00.y + q10.y)) / (2 * ht)
             let cx = (q00.x + q10.x + q01.x + q11.x) / 4, cy = (q00.y + q10.y + q01.y + q11.y) / 4
             let mx = x0 + wd / 2, my = y0 + ht / 2
-            return Affine2D(a: a, b: b, c: c, d: d, tx: cx - a * mx - c * my, ty: cy - b * mx - d * my, near: previousRotation)
+            return Affine2D(a: a, b: b, c: c, d: d, tx: cx - a * mx - c * my, ty: cy - b * mx - d * my, near: previousRotation,
+                            previousScale: previousScale)
         }
         // Row vectors: T(-anchor) · transform · R(heading) · T(position) · parent's part.
         let a = anchor
@@ -279,15 +298,16 @@ extension LayerValues {
         var e = m.m
         e.2 = 0; e.6 = 0; e.8 = 0; e.9 = 0; e.10 = 1; e.14 = 0
         guard e.3 == 0, e.7 == 0, e.11 == 0, e.15 == 1 else { return nil }
-        return Affine2D(a: e.0, b: e.1, c: e.4, d: e.5, tx: e.12, ty: e.13, near: previousRotation)
+        return Affine2D(a: e.0, b: e.1, c: e.4, d: e.5, tx: e.12, ty: e.13, near: previousRotation, previousScale: previousScale)
     }
 
     /// The channel's numbers; `rotation` continues from `previousRotation` (degrees).
-    func value(of channel: Channel, previousRotation: Double?) -> [Double]? {
+    func value(of channel: Channel, previousRotation: Double?, previousScale: [Double]? = nil) -> [Double]? {
         switch channel {
         case .anchor: return [anchor.x, anchor.y]
         case .position, .scale, .rotation, .skew:
-            guard let l = local(near: previousRotation.map { $0 * Double.pi / 180 }) else { return nil }
+            let scale = previousScale.flatMap { $0.count == 2 ? (x: $0[0] / 100, y: $0[1] / 100) : nil }
+            guard let l = local(near: previousRotation.map { $0 * Double.pi / 180 }, previousScale: scale) else { return nil }
             let a = anchor
             switch channel {
             case .position:

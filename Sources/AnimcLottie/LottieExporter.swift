@@ -410,14 +410,22 @@ struct Exporter {
         for k in values.indices { values[k].reserveCapacity(sampleTimes.count) }
         var state = timeline.makeState()
         let order = wanted.keys.sorted()
+        // Each layer's rotation series: the rotation, scale and skew of a sample are one
+        // decomposition, chosen continuous with the rotation of the sample before.
+        var rotationKey: [Int: Int] = [:], scaleKey: [Int: Int] = [:]
+        for (k, key) in keys.enumerated() where key.channel == .rotation { rotationKey[key.layer] = k }
+        for (k, key) in keys.enumerated() where key.channel == .scale { scaleKey[key.layer] = k }
         for t in sampleTimes {
             timeline.evaluate(at: t, into: &state)
             for i in order {
                 let v = self.values(i, state)
+                let rotationBefore = rotationKey[i].flatMap { values[$0].last?.first }
+                let scaleBefore = scaleKey[i].flatMap { values[$0].last }
                 for k in wanted[i] ?? [] {
                     let key = keys[k]
-                    let previous = key.channel.isAngle ? values[k].last?.first : nil
-                    var x = v.value(of: key.channel, previousRotation: previous) ?? (values[k].last ?? [0])
+                    let previous = key.channel == .rotation || key.channel == .scale || key.channel == .skew ? rotationBefore : nil
+                    var x = v.value(of: key.channel, previousRotation: previous, previousScale: previous == nil ? nil : scaleBefore)
+                        ?? (values[k].last ?? [0])
                     if key.channel == .opacity, let image = key.image {
                         if case .image(let shown)? = Keys.contents.flatMap({ timeline.value($0, layer: i, in: state) }), shown == image {} else { x = [0] }
                     }

@@ -66,6 +66,30 @@ import Testing
         #expect(keys.dropLast().allSatisfy { $0["h"] == .number(1) })
     }
 
+    /// A plane turning about y passes edge-on: its x scale goes through zero. The
+    /// decomposition follows it (a negative scale) rather than turning the layer by half
+    /// a turn between two frames; under perspective, where the fitted plane can go from
+    /// one negative scale to two, the scales before decide too.
+    @Test func aPlaneTurningEdgeOnIsNotTurnedByHalfATurn() throws {
+        let mirrored = Affine2D(a: -0.1, b: 0, c: 0, d: 1, tx: 0, ty: 0, near: 0)
+        #expect(abs(mirrored.rotation) < 1e-12 && abs(mirrored.scaleX + 0.1) < 1e-12 && abs(mirrored.scaleY - 1) < 1e-12)
+        let first = Affine2D(a: -0.1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+        #expect(abs(abs(first.rotation) - .pi) < 1e-12, "with nothing before, the x scale is positive")
+        let both = Affine2D(a: -0.5, b: 0, c: 0, d: -0.2, tx: 0, ty: 0, near: 0, previousScale: (x: -0.45, y: 0.05))
+        #expect(abs(both.rotation) < 1e-12 && both.scaleX < 0 && both.scaleY < 0)
+        // The plane example: its turn about y under perspective writes no rotation jump.
+        let (_, _, _, doc, _) = try Self.export("examples/plane.anim")
+        let plane = try #require(doc["layers"]?.arrayValue?.first { $0["nm"] == "spinner.plane" })
+        let r = try #require(plane["ks"]?["r"])
+        var f = 0.0, previous: Double?
+        while f < 72 {
+            let now = LottiePlayerModel.value(r, at: f).first ?? 0
+            if let previous { #expect(abs(now - previous) < 45, "rotation jumps from \(previous)° to \(now)° at frame \(f)") }
+            previous = now
+            f += 0.5
+        }
+    }
+
     @Test func aRemovedEndShowsAtItsOwnFrameAndTheModelValueAfter() throws {
         // The turn ends at 1 s = frame 30: Core Animation shows the end there (540° ≡ 180°),
         // then the model value (0°). The jump is a thousandth of a frame after frame 30.
@@ -83,7 +107,7 @@ import Testing
     /// Every example (and the exact fixture) played by the model: each plane layer's
     /// composed matrix and each drawn layer's opacity equal the runtime's at every
     /// frame and half frame.
-    @Test(arguments: Repository.examples + [LottieExportTests.exact])
+    @Test(arguments: Repository.examples + [LottieExportTests.exact, LottieExportTests.folder + "/edge-on.anim"])
     func playsBackWhatTheRuntimeShows(_ path: String) throws {
         let (t, plan, export, doc, _) = try Self.export(path)
         let layers = try #require(doc["layers"]?.arrayValue)
@@ -101,7 +125,9 @@ import Testing
             for l in layers where l["td"] == nil {
                 guard let name = l["nm"]?.stringValue, let i = t.layerIndex(name) else { continue }
                 let m = state.matrix(ofLayer: i).m
-                let plane = [m.2, m.3, m.6, m.7, m.8, m.9, m.11, m.14].allSatisfy { abs($0) < 1e-12 } && m.15 == 1
+                // Without perspective the layer's plane lands as an affine map (turned
+                // in 3D or not); with it, the export is a fitted plane (W0805).
+                let plane = [m.3, m.7].allSatisfy { abs($0) < 1e-12 } && m.15 == 1
                 guard plane, let world = LottiePlayerModel.world(l, layers: byIndex, at: f) else { continue }
                 let expected = [m.0, m.1, m.4, m.5, m.12, m.13]
                 for (a, b) in zip(world, expected) {
