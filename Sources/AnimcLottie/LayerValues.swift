@@ -153,8 +153,21 @@ struct Affine2D: Equatable {
     var scaleX = 1.0, scaleY = 1.0
     /// x' = x + skew · y before rotating (the tangent, not the angle).
     var skew = 0.0
+    /// The map split, as given (column form): where a point lands, even when the map has
+    /// no area and its parts lose a direction (a plane seen edge-on).
+    var given = (a: 1.0, b: 0.0, c: 0.0, d: 1.0)
 
     init() {}
+
+    static func == (l: Affine2D, r: Affine2D) -> Bool {
+        l.translateX == r.translateX && l.translateY == r.translateY && l.rotation == r.rotation && l.scaleX == r.scaleX
+            && l.scaleY == r.scaleY && l.skew == r.skew
+    }
+
+    /// Where the map takes (x, y).
+    func apply(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
+        (given.a * x + given.c * y + translateX, given.b * x + given.d * y + translateY)
+    }
 
     /// Splits the plane part of `m`, or nil when `m` has any 3D part.
     init?(_ m: M4, near previousRotation: Double? = nil) {
@@ -168,6 +181,7 @@ struct Affine2D: Equatable {
          previousScale: (x: Double, y: Double)? = nil) {
         translateX = tx
         translateY = ty
+        given = (a, b, c, d)
         let sx = (a * a + b * b).squareRoot()
         var theta = sx > 1e-12 ? atan2(b, a) : (previousRotation ?? 0)
         if let p = previousRotation, sx > 1e-12 {
@@ -311,9 +325,11 @@ extension LayerValues {
             let a = anchor
             switch channel {
             case .position:
-                // Lottie: p is where the anchor lands.
-                let r = l.matrix
-                return [a.x * r.m.0 + a.y * r.m.4 + r.m.12, a.x * r.m.1 + a.y * r.m.5 + r.m.13]
+                // Lottie: p is where the anchor lands, by the map itself: recomposed from
+                // its parts, a map with no area (edge-on) would lose a direction and put
+                // the anchor hundreds of points away for one frame.
+                let p = l.apply(a.x, a.y)
+                return [p.x, p.y]
             case .scale: return [l.scaleX * 100, l.scaleY * 100]
             case .rotation: return [l.rotation * 180 / Double.pi]
             default: return [-atan(l.skew) * 180 / Double.pi]

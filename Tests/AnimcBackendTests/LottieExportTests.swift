@@ -90,6 +90,28 @@ import Testing
         }
     }
 
+    /// The flip card's faces pass edge-on under perspective every 2 s, where the fitted
+    /// plane has no area: its position is where the map puts the anchor, not where its
+    /// recomposed parts would (353 px away for one frame, drawn 88 px off between frames).
+    @Test func aFaceSeenEdgeOnDoesNotJump() throws {
+        let (_, plan, _, doc, _) = try Self.export("examples/flip-card.anim")
+        for face in ["frame.card.front", "frame.card.back"] {
+            let layer = try #require(doc["layers"]?.arrayValue?.first { $0["nm"] == .string(face) })
+            let p = try #require(layer["ks"]?["p"])
+            var previous: [Double]?
+            var f = 0.0
+            while f < Double(plan.frameCount) {
+                let now = LottiePlayerModel.value(p, at: f)
+                if let previous, now.count == 2 {
+                    let step = hypot(now[0] - previous[0], now[1] - previous[1])
+                    #expect(step < 10, "\(face) moves \(step) px in a quarter frame at frame \(f)")
+                }
+                previous = now
+                f += 0.25
+            }
+        }
+    }
+
     @Test func aRemovedEndShowsAtItsOwnFrameAndTheModelValueAfter() throws {
         // The turn ends at 1 s = frame 30: Core Animation shows the end there (540° ≡ 180°),
         // then the model value (0°). The jump is a thousandth of a frame after frame 30.
