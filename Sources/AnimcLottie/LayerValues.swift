@@ -45,6 +45,9 @@ struct LayerValues {
     /// local matrix (the layer is not parented in Lottie).
     var world: M4?
     var effectiveOpacity = 1.0
+    /// Set for a layer written as one Lottie image layer: its asset's size in pixels,
+    /// the space the Lottie transform maps (see ``LottieExporter``'s `imagePixels`).
+    var imagePixels: (w: Double, h: Double)?
 
     /// Reads layer `i` from `state`.
     init(_ timeline: Timeline, layer i: Int, state: SceneState, world: Bool) {
@@ -318,7 +321,10 @@ extension LayerValues {
     /// The channel's numbers; `rotation` continues from `previousRotation` (degrees).
     func value(of channel: Channel, previousRotation: Double?, previousScale: [Double]? = nil) -> [Double]? {
         switch channel {
-        case .anchor: return [anchor.x, anchor.y]
+        case .anchor:
+            // In an image layer, the anchor among the asset's pixels.
+            if let px = imagePixels { return [anchorPoint.x * px.w, anchorPoint.y * px.h] }
+            return [anchor.x, anchor.y]
         case .position, .scale, .rotation, .skew:
             let scale = previousScale.flatMap { $0.count == 2 ? (x: $0[0] / 100, y: $0[1] / 100) : nil }
             guard let l = local(near: previousRotation.map { $0 * Double.pi / 180 }, previousScale: scale) else { return nil }
@@ -330,7 +336,10 @@ extension LayerValues {
                 // the anchor hundreds of points away for one frame.
                 let p = l.apply(a.x, a.y)
                 return [p.x, p.y]
-            case .scale: return [l.scaleX * 100, l.scaleY * 100]
+            case .scale:
+                // In an image layer, the asset's pixels stretched to the bounds.
+                let (kx, ky) = imagePixels.map { (bounds.width / $0.w, bounds.height / $0.h) } ?? (1, 1)
+                return [l.scaleX * kx * 100, l.scaleY * ky * 100]
             case .rotation: return [l.rotation * 180 / Double.pi]
             default: return [-atan(l.skew) * 180 / Double.pi]
             }

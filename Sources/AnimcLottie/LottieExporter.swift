@@ -442,7 +442,24 @@ struct Exporter {
     func values(_ i: Int, _ state: SceneState) -> LayerValues {
         var v = LayerValues(timeline, layer: i, state: state, world: is3D[i])
         if composition.layers[i].isMask { v.inheritedOpacity = 1 }
+        v.imagePixels = imagePixels(i)
         return v
+    }
+
+    /// An image asset's size in pixels: the layer's model bounds, rounded.
+    func imageSize(_ i: Int) -> (Int, Int) {
+        guard i >= 0, case .rect(let r) = composition.layers[i].modelValue(.bounds) else { return (1, 1) }
+        func clamp(_ x: Double) -> Int { x.isFinite ? Int(max(1, min(x.rounded(), 100_000))) : 1 }
+        return (clamp(r.width), clamp(r.height))
+    }
+
+    /// For a layer written as one Lottie image layer, its asset's size: the layer's
+    /// transform then maps the asset's pixels, and animated bounds stretch them as Core
+    /// Animation stretches the contents (`contentsGravity: resize`).
+    func imagePixels(_ i: Int) -> (w: Double, h: Double)? {
+        guard i >= 0, i < contents.count, contents[i].drawableCount == 1, !contents[i].hasShape, !contents[i].images.isEmpty else { return nil }
+        let (w, h) = imageSize(i)
+        return (Double(w), Double(h))
     }
 
     // MARK: Deciding
@@ -531,13 +548,14 @@ struct Exporter {
             let chain = driver.chain
             let (alone, index) = layerAlone(key.layer)
             var state = alone.makeState()
-            let world = is3D[key.layer], isMask = layer.isMask
+            let world = is3D[key.layer], isMask = layer.isMask, pixels = imagePixels(key.layer)
             let builder = ExactTrackBuilder(timeline: timeline, plan: view, layer: key.layer, channel: key.channel, animation: p,
                                             chain: chain, curve: curve,
                                             valuesAt: { t in
                                                 alone.evaluate(at: t, into: &state)
                                                 var v = LayerValues(alone, layer: index, state: state, world: world)
                                                 if isMask { v.inheritedOpacity = 1 }
+                                                v.imagePixels = pixels
                                                 return v
                                             })
             guard let track = builder.build() else {

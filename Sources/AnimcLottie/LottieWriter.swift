@@ -54,11 +54,7 @@ struct LottieWriter {
         return bytes
     }
 
-    func imageSize(_ i: Int) -> (Int, Int) {
-        guard i >= 0, case .rect(let r) = composition.layers[i].modelValue(.bounds) else { return (1, 1) }
-        func clamp(_ x: Double) -> Int { x.isFinite ? Int(max(1, min(x.rounded(), 100_000))) : 1 }
-        return (clamp(r.width), clamp(r.height))
-    }
+    func imageSize(_ i: Int) -> (Int, Int) { exporter.imageSize(i) }
 
     // MARK: Layers
 

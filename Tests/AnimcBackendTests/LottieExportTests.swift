@@ -112,6 +112,35 @@ import Testing
         }
     }
 
+    /// An image whose bounds animate (a launch reveal: 60 → 50 → 2000 points) is drawn
+    /// stretched to them: the asset's corners land where the runtime puts the bounds'
+    /// corners, at every whole and half frame. It was written at its first size.
+    @Test func anImagesAnimatedBoundsStretchIt() throws {
+        let (t, plan, _, doc, _) = try Self.export(Self.folder + "/image-bounds.anim")
+        let layers = try #require(doc["layers"]?.arrayValue)
+        let logo = try #require(layers.first { $0["nm"] == "logo" })
+        let asset = try #require(doc["assets"]?.arrayValue?.first { $0["id"] == logo["refId"] })
+        let (w, h) = (try #require(asset["w"]?.numberValue), try #require(asset["h"]?.numberValue))
+        var byIndex: [Int: JSONValue] = [:]
+        for l in layers { if let i = l["ind"]?.numberValue { byIndex[Int(i)] = l } }
+        let i = try #require(t.layerIndex("logo"))
+        var state = t.makeState()
+        var f = 0.0
+        while f < Double(plan.frameCount) {
+            t.evaluate(at: plan.window.start + f / plan.fps, into: &state)
+            let m = state.matrix(ofLayer: i).m
+            guard case .rect(let b)? = t.value("bounds", layer: "logo", at: plan.window.start + f / plan.fps),
+                  let world = LottiePlayerModel.world(logo, layers: byIndex, at: f) else { Issue.record("no bounds or transform"); return }
+            for (u, v) in [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)] {
+                let (x, y) = (b.x + u * b.width, b.y + v * b.height)
+                let expected = (x * m.0 + y * m.4 + m.12, x * m.1 + y * m.5 + m.13)
+                let got = (world[0] * u * w + world[2] * v * h + world[4], world[1] * u * w + world[3] * v * h + world[5])
+                #expect(hypot(got.0 - expected.0, got.1 - expected.1) < 0.5, "corner (\(u), \(v)) at frame \(f): \(got) vs \(expected)")
+            }
+            f += 0.5
+        }
+    }
+
     @Test func aRemovedEndShowsAtItsOwnFrameAndTheModelValueAfter() throws {
         // The turn ends at 1 s = frame 30: Core Animation shows the end there (540° ≡ 180°),
         // then the model value (0°). The jump is a thousandth of a frame after frame 30.
