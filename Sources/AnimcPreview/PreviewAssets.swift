@@ -214,6 +214,32 @@ enum PreviewAssets {
       }
     }
 
+    // A shape mask as an SVG image the size of the stage: its path drawn as Core
+    // Animation draws it (fill, stroke with its width, caps, joins and dashes), through
+    // the mask's matrix, at the mask's opacity.
+    function shapeMaskImage(k, f, m, alpha) {
+      const attr = (name, v) => " " + name + "='" + v + "'";
+      let stroke = attr("stroke", css(value(k, "strokeColor", f))) + attr("stroke-width", value(k, "lineWidth", f))
+        + attr("stroke-linecap", value(k, "lineCap", f)) + attr("stroke-linejoin", value(k, "lineJoin", f))
+        + attr("stroke-miterlimit", value(k, "miterLimit", f));
+      const s0 = Math.max(0, Math.min(1, value(k, "strokeStart", f))), s1 = Math.max(0, Math.min(1, value(k, "strokeEnd", f)));
+      const dash = value(k, "lineDashPattern", f) || [];
+      if (s0 > 0 || s1 < 1) stroke += attr("pathLength", 1) + attr("stroke-dasharray", s1 > s0 ? (s1 - s0) + " 2" : "0 2") + attr("stroke-dashoffset", -s0);
+      else if (dash.length) stroke += attr("stroke-dasharray", dash.join(" ")) + attr("stroke-dashoffset", value(k, "lineDashPhase", f));
+      const svg = "<svg xmlns='" + SVG + "'" + attr("width", W) + attr("height", H) + "><g" + attr("opacity", alpha)
+        + attr("transform", "matrix(" + [m[0], m[1], m[4], m[5], m[12], m[13]].join(" ") + ")") + "><path"
+        + attr("d", pathData(value(k, "path", f)).d) + attr("fill", css(value(k, "fillColor", f)))
+        + attr("fill-rule", value(k, "fillRule", f) === "evenOdd" ? "evenodd" : "nonzero") + stroke + "/></g></svg>";
+      return "url(\"data:image/svg+xml," + encodeURIComponent(svg) + "\")";
+    }
+    function setMask(el, image) {
+      if (el.style.maskImage === image) return;
+      for (const p of ["maskImage", "webkitMaskImage"]) el.style[p] = image;
+      for (const [p, v] of [["maskSize", W + "px " + H + "px"], ["maskRepeat", "no-repeat"], ["maskPosition", "0 0"]]) {
+        el.style[p] = image ? v : ""; el.style["webkit" + p[0].toUpperCase() + p.slice(1)] = image ? v : "";
+      }
+    }
+
     function drawGradient(node, f) {
       const { l, defs, gradientId, svg } = node;
       const b = value(l, "bounds", f);
@@ -270,14 +296,24 @@ enum PreviewAssets {
         if (l.kind === "gradient") drawGradient(node, f);
         // masksToBounds clips the sublayers to the (rounded) bounds as projected.
         kids.style.clipPath = masks ? clipPolygon(roundedRect(b, radius), m) : "";
-        // A mask clips the layer and its sublayers to the mask's shape: its filled
-        // path for a shape layer, else its (rounded) bounds. Coverage, not alpha.
+        // A mask shows the layer and its sublayers where the mask draws, by its alpha:
+        // a shape mask's fill and stroke (a stroked ring masks a ring, not the disc it
+        // outlines), drawn as an SVG mask image in stage coordinates when the mask is
+        // seen without perspective; otherwise the mask's outline, or its (rounded)
+        // bounds, as a clip (coverage, not alpha).
         if (l.mask !== null && byId.has(l.mask)) {
           const k = byId.get(l.mask), km = matrix(k, f);
-          let polys;
-          if (k.kind === "shape") polys = pathData(value(k, "path", f)).polys; else polys = [roundedRect(value(k, "bounds", f), value(k, "cornerRadius", f))];
-          const shown = opacity(k, f) > 0 ? polys.filter((p) => p.length >= 3) : [];
-          group.style.clipPath = shown.length ? clipPolygon(shown.reduce((a, p) => a.concat(p, [p[0]]), []), km) : "polygon(0 0)";
+          const planar = Math.abs(km[3]) < 1e-12 && Math.abs(km[7]) < 1e-12 && Math.abs(km[15] - 1) < 1e-12;
+          if (k.kind === "shape" && planar) {
+            setMask(group, shapeMaskImage(k, f, km, opacity(k, f)));
+            group.style.clipPath = "";
+          } else {
+            setMask(group, "");
+            let polys;
+            if (k.kind === "shape") polys = pathData(value(k, "path", f)).polys; else polys = [roundedRect(value(k, "bounds", f), value(k, "cornerRadius", f))];
+            const shown = opacity(k, f) > 0 ? polys.filter((p) => p.length >= 3) : [];
+            group.style.clipPath = shown.length ? clipPolygon(shown.reduce((a, p) => a.concat(p, [p[0]]), []), km) : "polygon(0 0)";
+          }
         }
       }
       frame = f;

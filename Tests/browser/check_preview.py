@@ -122,6 +122,26 @@ for t in ("0.3", "1", "2.9"):
             fail("splash at %s s: pixel (%s, %s) is %s, expected %s" % (t, x, y, seen, rgb))
     print("ok splash screenshot at %s s" % t)
 
+# A stroked ring as the mask of a red disc: the page shows the disc where the mask
+# draws (its stroke, radius 30 ± 5), not inside the ring's outline, as Core Animation.
+ring = os.path.join(OUT, "ring-mask.html")
+subprocess.run([ANIMC, "preview", "Tests/AnimcDriverTests/Fixtures/preview/ring-mask.anim", "-o", ring], check=True, capture_output=True)
+shot = os.path.join(OUT, "ring-mask.png")
+browser("--screenshot=%s" % shot, "file://%s#t=0.5" % os.path.abspath(ring))
+got, _ = page_state(ring, "0.5")
+if got is None or not os.path.exists(shot):
+    fail("ring mask: no screenshot")
+else:
+    image = read_png(shot)
+    left, top = got["stage"]
+    expected = {(50, 50): (255, 255, 255), (80, 50): (255, 0, 0), (50, 20): (255, 0, 0), (94, 50): (255, 255, 255)}
+    bad = [(xy, pixel(image, left + xy[0], top + xy[1]), rgb) for xy, rgb in expected.items()
+           if any(abs(a - b) > 3 for a, b in zip(pixel(image, left + xy[0], top + xy[1]), rgb))]
+    if bad:
+        fail("ring mask: pixels %s" % bad)
+    else:
+        print("ok a stroked mask masks by its stroke")
+
 # A name made of markup is text in the page.
 hostile = os.path.join(OUT, "hostile.html")
 subprocess.run([ANIMC, "preview", "Tests/AnimcDriverTests/Fixtures/preview/hostile.anim", "-o", hostile], check=True, capture_output=True)
