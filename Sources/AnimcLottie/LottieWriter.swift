@@ -176,6 +176,18 @@ struct LottieWriter {
                                                   JSONMember("k", stops.map { write($0, channel: .gradientStops) } ?? constant([]))]))]),
             ]))
         }
+        if c.stroke, p.isMatted, let extent = strokeExtent(p) {
+            // lottie-web sizes a track matte's mask by the matted layer's geometry
+            // without its stroke width, so a thick stroke under a matte is cut to the
+            // path's fill box (lottie-web #1082, #1276, #2367). A transparent rect over
+            // everything the stroke can cover widens that box; other players draw nothing
+            // for it. docs/formats.md lists the workarounds.
+            out.append(group("stroke extent", [
+                rect(size: constant([extent.width, extent.height]), center: constant([extent.x + extent.width / 2, extent.y + extent.height / 2]),
+                     roundness: constant([0])),
+                fill(color: constant([0, 0, 0]), opacity: constant([0]), rule: 1),
+            ]))
+        }
         if c.background {
             out.append(group("background", [
                 rect(size: property(key(p, .backgroundSize)), center: property(key(p, .backgroundCenter)),
@@ -184,6 +196,34 @@ struct LottieWriter {
             ]))
         }
         return out
+    }
+
+    /// Everything a layer's stroke can cover over the export: the hull of its path's
+    /// control points at every sample, widened by half the widest line (times the miter
+    /// limit, for miter joins).
+    func strokeExtent(_ p: LottieLayerPlan) -> Rect? {
+        guard let paths = exporter.series[key(p, .path)] ?? exporter.tracks[key(p, .path)].map({ $0.keyframes.map(\.value) }) else { return nil }
+        var lo = (x: Double.infinity, y: Double.infinity), hi = (x: -Double.infinity, y: -Double.infinity)
+        for flat in paths {
+            for shape in LottiePath.unflatten(flat) {
+                for k in shape.vertices.indices {
+                    let v = shape.vertices[k]
+                    for q in [v, Point(v.x + shape.inTangents[k].x, v.y + shape.inTangents[k].y),
+                              Point(v.x + shape.outTangents[k].x, v.y + shape.outTangents[k].y)] {
+                        lo = (min(lo.x, q.x), min(lo.y, q.y))
+                        hi = (max(hi.x, q.x), max(hi.y, q.y))
+                    }
+                }
+            }
+        }
+        guard lo.x.isFinite, hi.x.isFinite else { return nil }
+        let widths = exporter.series[key(p, .strokeWidth)] ?? exporter.tracks[key(p, .strokeWidth)].map { $0.keyframes.map(\.value) } ?? []
+        let width = widths.compactMap(\.first).max() ?? 1
+        let layer = composition.layers[p.caLayer]
+        var miter = 1.0
+        if layer.modelValue(.lineJoin) == .enumeration("miter"), case .number(let m) = layer.modelValue(.miterLimit) { miter = max(1, m) }
+        let pad = width / 2 * miter + 1
+        return Rect(lo.x - pad, lo.y - pad, hi.x - lo.x + 2 * pad, hi.y - lo.y + 2 * pad)
     }
 
     func colorsCount(_ layer: Layer) -> Int {

@@ -108,6 +108,51 @@ def is_projected(m):
     return abs(m[3]) > 1e-9 or abs(m[7]) > 1e-9 or abs(m[15] - 1) > 1e-9
 
 
+SHOT = """<!DOCTYPE html>
+<html><head><meta charset="utf-8"><script src="file://%(lottie)s"></script></head>
+<body style="margin:0;background:#ffffff"><div id="stage" style="width:%(w)dpx;height:%(h)dpx"></div>
+<script>
+const anim = lottie.loadAnimation({container: document.getElementById("stage"), renderer: "svg",
+                                   loop: false, autoplay: false, animationData: %(doc)s});
+anim.goToAndStop(%(frame)s, true);
+</script></body></html>
+"""
+
+
+def check_pixels(path, doc, out, name):
+    """FILE.pixels beside FILE.anim: `frame x y r g b` lines, the colours lottie-web must
+    draw there (what the transforms cannot show: what a matte lets through)."""
+    spec = path[:-5] + ".pixels"
+    if not os.path.exists(spec):
+        return 0
+    sys.path.insert(0, os.path.join(ROOT, "Tests", "browser"))
+    from png import pixel, read_png
+    failures = 0
+    lines = [l.split() for l in open(spec) if l.strip() and not l.startswith("#")]
+    for frame in sorted({l[0] for l in lines}):
+        page, shot = os.path.join(out, f"{name}-{frame}.html"), os.path.join(out, f"{name}-{frame}.png")
+        with open(page, "w") as f:
+            f.write(SHOT % {"lottie": os.path.abspath(LOTTIE_JS), "w": int(doc["w"]), "h": int(doc["h"]),
+                            "doc": json.dumps(doc).replace("<", "\\u003c"), "frame": frame})
+        subprocess.run([BROWSER, "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--allow-file-access-from-files",
+                        f"--window-size={int(doc['w'])},{int(doc['h'])}", "--virtual-time-budget=5000",
+                        f"--screenshot={shot}", "file://" + os.path.abspath(page)], capture_output=True, timeout=120)
+        if not os.path.exists(shot):
+            print(f"FAIL {name} frame {frame}: no screenshot")
+            failures += 1
+            continue
+        image = read_png(shot)
+        for l in lines:
+            if l[0] != frame:
+                continue
+            x, y, rgb = int(l[1]), int(l[2]), tuple(int(v) for v in l[3:6])
+            seen = pixel(image, x, y)
+            if any(abs(a - b) > 3 for a, b in zip(seen, rgb)):
+                failures += 1
+                print(f"FAIL {name} frame {frame}: pixel ({x}, {y}) is {seen}, expected {rgb}")
+    return failures
+
+
 def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
@@ -200,6 +245,7 @@ def main():
                     failures += 1
                     if failures <= 200:
                         print(f"FAIL {where}: " + "; ".join(problems))
+        failures += check_pixels(path, doc, out, name)
         print(f"{name}: {count} whole and half frames in lottie-web")
     print(f"{checked} layer samples checked in lottie-web, {failures} failures; worst half-frame offset {worst:.2f} px")
     return 1 if failures else 0
