@@ -69,14 +69,6 @@ public struct Timing: Hashable, Sendable {
         self.replaced = replaced
     }
 
-    /// Whether the animation exists at `t` (its parent's time): added, and not yet
-    /// replaced. Instants within rounding of the add time count as added, and those within
-    /// rounding of the replacement as replaced, as the runtime compares every instant
-    /// written in the source (semantics.md, "Instants as written").
-    @inlinable public func exists(at t: Double, tolerance: Double = 0) -> Bool {
-        (t >= added || added - t <= tolerance) && t < replaced && replaced - t > tolerance
-    }
-
     /// The active duration in the animation's local time (semantics.md §2): one cycle is
     /// `duration`, or twice that with `autoreverses`; `repeatDuration` wins when set.
     public var activeDuration: Double {

@@ -344,11 +344,11 @@ extension LayerValues {
             default: return [-atan(l.skew) * 180 / Double.pi]
             }
         case .opacity:
-            return [100 * (world != nil ? effectiveOpacity : max(0, min(1, opacity)) * inheritedOpacity)]
+            return [100 * (world != nil ? effectiveOpacity : Shown.opacity.shown(opacity) * inheritedOpacity)]
         case .backgroundSize: return [bounds.width, bounds.height]
         case .backgroundCenter: return [bounds.x + bounds.width / 2, bounds.y + bounds.height / 2]
         // The players clamp the roundness to half the rect, as Core Animation does.
-        case .backgroundRoundness: return [max(0, cornerRadius)]
+        case .backgroundRoundness: return [Shown.cornerRadius.shown(cornerRadius)]
         case .backgroundColor: return [backgroundColor.red, backgroundColor.green, backgroundColor.blue]
         case .backgroundOpacity: return [100 * backgroundColor.alpha]
         case .borderSize:
@@ -359,20 +359,32 @@ extension LayerValues {
             return [max(0, cornerRadius - borderWidth / 2)]
         case .borderColor: return [borderColor.red, borderColor.green, borderColor.blue]
         case .borderOpacity: return [100 * borderColor.alpha]
-        case .borderWidth: return [max(0, borderWidth)]
+        case .borderWidth: return [Shown.borderWidth.shown(borderWidth)]
         case .path: return LottiePath.flatten(path)
         case .fillColor: return [fillColor.red, fillColor.green, fillColor.blue]
         case .fillOpacity: return [100 * fillColor.alpha]
         case .strokeColor: return [strokeColor.red, strokeColor.green, strokeColor.blue]
         case .strokeOpacity: return [100 * strokeColor.alpha]
-        case .strokeWidth: return [max(0, lineWidth)]
-        case .trimStart: return [100 * max(0, min(1, min(strokeStart, strokeEnd)))]
-        case .trimEnd: return [100 * max(0, min(1, max(strokeStart, strokeEnd)))]
+        case .strokeWidth: return [Shown.lineWidth.shown(lineWidth)]
+        case .trimStart: return [100 * Shown.strokeStart.shown(min(strokeStart, strokeEnd))]
+        case .trimEnd: return [100 * Shown.strokeEnd.shown(max(strokeStart, strokeEnd))]
         case .gradientStart: return [bounds.x + startPoint.x * bounds.width, bounds.y + startPoint.y * bounds.height]
         case .gradientEnd: return [bounds.x + endPoint.x * bounds.width, bounds.y + endPoint.y * bounds.height]
         case .gradientStops: return LottieGradient.stops(colors: colors, locations: locations)
         }
     }
+}
+
+/// The properties whose numbers are drawn clamped into their range (Core Animation keeps
+/// an out-of-range presentation value and clamps it when it draws): the one rule,
+/// `PropertyInfo.shown`, that the preview and the runtime's composited opacity follow.
+enum Shown {
+    static let opacity = PropertyTable.info(.opacity)
+    static let cornerRadius = PropertyTable.info(.cornerRadius)
+    static let borderWidth = PropertyTable.info(.borderWidth)
+    static let lineWidth = PropertyTable.info(.lineWidth)
+    static let strokeStart = PropertyTable.info(.strokeStart)
+    static let strokeEnd = PropertyTable.info(.strokeEnd)
 }
 
 /// The key paths a Lottie layer reads, looked up in the property table once: every layer

@@ -413,8 +413,9 @@ struct Exporter {
         // Each layer's rotation series: the rotation, scale and skew of a sample are one
         // decomposition, chosen continuous with the rotation of the sample before.
         var rotationKey: [Int: Int] = [:], scaleKey: [Int: Int] = [:]
-        for (k, key) in keys.enumerated() where key.channel == .rotation { rotationKey[key.layer] = k }
-        for (k, key) in keys.enumerated() where key.channel == .scale { scaleKey[key.layer] = k }
+        for (k, key) in keys.enumerated() {
+            if key.channel == .rotation { rotationKey[key.layer] = k } else if key.channel == .scale { scaleKey[key.layer] = k }
+        }
         for t in sampleTimes {
             timeline.evaluate(at: t, into: &state)
             for i in order {

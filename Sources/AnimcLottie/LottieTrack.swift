@@ -112,31 +112,6 @@ struct BezierEasing: Equatable, Sendable {
     }
 }
 
-/// Turns per-sample values into linear keyframes, keeping only the samples where the
-/// polyline bends: the result passes through every sample exactly (within `tolerance`).
-func linearTrack(times: [Double], values: [[Double]], tolerance: Double) -> LottieTrack {
-    guard let first = values.first else { return .constant([0]) }
-    if values.allSatisfy({ $0 == first }) { return .constant(first) }
-    var keys: [LottieKeyframe] = [LottieKeyframe(t: times[0], value: first, ease: .linear)]
-    let n = values.count
-    for i in 1..<n {
-        if i == n - 1 {
-            keys.append(LottieKeyframe(t: times[i], value: values[i], ease: .linear))
-            break
-        }
-        // A sample is kept where the values on either side are not on one line through it.
-        let (a, b, c) = (values[i - 1], values[i], values[i + 1])
-        let (ta, tb, tc) = (times[i - 1], times[i], times[i + 1])
-        var bends = false
-        for k in b.indices where k < a.count && k < c.count {
-            let expected = a[k] + (c[k] - a[k]) * (tb - ta) / (tc - ta)
-            if abs(expected - b[k]) > tolerance * max(1, abs(b[k])) { bends = true; break }
-        }
-        if bends { keys.append(LottieKeyframe(t: tb, value: b, ease: .linear)) }
-    }
-    return LottieTrack(keyframes: keys)
-}
-
 /// Makes successive angles (degrees) continuous: each within half a turn of the one
 /// before, so that interpolating between samples never spins the long way.
 func unwrapDegrees(_ values: inout [[Double]]) {

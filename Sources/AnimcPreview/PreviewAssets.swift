@@ -185,32 +185,33 @@ enum PreviewAssets {
       }
     }
 
-    function drawShape(node, f) {
-      const { l, path, g } = node;
-      const b = value(l, "bounds", f);
-      g.setAttribute("transform", "translate(" + -b[0] + " " + -b[1] + ")");
-      path.setAttribute("d", pathData(value(l, "path", f)).d);
-      path.setAttribute("fill", css(value(l, "fillColor", f)));
-      path.setAttribute("fill-rule", value(l, "fillRule", f) === "evenOdd" ? "evenodd" : "nonzero");
-      path.setAttribute("stroke", css(value(l, "strokeColor", f)));
-      path.setAttribute("stroke-width", value(l, "lineWidth", f));
-      path.setAttribute("stroke-linecap", value(l, "lineCap", f));
-      path.setAttribute("stroke-linejoin", value(l, "lineJoin", f));
-      path.setAttribute("stroke-miterlimit", value(l, "miterLimit", f));
+    // A shape layer's path as SVG attributes, for its own drawing and for masking by it.
+    // An attribute that does not apply is null (removed).
+    function shapeAttributes(l, f) {
+      const a = {
+        d: pathData(value(l, "path", f)).d, fill: css(value(l, "fillColor", f)),
+        "fill-rule": value(l, "fillRule", f) === "evenOdd" ? "evenodd" : "nonzero",
+        stroke: css(value(l, "strokeColor", f)), "stroke-width": value(l, "lineWidth", f),
+        "stroke-linecap": value(l, "lineCap", f), "stroke-linejoin": value(l, "lineJoin", f),
+        "stroke-miterlimit": value(l, "miterLimit", f), pathLength: null, "stroke-dasharray": null, "stroke-dashoffset": null,
+      };
       const s0 = Math.max(0, Math.min(1, value(l, "strokeStart", f))), s1 = Math.max(0, Math.min(1, value(l, "strokeEnd", f)));
       const dash = value(l, "lineDashPattern", f) || [];
       if (s0 > 0 || s1 < 1) {
         // strokeStart/strokeEnd as a dash over a path measured as length 1 (a dash
         // pattern is then not drawn: the page's one approximation of shape strokes).
-        path.setAttribute("pathLength", "1");
-        path.setAttribute("stroke-dasharray", s1 > s0 ? (s1 - s0) + " 2" : "0 2");
-        path.setAttribute("stroke-dashoffset", -s0);
+        Object.assign(a, { pathLength: 1, "stroke-dasharray": s1 > s0 ? (s1 - s0) + " 2" : "0 2", "stroke-dashoffset": -s0 });
       } else if (dash.length) {
-        path.removeAttribute("pathLength");
-        path.setAttribute("stroke-dasharray", dash.join(" "));
-        path.setAttribute("stroke-dashoffset", value(l, "lineDashPhase", f));
-      } else {
-        path.removeAttribute("stroke-dasharray"); path.removeAttribute("stroke-dashoffset");
+        Object.assign(a, { "stroke-dasharray": dash.join(" "), "stroke-dashoffset": value(l, "lineDashPhase", f) });
+      }
+      return a;
+    }
+    function drawShape(node, f) {
+      const { l, path, g } = node;
+      const b = value(l, "bounds", f);
+      g.setAttribute("transform", "translate(" + -b[0] + " " + -b[1] + ")");
+      for (const [name, v] of Object.entries(shapeAttributes(l, f))) {
+        if (v === null) path.removeAttribute(name); else path.setAttribute(name, v);
       }
     }
 
@@ -218,18 +219,10 @@ enum PreviewAssets {
     // Animation draws it (fill, stroke with its width, caps, joins and dashes), through
     // the mask's matrix, at the mask's opacity.
     function shapeMaskImage(k, f, m, alpha) {
-      const attr = (name, v) => " " + name + "='" + v + "'";
-      let stroke = attr("stroke", css(value(k, "strokeColor", f))) + attr("stroke-width", value(k, "lineWidth", f))
-        + attr("stroke-linecap", value(k, "lineCap", f)) + attr("stroke-linejoin", value(k, "lineJoin", f))
-        + attr("stroke-miterlimit", value(k, "miterLimit", f));
-      const s0 = Math.max(0, Math.min(1, value(k, "strokeStart", f))), s1 = Math.max(0, Math.min(1, value(k, "strokeEnd", f)));
-      const dash = value(k, "lineDashPattern", f) || [];
-      if (s0 > 0 || s1 < 1) stroke += attr("pathLength", 1) + attr("stroke-dasharray", s1 > s0 ? (s1 - s0) + " 2" : "0 2") + attr("stroke-dashoffset", -s0);
-      else if (dash.length) stroke += attr("stroke-dasharray", dash.join(" ")) + attr("stroke-dashoffset", value(k, "lineDashPhase", f));
+      const attr = (name, v) => v === null ? "" : " " + name + "='" + v + "'";
+      const path = Object.entries(shapeAttributes(k, f)).map(([name, v]) => attr(name, v)).join("");
       const svg = "<svg xmlns='" + SVG + "'" + attr("width", W) + attr("height", H) + "><g" + attr("opacity", alpha)
-        + attr("transform", "matrix(" + [m[0], m[1], m[4], m[5], m[12], m[13]].join(" ") + ")") + "><path"
-        + attr("d", pathData(value(k, "path", f)).d) + attr("fill", css(value(k, "fillColor", f)))
-        + attr("fill-rule", value(k, "fillRule", f) === "evenOdd" ? "evenodd" : "nonzero") + stroke + "/></g></svg>";
+        + attr("transform", "matrix(" + [m[0], m[1], m[4], m[5], m[12], m[13]].join(" ") + ")") + "><path" + path + "/></g></svg>";
       return "url(\"data:image/svg+xml," + encodeURIComponent(svg) + "\")";
     }
     function setMask(el, image) {

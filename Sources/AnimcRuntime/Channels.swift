@@ -47,12 +47,8 @@ extension Timeline {
     public var naturalEnd: (end: Double?, unbounded: AnimationInfo?) {
         var end = 0.0
         for info in animations where info.ancestors.isEmpty {
-            let t = info.timing
-            let speed = abs(t.speed)
-            let active = MediaTiming(t, topLevel: true).activeDuration
-            if speed == 0 || active.isInfinite { return (nil, info) }
-            let layerEnd = t.speed > 0 ? t.beginTime + active / speed : t.beginTime
-            guard let root = settledTime(info.layer, fromLayerTime: layerEnd) else { return (nil, info) }
+            guard let layerEnd = MediaTiming(info.timing, topLevel: true).endInParent,
+                  let root = settledTime(info.layer, fromLayerTime: layerEnd) else { return (nil, info) }
             end = max(end, root)
         }
         return (end, nil)

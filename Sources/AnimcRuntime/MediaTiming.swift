@@ -76,6 +76,13 @@ public struct MediaTiming: Hashable, Sendable {
         public var cycle: Double
     }
 
+    /// Where the active interval ends in the parent's time (a negative speed ends at the
+    /// beginTime); nil when it never ends (speed 0, infinite repeats).
+    var endInParent: Double? {
+        guard speed != 0, activeDuration.isFinite else { return nil }
+        return speed > 0 ? beginTime + activeDuration / speed : beginTime
+    }
+
     /// One cycle: a pass, or two with `autoreverses`.
     var cycleLength: Double { autoreverses ? 2 * duration : duration }
 

@@ -159,8 +159,8 @@ extension Timeline {
         while let c = current {
             let clock = layers[c].clock
             if let passes = clock.passes {
-                guard passes.activeDuration.isFinite, passes.speed != 0 else { return nil }
-                time = passes.speed > 0 ? passes.beginTime + passes.activeDuration / passes.speed : passes.beginTime
+                guard let end = passes.endInParent else { return nil }
+                time = end
             } else {
                 guard let parent = clock.parent(ofLocal: time) else { return nil }
                 time = parent

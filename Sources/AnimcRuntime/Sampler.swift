@@ -32,7 +32,7 @@ public struct PropertySampler {
         offset = slot.offset
         modelValue = timeline.model[slot.offset]
         state = timeline.makeState()
-        if layer.timing.isIdentity, layer.parent == nil, layer.animations.count == 1,
+        if layer.clock.timing.isIdentity, layer.parent == nil, layer.animations.count == 1,
            case .property(let track) = layer.animations[0].body,
            case .vector(let k) = track.content, k.width == 1, !track.additive, !track.cumulative,
            case .vector(let target) = track.target, target.offset == slot.offset {

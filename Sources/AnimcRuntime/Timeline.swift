@@ -110,8 +110,7 @@ struct RuntimeLayer: Sendable {
     /// The layer's range in the scene buffer.
     var range: Range<Int>
     var animations: [RuntimeAnimation] = []
-    let timing: LayerTiming
-    /// `timing` compiled: what the layer's time is at a parent time.
+    /// The layer's timing, compiled: what the layer's time is at a parent time.
     let clock: LayerClock
     let flattensSublayers: Bool
     /// Offsets of the properties the geometry pass reads, resolved once.
@@ -234,7 +233,7 @@ struct TimelineBuilder {
                 model += encoded
             }
             var runtimeLayer = RuntimeLayer(index: i, id: layer.id, kind: layer.kind, parent: layer.parent, isMask: layer.isMask,
-                                            slots: slots, range: start..<model.count, timing: layer.timing,
+                                            slots: slots, range: start..<model.count,
                                             clock: LayerClock(layer.timing), flattensSublayers: layer.kind != .transformLayer)
             runtimeLayer.geometry = GeometryOffsets { slots[$0.index] }
             layers.append(runtimeLayer)

@@ -29,7 +29,7 @@ import Testing
         state.withBuffers { b in
             for i in t.layers.indices {
                 let parentTime = t.layers[i].parent.map { times[$0] } ?? time
-                let lt = t.layers[i].timing
+                let lt = t.layers[i].clock.timing
                 times[i] = (parentTime - lt.beginTime) * lt.speed + lt.timeOffset
                 b.angles[i] = 0
                 b.lastComponent[i * 2] = -1
