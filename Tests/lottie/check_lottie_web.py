@@ -33,6 +33,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from check_players import baked_value, export_and_bake, series  # noqa: E402
+
 LOTTIE_JS = os.environ.get("LOTTIE_WEB", os.path.join(os.path.dirname(ROOT), "shared", "oracles", "lottie-web", "lottie.js"))
 BROWSER = next((b for b in ("chromium-headless-shell", "chromium", "chromium-browser") if shutil.which(b)), None)
 
@@ -82,23 +85,6 @@ s.textContent = JSON.stringify(out);
 document.body.appendChild(s);
 </script></body></html>
 """
-
-
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed ({p.returncode}):\n{p.stderr}")
-    return p
-
-
-def series(entry, frame):
-    return entry["constant"] if "constant" in entry else entry["frames"][frame]
-
-
-def baked_value(layer, key, frame):
-    if key in layer.get("animated", {}):
-        return layer["animated"][key][frame]
-    return layer["constant"].get(key)
 
 
 def is_projected(m):
@@ -167,11 +153,7 @@ def main():
     failures, checked, worst = 0, 0, 0.0
     for path in files:
         name = os.path.basename(path)[:-5]
-        lottie_path, baked_path = f"{out}/{name}.lottie.json", f"{out}/{name}.baked2x.json"
-        run([animc, "build", path, "--target", "lottie", "-o", lottie_path])
-        doc = json.load(open(lottie_path))
-        run([animc, "build", path, "--target", "baked", "--fps", repr(2 * doc["fr"]), "-o", baked_path])
-        baked = json.load(open(baked_path))
+        _, _, doc, baked = export_and_bake(animc, path, out, name)
         # Ids for the DOM: lottie-web gives a layer's group the id in `ln`.
         for i, layer in enumerate(doc["layers"]):
             layer["ln"] = f"animc-layer-{i}"

@@ -113,6 +113,16 @@ def baked_value(layer, key, frame):
     return layer["constant"].get(key)
 
 
+def export_and_bake(animc, path, out, name):
+    """`animc build` a file to Lottie and to baked frames at twice the export's rate
+    (sample 2f is frame f, 2f + 1 the half frame after): the paths and both documents."""
+    lottie_path, baked_path = f"{out}/{name}.lottie.json", f"{out}/{name}.baked.json"
+    run([animc, "build", path, "--target", "lottie", "-o", lottie_path])
+    doc = json.load(open(lottie_path))
+    run([animc, "build", path, "--target", "baked", "--fps", repr(2 * doc["fr"]), "-o", baked_path])
+    return lottie_path, baked_path, doc, json.load(open(baked_path))
+
+
 def series(entry, frame):
     return entry["constant"] if "constant" in entry else entry["frames"][frame]
 
@@ -167,12 +177,7 @@ def main():
     checked = 0
     for example in examples:
         name = os.path.basename(example)[:-5]
-        lottie_path, baked_path = f"{out}/{name}.lottie.json", f"{out}/{name}.baked.json"
-        run([animc, "build", example, "--target", "lottie", "-o", lottie_path])
-        doc = json.load(open(lottie_path))
-        # Baked at twice the export's rate: sample 2f is frame f, 2f + 1 the half frame after.
-        run([animc, "build", example, "--target", "baked", "--fps", repr(2 * doc["fr"]), "-o", baked_path])
-        baked = json.load(open(baked_path))
+        lottie_path, baked_path, doc, baked = export_and_bake(animc, example, out, name)
         errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.path))
         if errors:
             failures += 1
