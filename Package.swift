@@ -59,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "animc-bench",
             dependencies: ["AnimcDriver", "AnimcCompiler", "AnimcLanguageServer", "AnimcChecker", "AnimcSyntax", "AnimcRuntime", "AnimcIR",
-                           "AnimcBake", "AnimcTimeline", "AnimcLottie", "AnimcBase"],
+                           "AnimcBake", "AnimcTimeline", "AnimcLottie", "AnimcPreview", "AnimcBase"],
             path: "Benchmarks/animc-bench", exclude: readme),
 
         // In-process fuzz targets (libFuzzer when built as Fuzz/README.md says; a replay

@@ -8,6 +8,7 @@ import AnimcDriver
 import AnimcLanguageServer
 import AnimcIR
 import AnimcLottie
+import AnimcPreview
 import AnimcRuntime
 import AnimcSyntax
 import AnimcTimeline
@@ -800,6 +801,41 @@ if wants("bake") {
         print("  animc bake (sampling + writing): \(f(seconds * 1000)) ms, \(f(Double(plan.frameCount) / seconds)) frames/s, \(f(mb / seconds)) MB/s, peak \(f(peak)) MiB")
         print("  JSONSerialization (writing only): \(f(jsonSeconds * 1000)) ms, \(f(mb / jsonSeconds)) MB/s")
         print("  ratio: animc is \(f(jsonSeconds / seconds, 2))× as fast")
+    }
+    print()
+}
+
+// MARK: - Preview rebuilds
+
+if wants("preview") {
+    // What `animc preview --serve` does between a save and the page's request for what
+    // changed, stage by stage, in process; the browser's part is measured by
+    // Benchmarks/preview/save_to_frame.py.
+    print("## preview: a rebuild after a save, in process (best of \(repeats))")
+    print("| example | compile | sample | chart | encode layers | page | update | page size | update size | baked size |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name in ["splash", "ripple", "flip-card", "toss"] {
+        let text = readExample(name)
+        guard let composition = compile(text, name: name + ".anim").composition else { fail("\(name) does not compile") }
+        let timeline = Timeline(composition)
+        guard case .success(let plan) = Baker.plan(timeline) else { continue }
+        let compileTime = best(repeats) { sink += Double(compile(text, name: name + ".anim").composition?.layers.count ?? 0) }
+        var frames = Baker.sample(timeline, plan: plan)
+        let sampleTime = best(repeats) { frames = Baker.sample(timeline, plan: plan) }
+        let chartTime = best(repeats) { sink += Double(timeline.schedule(from: plan.window.start, to: plan.window.end).count) }
+        var data = PreviewData(frames)
+        let dataTime = best(repeats) { data = PreviewData(frames) }
+        var page: [UInt8] = []
+        let pageTime = best(repeats) { page = PreviewPage.render(data, title: name, version: 2, eventsPath: "/events") }
+        // An edit that changes nothing drawn (the worst case for the data is an edit
+        // that changes every layer: then the update is the document).
+        let edited = data.with(diagnostics: [])
+        var update: [UInt8] = []
+        let updateTime = best(repeats) { update = edited.update(from: data, oldVersion: 1, version: 2, events: "/events") }
+        let baked = Baker.write(frames).count
+        print("| \(name) | \(f(compileTime * 1000, 2)) ms | \(f(sampleTime * 1000, 2)) ms | \(f(chartTime * 1000, 2)) ms "
+              + "| \(f((dataTime - chartTime) * 1000, 2)) ms | \(f(pageTime * 1000, 2)) ms | \(f(updateTime * 1000, 2)) ms "
+              + "| \(f(Double(page.count) / 1e6, 2)) MB | \(f(Double(update.count) / 1e3, 1)) KB | \(f(Double(baked) / 1e6, 2)) MB |")
     }
     print()
 }

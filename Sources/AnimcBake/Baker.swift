@@ -78,6 +78,11 @@ public enum Baker {
     /// Samples every frame and writes the document. `progress` is called with
     /// (frames done, total) every few frames.
     public static func bake(_ timeline: Timeline, plan: BakePlan, progress: ((Int, Int) -> Void)? = nil) -> [UInt8] {
+        write(sample(timeline, plan: plan, progress: progress))
+    }
+
+    /// Samples every frame, for a writer: the baked document's or another backend's.
+    public static func sample(_ timeline: Timeline, plan: BakePlan, progress: ((Int, Int) -> Void)? = nil) -> BakedFrames {
         let frames = plan.frameCount
         let valueCount = timeline.rawValueCount
         let layerCount = timeline.layerCount
@@ -107,11 +112,30 @@ public enum Baker {
             }
             if let progress, f % 16 == 15 || f == frames - 1 { progress(f + 1, frames) }
         }
-        var w = BakeWriter(timeline: timeline)
-        w.out.reserveCapacity(frames * valueCount * 4 + 4096)
-        w.document(plan: plan, values: values, matrices: matrices, opacities: opacities)
+        return BakedFrames(timeline: timeline, plan: plan, values: values, matrices: matrices, opacities: opacities)
+    }
+
+    /// The `animc.baked` document of `frames`.
+    public static func write(_ frames: BakedFrames) -> [UInt8] {
+        var w = BakeWriter(timeline: frames.timeline)
+        w.out.reserveCapacity(frames.plan.frameCount * frames.timeline.rawValueCount * 4 + 4096)
+        w.document(plan: frames.plan, values: frames.values, matrices: frames.matrices, opacities: frames.opacities)
         return w.out
     }
+}
+
+/// Every frame's samples, as the runtime gives them: frame-major arrays of property
+/// slots (``Timeline/propertyChannels`` say where each property is), composed
+/// matrices (16 per layer) and effective opacities (one per layer).
+public struct BakedFrames: Sendable {
+    public let timeline: Timeline
+    public let plan: BakePlan
+    /// `values[f * timeline.rawValueCount + slot]`.
+    public let values: [Double]
+    /// `matrices[(f * timeline.layerCount + layer) * 16 + k]`, row-major as Core Animation's.
+    public let matrices: [Double]
+    /// `opacities[f * timeline.layerCount + layer]`.
+    public let opacities: [Double]
 }
 
 /// Streams the baked document. Key order is fixed, numbers go through the one
@@ -269,5 +293,15 @@ struct BakeWriter {
             }
             out += ValueJSON.encode(v).serialized(style: .compact)
         }
+    }
+}
+
+extension BakedFrames {
+    /// Appends property `channel`'s value at frame `f` in the encoding of ``ValueJSON``.
+    public func appendValue(_ channel: PropertyChannel, frame f: Int, to out: inout [UInt8]) {
+        var w = BakeWriter(timeline: timeline)
+        swap(&w.out, &out)
+        w.value(channel, values, at: f * timeline.rawValueCount + channel.offset)
+        swap(&w.out, &out)
     }
 }

@@ -60,10 +60,11 @@ struct PreviewCommand {
             return tool.usageError("refusing to write '\(destination)': it is the input; choose another output with -o", command: "preview")
         }
         guard let file = tool.readSource(input, command: "preview") else { return CommandLineTool.ExitCode.usage }
-        let page = PreviewBuilder(tool: tool, settings: settings).page(for: file, input: input)
+        let built = PreviewBuilder(tool: tool, settings: settings).build(file, input: input)
         DiagnosticOutput(console: tool.console, useColor: useColor)
-            .emit(page.report.diagnostics.isEmpty ? [] : [page.report], format: "human", summaryVerb: nil)
-        guard let bytes = page.bytes else { return CommandLineTool.ExitCode.findings }
+            .emit(built.report.diagnostics.isEmpty ? [] : [built.report], format: "human", summaryVerb: nil)
+        guard let data = built.data else { return CommandLineTool.ExitCode.findings }
+        let bytes = PreviewPage.render(data, title: PreviewBuilder.title(of: input))
         if destination == "-" {
             tool.console.writeOut(String(decoding: bytes, as: UTF8.self))
             return CommandLineTool.ExitCode.success
@@ -90,38 +91,42 @@ struct PreviewSettings: Sendable {
     var window: TimeWindow?
 }
 
-/// Compiles a source into the page, with the images found beside it.
+/// Compiles a source into the page's data, with the images found beside it.
 struct PreviewBuilder {
     let tool: CommandLineTool
     let settings: PreviewSettings
     /// Images larger than this are drawn as placeholders rather than embedded.
     static let imageLimit = 8 << 20
 
-    struct Page {
-        var bytes: [UInt8]?
+    struct Built {
+        /// Nil when the source has errors or cannot be baked.
+        var data: PreviewData?
         var report: FileReport
         /// The files the page was made from (the source and the images found), which
         /// the server watches.
         var inputs: [String]
     }
 
-    func page(for file: SourceFile, input: String, diagnosticsOverStage: [String] = [], eventsPath: String? = nil) -> Page {
+    func build(_ file: SourceFile, input: String) -> Built {
         let result = Pipeline.compile(file)
         var report = result.report
         guard !result.hasErrors, let composition = result.composition else {
-            return Page(bytes: nil, report: report, inputs: [input])
+            return Built(data: nil, report: report, inputs: [input])
         }
         let timeline = Timeline(composition)
         switch Baker.plan(timeline, fps: settings.fps, window: settings.window) {
         case .failure(let refusal):
             report.diagnostics.append(BuildCommand(tool: tool).refusalDiagnostic(refusal, composition))
-            return Page(bytes: nil, report: report, inputs: [input])
+            return Built(data: nil, report: report, inputs: [input])
         case .success(let plan):
             let (images, found) = self.images(PreviewBuilder.imageNames(composition), besides: input)
-            let name = input.split(separator: "/").last.map(String.init) ?? input
-            let options = PreviewPage.Options(title: name, images: images, diagnostics: diagnosticsOverStage, eventsPath: eventsPath)
-            return Page(bytes: PreviewPage.render(timeline, plan: plan, options: options), report: report, inputs: [input] + found)
+            return Built(data: PreviewData(Baker.sample(timeline, plan: plan), images: images), report: report, inputs: [input] + found)
         }
+    }
+
+    /// The page's title: the source file's name.
+    static func title(of input: String) -> String {
+        input.split(separator: "/").last.map(String.init) ?? input
     }
 
     /// Every image asset the composition names, in its properties and animations.

@@ -7,11 +7,14 @@ import Darwin
 #endif
 
 /// The preview's HTTP/1.1 server: `GET /` is the page, `GET /events` a Server-Sent
-/// Events stream that says when the page changed, anything else 404, on 127.0.0.1 only.
+/// Events stream that says when the page changed (`event: reload`, `data: VERSION`),
+/// `GET /update?from=VERSION` what changed since that version (the page's data as
+/// ``PreviewData/update(from:oldVersion:version:events:)`` writes it, or the whole data
+/// when the server does not hold that version), anything else 404, on 127.0.0.1 only.
 ///
 /// One thread serves every connection with non-blocking sockets and `poll`, so what one
 /// client does never holds up another, and what a connection costs is bounded: the page
-/// is one immutable array every response shares; a request head must arrive whole within
+/// is one immutable array every response shares (as are the update and the data); a request head must arrive whole within
 /// ``Limits/headTimeout`` (a client that drips bytes is dropped, unanswered); a response
 /// that makes no progress for ``Limits/stallTimeout`` is dropped (a client that never
 /// reads); at most ``Limits/maxConnections`` are open at once. Only requests addressed to
@@ -33,9 +36,20 @@ final class PreviewHTTPServer: @unchecked Sendable {
     /// Written to wake the serving thread when the page changes or the server stops.
     private let wake: (read: Int32, write: Int32)
     private let lock = NSLock()
-    private var page: [UInt8] = []
-    private var version = 0
+    private var content = Content(page: [], version: 0)
     private var stopped = false
+
+    /// What is served for one version of the page.
+    struct Content {
+        var page: [UInt8]
+        var version: Int
+        /// The page's data alone, for `/update` from a version the server does not hold;
+        /// nil when the page has none (an error page: `/update` is then 404, and the page
+        /// reloads).
+        var data: [UInt8]? = nil
+        /// What changed since the version before, for `/update?from=` that version.
+        var update: (from: Int, bytes: [UInt8])? = nil
+    }
 
     /// Listens on 127.0.0.1:`port` (0 for any free port); nil when that fails.
     init?(port: Int, limits: Limits = Limits()) {
@@ -52,13 +66,28 @@ final class PreviewHTTPServer: @unchecked Sendable {
         self.limits = limits
     }
 
-    /// Serves `bytes` from now on and tells every open page to reload.
-    func setPage(_ bytes: [UInt8]) {
+    /// Serves `content` from now on and tells every open page that it changed; its
+    /// version is newer than ``version`` (the number its page and data carry).
+    func setContent(_ content: Content) {
         lock.lock()
-        page = bytes
-        version += 1
+        self.content = content
         lock.unlock()
         poke()
+    }
+
+    /// Serves a page without data (an error page) from now on.
+    func setPage(_ bytes: [UInt8]) {
+        lock.lock()
+        content = Content(page: bytes, version: content.version + 1)
+        lock.unlock()
+        poke()
+    }
+
+    /// The version being served.
+    var version: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return content.version
     }
 
     /// Ends ``serve()``; its connections are closed.
@@ -74,10 +103,10 @@ final class PreviewHTTPServer: @unchecked Sendable {
         _ = write(wake.write, &byte, 1)
     }
 
-    private func snapshot() -> (page: [UInt8], version: Int, stopped: Bool) {
+    private func snapshot() -> (content: Content, stopped: Bool) {
         lock.lock()
         defer { lock.unlock() }
-        return (page, version, stopped)
+        return (content, stopped)
     }
 
     // MARK: Connections
@@ -110,7 +139,7 @@ final class PreviewHTTPServer: @unchecked Sendable {
     func serve() {
         let clock = ContinuousClock()
         var connections: [Int32: Connection] = [:]
-        var announced = snapshot().version
+        var announced = snapshot().content.version
         func drop(_ c: Connection) {
             close(c.fd)
             connections[c.fd] = nil
@@ -118,8 +147,8 @@ final class PreviewHTTPServer: @unchecked Sendable {
         while true {
             let state = snapshot()
             if state.stopped { break }
-            if state.version != announced {
-                announced = state.version
+            if state.content.version != announced {
+                announced = state.content.version
                 let event = Array("event: reload\ndata: \(announced)\n\n".utf8)
                 for c in connections.values where c.isStream {
                     c.output.append(event)
@@ -144,7 +173,7 @@ final class PreviewHTTPServer: @unchecked Sendable {
                 } else if p.fd == listener {
                     acceptAll(&connections, now: now)
                 } else if let c = connections[p.fd] {
-                    if p.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, !readFrom(c, state.page) { drop(c); continue }
+                    if p.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, !readFrom(c, state.content) { drop(c); continue }
                     if p.revents & Int16(POLLOUT) != 0 || c.pending > 0, !writeTo(c, now: now) { drop(c); continue }
                     if c.closeWhenWritten && c.pending == 0 { drop(c) }
                 }
@@ -177,7 +206,7 @@ final class PreviewHTTPServer: @unchecked Sendable {
     }
 
     /// Reads what the client sent; false when it is gone (or sent too much).
-    private func readFrom(_ c: Connection, _ page: [UInt8]) -> Bool {
+    private func readFrom(_ c: Connection, _ content: Content) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let n = buffer.withUnsafeMutableBytes { read(c.fd, $0.baseAddress, $0.count) }
@@ -191,7 +220,7 @@ final class PreviewHTTPServer: @unchecked Sendable {
             if c.answered { continue }
             c.head += buffer[0..<n]
             if let end = PreviewHTTPServer.headEnd(c.head) {
-                respond(c, head: Array(c.head[0..<end]), page: page)
+                respond(c, head: Array(c.head[0..<end]), content: content)
             } else if c.head.count > limits.maxHead {
                 c.output = [PreviewHTTPServer.response(431, "text/plain", Array("request head too large\n".utf8))]
                 c.closeWhenWritten = true
@@ -225,7 +254,7 @@ final class PreviewHTTPServer: @unchecked Sendable {
 
     // MARK: Requests
 
-    private func respond(_ c: Connection, head: [UInt8], page: [UInt8]) {
+    private func respond(_ c: Connection, head: [UInt8], content: Content) {
         let lines = String(decoding: head, as: UTF8.self).split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
             .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
         let requestLine = lines.first?.split(separator: " ") ?? []
@@ -234,7 +263,9 @@ final class PreviewHTTPServer: @unchecked Sendable {
             c.closeWhenWritten = true
         }
         guard requestLine.count == 3, requestLine[2].hasPrefix("HTTP/1.") else { return answer(400, "bad request") }
-        let method = requestLine[0], path = requestLine[1].split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
+        let method = requestLine[0]
+        let target = requestLine[1].split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = target.first.map(String.init) ?? "", query = target.count > 1 ? String(target[1]) : ""
         let host = lines.dropFirst().first { $0.lowercased().hasPrefix("host:") }.map { $0.dropFirst(5).trimmingCharacters(in: .whitespaces) }
         guard let host, allowedHosts.contains(host.lowercased()) else {
             return answer(421, "animc preview answers requests to http://127.0.0.1:\(port)/ and http://localhost:\(port)/ only")
@@ -244,7 +275,14 @@ final class PreviewHTTPServer: @unchecked Sendable {
         switch path {
         case "/", "/index.html":
             // The page is shared, not copied: every response holds the same array.
+            let page = content.page
             c.output = [PreviewHTTPServer.header(200, "text/html; charset=utf-8", length: page.count)] + (isHead ? [] : [page])
+            c.closeWhenWritten = true
+        case "/update":
+            guard let data = content.data else { return answer(404, "no data: reload the page", head: isHead) }
+            let from = query.split(separator: "&").first { $0.hasPrefix("from=") }.flatMap { Int($0.dropFirst(5)) }
+            let body = content.update.flatMap { $0.from == from ? $0.bytes : nil } ?? data
+            c.output = [PreviewHTTPServer.header(200, "application/json", length: body.count)] + (isHead ? [] : [body])
             c.closeWhenWritten = true
         case "/events":
             if isHead {

@@ -28,7 +28,7 @@ struct PreviewServer {
             tool.console.writeErr("animc preview: error: cannot listen on 127.0.0.1:\(port): \(String(cString: strerror(errno)))\n")
             return CommandLineTool.ExitCode.usage
         }
-        var watched = rebuild(server, lastGood: nil)
+        var served = rebuild(server, after: nil)
         tool.console.writeErr("serving \(input) at http://127.0.0.1:\(server.port)/ (Ctrl-C stops)\n")
         signal(SIGPIPE, SIG_IGN)
         let serving = Thread { server.serve() }
@@ -43,7 +43,7 @@ struct PreviewServer {
             source.resume()
             return source
         }
-        watch(server, from: &watched, until: { stop.isSet })
+        watch(server, from: &served, until: { stop.isSet })
         sources.forEach { $0.cancel() }
         server.stop()
         tool.console.writeErr("\nstopped\n")
@@ -55,27 +55,32 @@ struct PreviewServer {
     /// nil when no port could be opened.
     func start() -> String? {
         guard let server = PreviewHTTPServer(port: 0) else { return nil }
-        let first = rebuild(server, lastGood: nil)
+        let first = rebuild(server, after: nil)
         Thread { server.serve() }.start()
         // The tool's console and file system are used by this thread alone from now on.
         nonisolated(unsafe) let session = self
         Thread {
-            var watched = first
-            session.watch(server, from: &watched, until: { false })
+            var served = first
+            session.watch(server, from: &served, until: { false })
         }.start()
         return "http://127.0.0.1:\(server.port)/"
     }
 
+    /// What the server shows: the files it was made from, the data on the page and
+    /// the last data made without errors.
+    struct Served {
+        var files: [String]
+        var shown: PreviewData?
+        var good: PreviewData?
+    }
+
     /// Rebuilds the page whenever a file it was made from changes.
-    private func watch(_ server: PreviewHTTPServer, from watched: inout (files: [String], lastGood: SourceFile?), until stop: () -> Bool) {
-        var stamps = watched.files.map(PreviewServer.modificationStamp)
+    private func watch(_ server: PreviewHTTPServer, from served: inout Served, until stop: () -> Bool) {
+        let watcher = FileWatcher(served.files)
         while !stop() {
-            usleep(150_000)
-            let now = watched.files.map(PreviewServer.modificationStamp)
-            if now != stamps {
-                watched = rebuild(server, lastGood: watched.lastGood)
-                stamps = watched.files.map(PreviewServer.modificationStamp)
-            }
+            guard watcher.waitForChange(timeout: 0.25) else { continue }
+            served = rebuild(server, after: served)
+            watcher.watch(served.files)
         }
     }
 
@@ -86,26 +91,39 @@ struct PreviewServer {
         var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
     }
 
-    /// Rebuilds the page; on errors, the last good source's page with the diagnostics.
-    private func rebuild(_ server: PreviewHTTPServer, lastGood: SourceFile?) -> (files: [String], lastGood: SourceFile?) {
+    /// Rebuilds the page; on errors, the last good frames with the diagnostics over
+    /// them. Pages that show the previous version are sent what changed.
+    private func rebuild(_ server: PreviewHTTPServer, after previous: Served?) -> Served {
         let builder = PreviewBuilder(tool: tool, settings: settings)
-        guard let file = tool.readSource(input, command: "preview") else { return ([input], lastGood) }
-        let page = builder.page(for: file, input: input, eventsPath: "/events")
-        if !page.report.diagnostics.isEmpty {
-            DiagnosticOutput(console: tool.console, useColor: useColor).emit([page.report], format: "human", summaryVerb: nil)
+        guard let file = tool.readSource(input, command: "preview") else {
+            return Served(files: [input], shown: previous?.shown, good: previous?.good)
         }
-        if let bytes = page.bytes {
-            server.setPage(bytes)
-            tool.console.writeErr("built \(input)\n")
-            return (page.inputs, file)
+        let built = builder.build(file, input: input)
+        if !built.report.diagnostics.isEmpty {
+            DiagnosticOutput(console: tool.console, useColor: useColor).emit([built.report], format: "human", summaryVerb: nil)
         }
-        let text = HumanRenderer().render(page.report.diagnostics, in: file)
-        if let good = lastGood, let bytes = builder.page(for: good, input: input, diagnosticsOverStage: [text], eventsPath: "/events").bytes {
-            server.setPage(bytes)
+        var good = previous?.good
+        let shown: PreviewData
+        if let data = built.data {
+            shown = data
+            good = data
+        } else if let last = good {
+            shown = last.with(diagnostics: [HumanRenderer().render(built.report.diagnostics, in: file)])
         } else {
-            server.setPage(PreviewServer.errorPage(text))
+            server.setPage(PreviewServer.errorPage(HumanRenderer().render(built.report.diagnostics, in: file)))
+            return Served(files: built.inputs, shown: nil, good: nil)
         }
-        return (page.inputs, lastGood)
+        let old = server.version
+        let version = old + 1
+        var content = PreviewHTTPServer.Content(
+            page: PreviewPage.render(shown, title: PreviewBuilder.title(of: input), version: version, eventsPath: "/events"),
+            version: version, data: shown.document(version: version, events: "/events"))
+        if let before = previous?.shown {
+            content.update = (old, shown.update(from: before, oldVersion: old, version: version, events: "/events"))
+        }
+        server.setContent(content)
+        if built.data != nil { tool.console.writeErr("built \(input)\n") }
+        return Served(files: built.inputs, shown: shown, good: good)
     }
 
     static func errorPage(_ text: String) -> [UInt8] {
@@ -115,16 +133,6 @@ struct PreviewServer {
         <script>new EventSource("/events").addEventListener("reload", () => location.reload());</script></body></html>
 
         """.utf8)
-    }
-
-    static func modificationStamp(_ path: String) -> [Int] {
-        var s = stat()
-        guard stat(path, &s) == 0 else { return [-1] }
-        #if canImport(Darwin)
-        return [Int(s.st_mtimespec.tv_sec), Int(s.st_mtimespec.tv_nsec), Int(s.st_size), Int(s.st_ino)]
-        #else
-        return [Int(s.st_mtim.tv_sec), Int(s.st_mtim.tv_nsec), Int(s.st_size), Int(s.st_ino)]
-        #endif
     }
 }
 

@@ -46,23 +46,60 @@ enum PreviewAssets {
     static let script = #"""
     (function () {
     "use strict";
-    const data = JSON.parse(document.getElementById("animc-data").textContent);
-    const baked = data.baked, layers = baked.layers, frames = baked.frameCount, fps = baked.fps;
-    const start = baked.window.start;
-    const [W, H] = baked.composition.size;
     const SVG = "http://www.w3.org/2000/svg";
     const $ = (id) => document.getElementById(id);
     const stage = $("stage");
-    $("title").textContent = (baked.composition.name || "composition") + " · " + W + " × " + H + " · " + fps + " fps · " + frames + " frames";
-    stage.style.width = W + "px";
-    stage.style.height = H + "px";
     const css = (c) => c ? "rgba(" + Math.round(c[0] * 255) + "," + Math.round(c[1] * 255) + "," + Math.round(c[2] * 255) + "," + c[3] + ")" : "transparent";
-    if (baked.composition.backgroundColor) stage.style.background = css(baked.composition.backgroundColor);
-    if (data.diagnostics.length) { $("diagnostics").textContent = data.diagnostics.join("\n"); $("diagnostics").hidden = false; }
+
+    // The data (docs/preview.md, "The page's data"): what load() last showed.
+    let data, baked, layers, frames, fps, start, W, H, shown, byId, nodes, chart, chartText;
+
+    // A series as one value per frame: {"n": column} numbers, {"c": [column, ...]}
+    // lists of numbers, {"r": [[count, value], ...]} anything else. A column is a
+    // number at every frame or items that are a number or [count, number].
+    function column(c, n) {
+      const out = new Array(n);
+      if (typeof c === "number") return out.fill(c);
+      let f = 0;
+      for (const item of c) {
+        if (typeof item === "number") out[f++] = item;
+        else { out.fill(item[1], f, f + item[0]); f += item[0]; }
+      }
+      return out;
+    }
+    function series(s, n) {
+      if (s.n !== undefined) return column(s.n, n);
+      if (s.c !== undefined) {
+        const cols = s.c.map((c) => column(c, n)), out = new Array(n);
+        for (let f = 0; f < n; f++) out[f] = cols.map((c) => c[f]);
+        return out;
+      }
+      const out = new Array(n); let f = 0;
+      for (const [count, v] of s.r) { out.fill(v, f, f + count); f += count; }
+      return out;
+    }
+    // Constant matrices and opacities are kept once; the rest per frame.
+    const constantOrFrames = (s, n) => {
+      if (s.n !== undefined && typeof s.n === "number") return { constant: s.n };
+      if (s.c !== undefined && s.c.every((c) => typeof c === "number")) return { constant: s.c };
+      return { frames: series(s, n) };
+    };
+    // Animated properties are expanded when first read: the drawing reads few of them
+    // (geometry comes from the matrix), and an update of many layers is shown sooner.
+    function decodeLayer(l, n) {
+      const animated = {};
+      for (const [name, s] of Object.entries(l.animated)) {
+        Object.defineProperty(animated, name, { enumerable: true, configurable: true, get() {
+          const v = series(s, n);
+          Object.defineProperty(animated, name, { value: v, enumerable: true });
+          return v;
+        } });
+      }
+      return Object.assign({}, l, { animated, matrix: constantOrFrames(l.matrix, n), opacity: constantOrFrames(l.opacity, n) });
+    }
 
     // Numbers are drawn clamped into their property's range, as Core Animation draws an
     // opacity animated from -1 or a spring's overshoot.
-    const shown = data.shown || {};
     const value = (l, name, f) => {
       const a = l.animated[name], v = a !== undefined ? a[f] : l.constant[name], r = shown[name];
       if (r === undefined || typeof v !== "number") return v;
@@ -70,7 +107,6 @@ enum PreviewAssets {
     };
     const matrix = (l, f) => l.matrix.constant || l.matrix.frames[f];
     const opacity = (l, f) => l.opacity.constant !== undefined ? l.opacity.constant : l.opacity.frames[f];
-    const byId = new Map(layers.map((l) => [l.id, l]));
 
     // Core Animation's row-vector matrix maps a layer's bounds to the composition:
     // p' = [x y 0 1] · M. CSS matrix3d takes the same 16 numbers in the same order.
@@ -141,8 +177,8 @@ enum PreviewAssets {
     // The DOM: per layer, an untransformed group as big as the stage (so clip paths
     // are in stage coordinates and nest), holding the layer's element and then its
     // sublayers' groups, in Core Animation's drawing order.
-    const nodes = new Map();
-    for (const l of layers) {
+    let gradients = 0;
+    function makeNode(l) {
       const group = document.createElement("div"); group.className = "g";
       const el = document.createElement("div"); el.className = "l"; el.setAttribute("data-layer", l.id);
       const kids = document.createElement("div"); kids.className = "g";
@@ -155,16 +191,42 @@ enum PreviewAssets {
         Object.assign(node, { svg, g, path });
       } else if (l.kind === "gradient") {
         const svg = document.createElementNS(SVG, "svg"); svg.setAttribute("preserveAspectRatio", "none");
-        const defs = document.createElementNS(SVG, "defs"), id = "grad" + nodes.size;
+        const defs = document.createElementNS(SVG, "defs"), id = "grad" + gradients++;
         const rect = document.createElementNS(SVG, "rect"); rect.setAttribute("width", "100%"); rect.setAttribute("height", "100%");
         rect.setAttribute("fill", "url(#" + id + ")"); svg.append(defs, rect); el.append(svg);
         Object.assign(node, { svg, defs, gradientId: id });
       }
-      nodes.set(l.id, node);
-      const parent = l.parent !== null ? nodes.get(l.parent) : null;
-      // Masks are not drawn: they shape the layer that names them.
-      if (l.isMask) continue;
-      (parent ? parent.kids : stage).append(group);
+      return node;
+    }
+    // Builds the stage's elements for `layers`. When only some layers changed since
+    // `old` (the same tree, the same images), the others keep their elements, which
+    // the browser need not lay out or draw again: a new element takes the old one's
+    // place and its sublayers' groups.
+    function buildStage(old, keep) {
+      const before = nodes;
+      nodes = new Map();
+      const inPlace = keep && before && old.length === layers.length
+        && layers.every((l, i) => l.id === old[i].id && l.parent === old[i].parent && l.isMask === old[i].isMask);
+      if (inPlace) {
+        for (const l of layers) {
+          const was = before.get(l.id);
+          if (was.l === l) { nodes.set(l.id, was); continue; }
+          const node = makeNode(l);
+          node.kids.append(...was.kids.childNodes);
+          if (was.group.parentNode) was.group.replaceWith(node.group);
+          nodes.set(l.id, node);
+        }
+        return;
+      }
+      stage.replaceChildren();
+      for (const l of layers) {
+        const node = makeNode(l);
+        nodes.set(l.id, node);
+        const parent = l.parent !== null ? nodes.get(l.parent) : null;
+        // Masks are not drawn: they shape the layer that names them.
+        if (l.isMask) continue;
+        (parent ? parent.kids : stage).append(node.group);
+      }
     }
 
     function contents(node, name, f) {
@@ -256,6 +318,13 @@ enum PreviewAssets {
       defs.replaceChildren(grad);
     }
 
+    // A style is written only when it changes: most properties of most layers hold
+    // still, and every write makes the browser look at the element again.
+    function put(el, property, v) {
+      const written = el.animcStyle || (el.animcStyle = {});
+      if (written[property] !== v) { written[property] = v; el.style[property] = v; }
+    }
+
     let frame = 0;
     function render(f) {
       for (const node of nodes.values()) {
@@ -268,27 +337,33 @@ enum PreviewAssets {
         // the identity's keeps a flattened matrix (z column zero) invertible, which
         // CSS needs to draw the element at all.
         t[8] = 0; t[9] = 0; t[10] = 1; t[11] = 0;
-        el.style.transform = "matrix3d(" + t.join(",") + ")";
-        el.style.width = Math.max(0, b[2]) + "px"; el.style.height = Math.max(0, b[3]) + "px";
-        el.style.opacity = opacity(l, f);
-        el.style.backgroundColor = css(value(l, "backgroundColor", f));
+        // Without perspective the same map is a 2D matrix, which the browser draws
+        // in place; a 3D one gives each element a compositing layer of its own, and
+        // in a software compositor 140 of them took 100 ms a frame.
+        const planar = Math.abs(t[3]) < 1e-12 && Math.abs(t[7]) < 1e-12 && Math.abs(t[15] - 1) < 1e-12;
+        put(el, "transform", planar ? "matrix(" + [t[0], t[1], t[4], t[5], t[12], t[13]].join(",") + ")" : "matrix3d(" + t.join(",") + ")");
+        put(el, "width", Math.max(0, b[2]) + "px"); put(el, "height", Math.max(0, b[3]) + "px");
+        put(el, "opacity", String(opacity(l, f)));
+        put(el, "backgroundColor", css(value(l, "backgroundColor", f)));
         const radius = value(l, "cornerRadius", f);
-        el.style.borderRadius = radius + "px";
+        put(el, "borderRadius", radius + "px");
         const bw = value(l, "borderWidth", f);
-        el.style.border = bw > 0 ? bw + "px solid " + css(value(l, "borderColor", f)) : "none";
+        put(el, "border", bw > 0 ? bw + "px solid " + css(value(l, "borderColor", f)) : "none");
         const masks = value(l, "masksToBounds", f);
-        el.style.overflow = masks ? "hidden" : "visible";
+        put(el, "overflow", masks ? "hidden" : "visible");
         const so = value(l, "shadowOpacity", f);
+        let boxShadow = "", filter = "";
         if (so > 0) {
           const c = value(l, "shadowColor", f), o = value(l, "shadowOffset", f), r = value(l, "shadowRadius", f);
           const shadow = o[0] + "px " + o[1] + "px " + 2 * r + "px " + css([c[0], c[1], c[2], c[3] * so]);
-          if (l.kind === "shape") { el.style.boxShadow = ""; el.style.filter = "drop-shadow(" + shadow + ")"; } else { el.style.filter = ""; el.style.boxShadow = shadow; }
-        } else { el.style.boxShadow = ""; el.style.filter = ""; }
+          if (l.kind === "shape") filter = "drop-shadow(" + shadow + ")"; else boxShadow = shadow;
+        }
+        put(el, "boxShadow", boxShadow); put(el, "filter", filter);
         contents(node, value(l, "contents", f), f);
         if (l.kind === "shape") drawShape(node, f);
         if (l.kind === "gradient") drawGradient(node, f);
         // masksToBounds clips the sublayers to the (rounded) bounds as projected.
-        kids.style.clipPath = masks ? clipPolygon(roundedRect(b, radius), m) : "";
+        put(kids, "clipPath", masks ? clipPolygon(roundedRect(b, radius), m) : "");
         // A mask shows the layer and its sublayers where the mask draws, by its alpha:
         // a shape mask's fill and stroke (a stroked ring masks a ring, not the disc it
         // outlines), drawn as an SVG mask image in stage coordinates when the mask is
@@ -314,7 +389,6 @@ enum PreviewAssets {
 
     // Controls.
     const scrub = $("scrub"), clock = $("clock"), playButton = $("play");
-    scrub.max = String(frames - 1);
     const timeOf = (f) => Math.round((start + f / fps) * 1e9) / 1e9;
     function show(f) {
       f = Math.max(0, Math.min(frames - 1, Math.round(f)));
@@ -348,38 +422,66 @@ enum PreviewAssets {
     });
 
     // The timing chart: a row per layer, a bar per animation or group.
-    const chart = data.chart, chartElement = $("chart");
+    const chartElement = $("chart");
     const playhead = document.createElement("div"); playhead.id = "playhead";
     const fmt = (x) => (Math.round(x * 1e6) / 1e6) + " s";
     const phaseText = { active: "plays", fillingBackwards: "fills backwards", fillingForwards: "holds its end" };
-    for (const row of chart.rows) {
-      const r = document.createElement("div"); r.className = "row";
-      const name = document.createElement("div"); name.className = "name"; name.textContent = row.layer; name.title = row.layer;
-      const track = document.createElement("div"); track.className = "track";
-      for (const bar of row.bars) {
-        const b = document.createElement("div"); b.className = "bar" + (bar.group ? " group" : "");
-        const what = bar.path + (bar.keyPath ? " (" + bar.keyPath + ")" : " (group)");
-        const lines = bar.segments.map((s) => phaseText[s[2]] + " " + fmt(s[0]) + " → " + fmt(s[1]));
-        b.title = what + "\n" + (lines.length ? lines.join("\n") : "not shown in this window");
-        b.setAttribute("data-animation", bar.path);
-        for (const s of bar.segments) {
-          const seg = document.createElement("div"); seg.className = "seg " + s[2];
-          const span = chart.end - chart.start;
-          seg.style.left = (100 * (s[0] - chart.start) / span) + "%";
-          seg.style.width = (100 * (s[1] - s[0]) / span) + "%";
-          b.append(seg);
+    function buildChart() {
+      chartElement.replaceChildren();
+      for (const row of chart.rows) {
+        const r = document.createElement("div"); r.className = "row";
+        const name = document.createElement("div"); name.className = "name"; name.textContent = row.layer; name.title = row.layer;
+        const track = document.createElement("div"); track.className = "track";
+        for (const bar of row.bars) {
+          const b = document.createElement("div"); b.className = "bar" + (bar.group ? " group" : "");
+          const what = bar.path + (bar.keyPath ? " (" + bar.keyPath + ")" : " (group)");
+          const lines = bar.segments.map((s) => phaseText[s[2]] + " " + fmt(s[0]) + " → " + fmt(s[1]));
+          b.title = what + "\n" + (lines.length ? lines.join("\n") : "not shown in this window");
+          b.setAttribute("data-animation", bar.path);
+          for (const s of bar.segments) {
+            const seg = document.createElement("div"); seg.className = "seg " + s[2];
+            const span = chart.end - chart.start;
+            seg.style.left = (100 * (s[0] - chart.start) / span) + "%";
+            seg.style.width = (100 * (s[1] - s[0]) / span) + "%";
+            b.append(seg);
+          }
+          track.append(b);
         }
-        track.append(b);
+        r.append(name, track);
+        chartElement.append(r);
       }
-      r.append(name, track);
-      chartElement.append(r);
+      chartElement.append(playhead);
     }
-    chartElement.append(playhead);
     chartElement.addEventListener("click", (e) => {
       const box = chartElement.getBoundingClientRect(), left = box.left + 12 + 180, width = box.width - 24 - 180;
       if (e.clientX < left) return;
       pause(); seek(chart.start + (e.clientX - left) / width * (chart.end - chart.start));
     });
+
+    // Shows `d` (a document, or an update applied to what is shown), keeping the
+    // playhead's frame.
+    function load(d) {
+      const n = d.frames.frameCount;
+      if (d.from !== undefined && (!data || d.from !== data.version)) throw new Error("an update for other data");
+      const old = layers || [];
+      d.frames.layers = d.frames.layers.map((l) => l.same !== undefined ? old[l.same] : decodeLayer(l, n));
+      if (d.sameImages) d.images = data.images;
+      if (d.frames.layers.some((l) => l === undefined)) throw new Error("an update for other data");
+      data = d; baked = d.frames; layers = baked.layers; frames = n; fps = baked.fps; start = baked.window.start;
+      [W, H] = baked.composition.size; shown = d.shown || {}; chart = d.chart;
+      byId = new Map(layers.map((l) => [l.id, l]));
+      $("title").textContent = (baked.composition.name || "composition") + " · " + W + " × " + H + " · " + fps + " fps · " + frames + " frames";
+      stage.style.width = W + "px";
+      stage.style.height = H + "px";
+      stage.style.background = baked.composition.backgroundColor ? css(baked.composition.backgroundColor) : "";
+      $("diagnostics").textContent = d.diagnostics.join("\n");
+      $("diagnostics").hidden = !d.diagnostics.length;
+      buildStage(old, Boolean(d.sameImages));
+      const shownChart = JSON.stringify(d.chart);
+      if (shownChart !== chartText) { chartText = shownChart; buildChart(); }
+      scrub.max = String(frames - 1);
+    }
+    load(JSON.parse(document.getElementById("animc-data").textContent));
 
     // The API for tests and users, and #t= in the URL.
     function seek(t) { show((Number(t) - start) * fps); return timeOf(frame); }
@@ -403,13 +505,37 @@ enum PreviewAssets {
       }
       return out;
     }
-    window.animc = { seek, state, boxes, play, pause, frameCount: frames, fps, data };
+    window.animc = { seek, state, boxes, play, pause, get frameCount() { return frames; }, get fps() { return fps; }, get data() { return data; },
+                     get version() { return data.version; } };
     const hash = /(?:^#|&)t=([-+0-9.e]+)/.exec(location.hash);
     const keep = sessionStorage.getItem("animc-playhead");
     if (hash) seek(Number(hash[1])); else if (data.events && keep !== null) { sessionStorage.removeItem("animc-playhead"); show(Number(keep)); } else show(0);
     if (data.events) {
+      // A served page: on a change, fetch what changed since the version shown and
+      // redraw the same frame; the whole page only when that fails. Changes that
+      // arrive while one is applied are taken together afterwards.
+      let busy = false, again = false;
+      async function update() {
+        if (busy) { again = true; return; }
+        busy = true;
+        try {
+          do {
+            again = false;
+            const response = await fetch("/update?from=" + data.version, { cache: "no-store" });
+            if (!response.ok) throw new Error("update: HTTP " + response.status);
+            load(await response.json());
+            show(frame);
+            document.dispatchEvent(new CustomEvent("animc-update", { detail: data.version }));
+          } while (again);
+        } catch (error) {
+          sessionStorage.setItem("animc-playhead", String(frame));
+          location.reload();
+        } finally {
+          busy = false;
+        }
+      }
       const source = new EventSource(data.events);
-      source.addEventListener("reload", () => { sessionStorage.setItem("animc-playhead", String(frame)); location.reload(); });
+      source.addEventListener("reload", (e) => { if (Number(e.data) !== data.version) update(); });
     }
     // `#t=1&state` also writes the state and the boxes into the page, for tools that
     // read the DOM (a headless browser's --dump-dom) rather than run script.

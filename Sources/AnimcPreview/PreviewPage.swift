@@ -27,33 +27,18 @@ public enum PreviewPage {
         }
     }
 
-    /// The range each number property is drawn clamped into (`PropertyInfo.shown`): the
-    /// baked frames hold presentation values, which an animation may take outside it.
-    static let shownRanges: JSONValue = .object(PropertyTable.properties.compactMap { info in
-        guard info.type == .number || info.type == .length, info.minimum != nil || info.maximum != nil else { return nil }
-        return JSONMember(info.id.rawValue, .array([info.minimum.map(JSONValue.number) ?? .null, info.maximum.map(JSONValue.number) ?? .null]))
-    })
-
     /// The page for `timeline` sampled as `plan` says.
     public static func render(_ timeline: Timeline, plan: BakePlan, options: Options) -> [UInt8] {
-        var data: [UInt8] = []
-        data.append(contentsOf: Array("{\"baked\": ".utf8))
-        data.append(contentsOf: Baker.bake(timeline, plan: plan))
-        data.append(contentsOf: Array(", \"chart\": ".utf8))
-        data.append(contentsOf: chart(timeline, plan: plan).serialized(style: .compact))
-        data.append(contentsOf: Array(", \"images\": ".utf8))
-        let images = JSONValue.object(options.images.sorted { $0.key < $1.key }.map { JSONMember($0.key, .string($0.value)) })
-        data.append(contentsOf: images.serialized(style: .compact))
-        data.append(contentsOf: Array(", \"diagnostics\": ".utf8))
-        data.append(contentsOf: JSONValue.array(options.diagnostics.map(JSONValue.string)).serialized(style: .compact))
-        data.append(contentsOf: Array(", \"shown\": ".utf8))
-        data.append(contentsOf: shownRanges.serialized(style: .compact))
-        data.append(contentsOf: Array(", \"events\": ".utf8))
-        data.append(contentsOf: (options.eventsPath.map(JSONValue.string) ?? .null).serialized(style: .compact))
-        data.append(contentsOf: Array("}".utf8))
+        let data = PreviewData(Baker.sample(timeline, plan: plan), images: options.images, diagnostics: options.diagnostics)
+        return render(data, title: options.title, eventsPath: options.eventsPath)
+    }
 
+    /// The page for `data`; a served page's data is numbered `version` and it listens
+    /// for changes on `eventsPath`.
+    public static func render(_ data: PreviewData, title: String, version: Int = 0, eventsPath: String? = nil) -> [UInt8] {
+        let document = scriptSafe(data.document(version: version, events: eventsPath))
         var out: [UInt8] = []
-        out.reserveCapacity(data.count + PreviewAssets.style.utf8.count + PreviewAssets.script.utf8.count + 2048)
+        out.reserveCapacity(document.count + PreviewAssets.style.utf8.count + PreviewAssets.script.utf8.count + 2048)
         out += Array("""
         <!DOCTYPE html>
         <html lang="en">
@@ -63,20 +48,29 @@ public enum PreviewPage {
         <meta name="generator" content="animc preview">
         <title>
         """.utf8)
-        out += Array(escapeHTML(options.title + " · animc preview").utf8)
+        out += Array(escapeHTML(title + " · animc preview").utf8)
         out += Array("</title>\n<style>\n".utf8)
         out += Array(PreviewAssets.style.utf8)
         out += Array("</style>\n</head>\n<body>\n".utf8)
         out += Array(PreviewAssets.body.utf8)
         out += Array("\n<script id=\"animc-data\" type=\"application/json\">".utf8)
-        // `<` only occurs inside JSON strings, where `\u003c` means the same: no
-        // layer or image name can end the script element.
-        for byte in data {
-            if byte == UInt8(ascii: "<") { out += Array("\\u003c".utf8) } else { out.append(byte) }
-        }
+        out += document
         out += Array("</script>\n<script>\n".utf8)
         out += Array(PreviewAssets.script.utf8)
         out += Array("</script>\n</body>\n</html>\n".utf8)
+        return out
+    }
+
+    /// JSON text that can sit inside a script element: `<` only occurs inside JSON
+    /// strings, where `\u003c` means the same, so no layer or image name can end the
+    /// element.
+    public static func scriptSafe(_ json: [UInt8]) -> [UInt8] {
+        guard json.contains(UInt8(ascii: "<")) else { return json }
+        var out: [UInt8] = []
+        out.reserveCapacity(json.count + 64)
+        for byte in json {
+            if byte == UInt8(ascii: "<") { out += Array("\\u003c".utf8) } else { out.append(byte) }
+        }
         return out
     }
 

@@ -140,13 +140,12 @@ extension Timeline {
         return (result, info.layer)
     }
 
+    /// A layer's time at composition time `t`: the root's clock first, down to the
+    /// layer's (recursion rather than a list of ancestors, which would allocate on
+    /// every one of the chart's samples).
     func layerTime(_ layer: Int, at t: Double) -> Double {
-        var chain: [Int] = []
-        var current: Int? = layer
-        while let c = current { chain.append(c); current = layers[c].parent }
-        var time = t
-        for i in chain.reversed() { time = layers[i].clock.local(time) }
-        return time
+        let parentTime = layers[layer].parent.map { layerTime($0, at: t) } ?? t
+        return layers[layer].clock.local(parentTime)
     }
 
     /// When what a layer shows stops changing, in composition time, given that its

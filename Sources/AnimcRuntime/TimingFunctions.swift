@@ -16,6 +16,14 @@ public struct UnitBezier: Hashable, Sendable {
     let ax, bx, cx, ay, by, cy: Double
     let startGradient, endGradient: Double
 
+    /// Whether y never decreases with x: both control points' heights within [0, 1]
+    /// (then y′(t) is a quadratic with Bernstein coefficients y1, y2 − y1, 1 − y2, which
+    /// is never negative there).
+    var isMonotone: Bool {
+        let y1 = cy / 3, y2 = (by + 2 * cy) / 3
+        return y1 >= -1e-12 && y1 <= 1 + 1e-12 && y2 >= -1e-12 && y2 <= 1 + 1e-12
+    }
+
     public init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
         cx = 3 * x1
         bx = 3 * (x2 - x1) - cx
@@ -97,6 +105,16 @@ public enum CompiledTimingFunction: Hashable, Sendable {
             self = (x1, y1, x2, y2) == (0, 0, 1, 1) ? .linear : .bezier(UnitBezier(x1, y1, x2, y2))
         case .steps(let n, let p): self = .steps(count: max(n, 1), position: p)
         case .spring(let s): self = .spring(SpringSolution(s), duration: duration)
+        }
+    }
+
+    /// Whether progress never decreases as time goes on: linear, steps, a cubic whose
+    /// control points' heights are within [0, 1]; not a spring, which may overshoot.
+    public var isMonotone: Bool {
+        switch self {
+        case .linear, .steps: return true
+        case .bezier(let b): return b.isMonotone
+        case .spring: return false
         }
     }
 

@@ -44,6 +44,39 @@ import Glibc
         #expect(close(segments("backwards"), [[4, 5, 0], [5, 6, -1]]), "\(segments("backwards"))")
     }
 
+    /// The chart lists the phase only where it samples it (see `Timeline.schedule`);
+    /// here every stretch is checked against the phase itself at 20,000 times over the
+    /// window (2,000 for the examples), for the examples and for groups that warp, reverse, step, overshoot and
+    /// nest. A time within a microsecond of a boundary may show either side.
+    @Test func theScheduleAgreesWithThePhaseSampledDensely() throws {
+        var timelines: [(String, Timeline)] = try ["schedule", "schedule-groups"].map { ($0, try Self.timeline($0)) }
+        for example in Repository.files(in: "examples", withExtension: "anim") {
+            let result = Pipeline.compile(SourceFile(name: example, bytes: Repository.bytes(example)))
+            timelines.append((example, Timeline(try #require(result.composition))))
+        }
+        for (name, t) in timelines {
+            guard case .success(let plan) = Baker.plan(t, window: t.composition.window ?? TimeWindow(start: 0, end: 10, includesEnd: true)) else {
+                Issue.record("\(name): no plan")
+                continue
+            }
+            let (start, end) = (plan.window.start, plan.window.end)
+            let schedules = t.schedule(from: start, to: end)
+            var wrong: [String] = []
+            for info in t.animations {
+                let segments = schedules[info.id].segments
+                let samples = name.hasPrefix("examples/") ? 2_000 : 20_000
+                for k in 0...samples {
+                    let time = start + (end - start) * Double(k) / Double(samples)
+                    if segments.contains(where: { abs($0.start - time) < 1e-6 || abs($0.end - time) < 1e-6 }) { continue }
+                    let listed = segments.first { $0.start <= time && time <= $0.end }?.phase ?? .absent
+                    let actual = t.shownPhase(ofAnimation: info.id, at: time)
+                    if listed != actual { wrong.append("\(info.path) at \(time): \(listed), not \(actual)") }
+                }
+            }
+            #expect(wrong.count == 0, "\(name): first \(wrong.prefix(3))")
+        }
+    }
+
     @Test func aChildOfAFillingGroupIsShownFilling() throws {
         let t = try Self.timeline("schedule")
         let slide = try #require(t.animations.first { $0.path == "twice/slide" })
@@ -66,8 +99,105 @@ import Glibc
             for reference in ["src=\"http", "href=\"http", "url(http", "@import", "<link", "<script src"] {
                 #expect(!html.contains(reference), "\(example): \(reference)")
             }
-            // The embedded data is the baked document, byte for byte.
-            #expect(html.contains(String(decoding: Baker.bake(t, plan: plan), as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")))
+        }
+    }
+
+    /// The page's data, decoded here by the rules docs/preview.md states, holds the
+    /// baked document's values at every frame (to the 1e-9 the page rounds to).
+    @Test func thePagesDataIsTheBakedFrames() throws {
+        for example in ["splash", "flip-card", "follow-path", "toss"] {
+            let result = Pipeline.compile(SourceFile(name: example, bytes: Repository.bytes("examples/\(example).anim")))
+            let t = Timeline(try #require(result.composition))
+            let plan = try #require(try? Baker.plan(t).get())
+            let baked = try JSONParser.parse(Baker.bake(t, plan: plan))
+            let page = try JSONParser.parse(PreviewData(Baker.sample(t, plan: plan)).document())
+            let n = plan.frameCount
+            #expect(page["frames"]?["frameCount"]?.numberValue == Double(n))
+            let bakedLayers = try #require(baked["layers"]?.arrayValue)
+            let pageLayers = try #require(page["frames"]?["layers"]?.arrayValue)
+            #expect(bakedLayers.count == pageLayers.count)
+            var mismatches: [String] = []
+            for (b, p) in zip(bakedLayers, pageLayers) {
+                let id = b["id"]?.stringValue ?? "?"
+                for key in ["id", "kind", "parent", "isMask", "mask"] where b[key] != p[key] { mismatches.append("\(id).\(key)") }
+                func check(_ what: String, _ want: [JSONValue], _ got: [JSONValue]) {
+                    guard want.count == got.count else { return mismatches.append("\(id).\(what): \(got.count) frames") }
+                    if let f = (0..<want.count).first(where: { !PreviewTests.nearly(want[$0], got[$0]) }) {
+                        mismatches.append("\(id).\(what) at frame \(f): \(got[f]), baked \(want[f])")
+                    }
+                }
+                // A property constant in the bake is constant on the page, or a series of one value.
+                var pageAnimated = p["animated"]?.objectValue ?? []
+                for member in b["constant"]?.objectValue ?? [] {
+                    if let value = p["constant"]?[member.key] {
+                        if !Self.nearly(member.value, value) { mismatches.append("\(id).\(member.key)") }
+                    } else if let series = p["animated"]?[member.key] {
+                        check(member.key, Array(repeating: member.value, count: n), try Self.series(series, n))
+                        pageAnimated.removeAll { $0.key == member.key }
+                    } else {
+                        mismatches.append("\(id).\(member.key) missing")
+                    }
+                }
+                for member in b["animated"]?.objectValue ?? [] {
+                    guard let series = p["animated"]?[member.key] else { mismatches.append("\(id).\(member.key) not animated"); continue }
+                    check(member.key, member.value.arrayValue ?? [], try Self.series(series, n))
+                    pageAnimated.removeAll { $0.key == member.key }
+                }
+                if !pageAnimated.isEmpty { mismatches.append("\(id): extra \(pageAnimated.map(\.key))") }
+                for key in ["matrix", "opacity"] {
+                    var want: [JSONValue] = b[key]?["frames"]?.arrayValue ?? []
+                    if let constant = b[key]?["constant"] { want = Array(repeating: constant, count: n) }
+                    check(key, want, try Self.series(try #require(p[key]), n))
+                }
+            }
+            #expect(mismatches.isEmpty, "\(example): \(mismatches.prefix(5))")
+            // Never larger than the baked document; the splash's, whose layers mostly hold
+            // still or move in 2D, at most half of it (issue 38 asked for half; it is a
+            // third). A perspective flip changes all 16 numbers of its matrix per frame:
+            // the flip card's is 53 %.
+            let sizes = (PreviewData(Baker.sample(t, plan: plan)).document().count, Baker.bake(t, plan: plan).count)
+            #expect(sizes.0 * (example == "splash" ? 2 : 1) <= sizes.1, "\(example): \(sizes)")
+        }
+    }
+
+    struct BadSeries: Error {}
+
+    /// A series as one JSON value per frame, read as docs/preview.md says.
+    static func series(_ s: JSONValue, _ n: Int) throws -> [JSONValue] {
+        func column(_ c: JSONValue) throws -> [Double] {
+            if case .number(let x) = c { return Array(repeating: x, count: n) }
+            var out: [Double] = []
+            for item in c.arrayValue ?? [] {
+                switch item {
+                case .number(let x): out.append(x)
+                case .array(let run):
+                    guard run.count == 2, case .number(let count) = run[0], case .number(let x) = run[1] else { throw BadSeries() }
+                    out += Array(repeating: x, count: Int(count))
+                default: throw BadSeries()
+                }
+            }
+            guard out.count == n else { throw BadSeries() }
+            return out
+        }
+        if let c = s["n"] { return try column(c).map(JSONValue.number) }
+        if let cs = s["c"]?.arrayValue {
+            let columns = try cs.map(column)
+            return (0..<n).map { f in .array(columns.map { .number($0[f]) }) }
+        }
+        var out: [JSONValue] = []
+        for run in s["r"]?.arrayValue ?? [] {
+            guard let pair = run.arrayValue, pair.count == 2, case .number(let count) = pair[0] else { throw BadSeries() }
+            out += Array(repeating: pair[1], count: Int(count))
+        }
+        guard out.count == n else { throw BadSeries() }
+        return out
+    }
+
+    static func nearly(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.number(let x), .number(let y)): return abs(x - y) <= 1e-9 * max(1, abs(x) / 1e9)
+        case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { nearly($0, $1) }
+        default: return a == b
         }
     }
 
@@ -136,7 +266,7 @@ import Glibc
 
         let page = try #require(HTTP.get(port: port, path: "/"))
         #expect(page.hasPrefix("HTTP/1.1 200"))
-        #expect(page.contains("\"events\": \"/events\""))
+        #expect(page.contains("\"events\":\"/events\""))
         for outside in ["/../s.anim", "/s.anim", "/etc/passwd", "/%2e%2e/s.anim"] {
             #expect(HTTP.get(port: port, path: outside)?.hasPrefix("HTTP/1.1 404") == true, "\(outside)")
         }
@@ -145,9 +275,40 @@ import Glibc
         defer { close(stream) }
         #expect(HTTP.read(stream, until: ": animc", seconds: 2))
         var text = String(decoding: Repository.bytes("examples/scrub.anim"), as: UTF8.self)
-        text += "\n// edited\n"
+        text += "\n// edited\nlayer extra { position: (10, 10), bounds: 10 x 10 }\n"
         try Data(text.utf8).write(to: URL(fileURLWithPath: source))
         #expect(HTTP.read(stream, until: "event: reload", seconds: 1.5), "no reload event within the time")
+
+        // A page at version 1 is sent what changed: the new layer, not the card.
+        func update(from version: Int) throws -> JSONValue {
+            let response = try #require(HTTP.get(port: port, path: "/update?from=\(version)"))
+            #expect(response.hasPrefix("HTTP/1.1 200"), "\(response.prefix(80))")
+            return try JSONParser.parse(String(response.split(separator: "\r\n\r\n", maxSplits: 1).last ?? ""))
+        }
+        func same(_ data: JSONValue) -> [Bool] {
+            (data["frames"]?["layers"]?.arrayValue ?? []).map { $0["same"] != nil }
+        }
+        let unchanged = try update(from: 1)
+        #expect(unchanged["version"]?.numberValue == 2 && unchanged["from"]?.numberValue == 1)
+        #expect(same(unchanged) == [true, false], "\(same(unchanged))")
+        #expect(unchanged["sameImages"]?.boolValue == true)
+        // A page the server knows nothing of gets everything.
+        let everything = try update(from: 7)
+        #expect(everything["from"] == nil && !same(everything).contains(true))
+
+        // An edit of one layer's value sends that layer alone.
+        text = text.replacingOccurrences(of: "backgroundColor: red", with: "backgroundColor: blue")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: source))
+        #expect(HTTP.read(stream, until: "data: 3", seconds: 1.5), "no reload event within the time")
+        let edited = try update(from: 2)
+        #expect(same(edited) == [false, true], "\(same(edited))")
+
+        // A broken edit keeps the frames and shows the diagnostics.
+        try Data((text + "\nlayer {").utf8).write(to: URL(fileURLWithPath: source))
+        #expect(HTTP.read(stream, until: "data: 4", seconds: 1.5), "no reload event within the time")
+        let broken = try update(from: 3)
+        #expect(same(broken).allSatisfy { $0 })
+        #expect(broken["diagnostics"]?.arrayValue?.first?.stringValue?.contains("error") == true)
 
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()

@@ -15,6 +15,8 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
+import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from png import pixel, read_png  # noqa: E402
@@ -150,6 +152,64 @@ if "<img" in dom or "onerror=alert(1)&gt;" not in dom:
     fail("hostile: the image name was not kept as text")
 else:
     print("ok hostile names stay text")
+
+
+def served_page_follows_edits():
+    """`preview --serve`: after a save the open page shows the new frames (its state is
+    `animc eval` of the edited file) without reloading; an error shows the diagnostics
+    over the last good frames; the fix hides them again."""
+    from devtools import DevTools, save
+    work = tempfile.mkdtemp(prefix="animc-served-")
+    source = os.path.join(work, "splash.anim")
+    original = open("examples/splash.anim").read()
+    shutil.copy("examples/splash.anim", source)
+    server = subprocess.Popen([ANIMC, "preview", source, "--serve", "--port", "0"], stderr=subprocess.PIPE, text=True)
+    banner = ""
+    while "/ (" not in banner:
+        line = server.stderr.readline()
+        if not line:
+            return fail("served page: the server did not start: " + banner)
+        banner += line
+    threading.Thread(target=lambda: [None for _ in server.stderr], daemon=True).start()
+    port = int(re.search(r"127\.0\.0\.1:(\d+)/", banner).group(1))
+    browser = DevTools()
+    try:
+        browser.open("http://127.0.0.1:%d/#t=1" % port)
+        browser.evaluate("window.__sameDocument = true; 0")
+        wait = ("window.__next = new Promise((done) => document.addEventListener('animc-update', "
+                "() => done(animc.version), { once: true })); 0")
+        for name, text in (("an edit of every tile", original.replace("let rippleMagnitude = 0.025", "let rippleMagnitude = 0.04")),
+                           ("an error", original.replace("let L = 21 ", "let L = 21 +")),
+                           ("the fix", original.replace("let rippleMagnitude = 0.025", "let rippleMagnitude = 0.04"))):
+            browser.evaluate(wait)
+            save(source, text)
+            browser.evaluate("window.__next", timeout=20)
+            if browser.evaluate("window.__sameDocument === true") is not True:
+                fail("served page, %s: the page reloaded instead of updating" % name)
+            shown = browser.evaluate("document.getElementById('diagnostics').hidden ? '' : document.getElementById('diagnostics').textContent")
+            if (name == "an error") != bool(shown):
+                fail("served page, %s: diagnostics shown: %r" % (name, shown[:80]))
+            got = browser.evaluate("animc.seek(1); JSON.stringify(animc.state())")
+            edited = os.path.join(work, "edited.anim")
+            open(edited, "w").write(original.replace("let rippleMagnitude = 0.025", "let rippleMagnitude = 0.04"))
+            want = json.loads(subprocess.run([ANIMC, "eval", edited, "--at", "1", "--format", "json"],
+                                             check=True, capture_output=True, text=True).stdout)["samples"][0]
+            mine = {layer["id"]: layer for layer in json.loads(got)["layers"]}
+            bad = [layer["id"] for layer in want["layers"]
+                   if layer["id"] not in mine or not close(mine[layer["id"]]["matrix"], layer["matrix"])
+                   or not close(mine[layer["id"]]["opacity"], layer["opacity"])]
+            if bad:
+                fail("served page, %s: layers %s differ from eval" % (name, bad[:5]))
+            else:
+                print("ok served page after %s" % name)
+    finally:
+        browser.close()
+        server.terminate()
+        server.wait()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+served_page_follows_edits()
 
 if failures:
     sys.exit("%d browser check(s) failed" % len(failures))
