@@ -181,10 +181,10 @@ def check_pixels(players, path, doc, name):
     w, h = int(doc["w"]), int(doc["h"])
     data = json.dumps(doc).encode()
     failures = checked = 0
-    # rlottie 0.1 draws nothing of a track-matted layer in these exports (it does draw a
-    # two-layer alpha matte written by hand; the difference is not found yet), so only
-    # ThorVG is asked here; lottie-web's pixels are checked by check_lottie_web.py.
-    print(f"{name}: pixel probes in ThorVG only (rlottie shows no track-matted layer of this export)")
+    # rlottie 0.1 draws a track-matted layer only when it covers the whole canvas
+    # (docs/formats.md, "Not worked around"), so only ThorVG is asked here; lottie-web's
+    # pixels are checked by check_lottie_web.py.
+    print(f"{name}: pixel probes in ThorVG only (rlottie 0.1 draws no matted layer smaller than the canvas)")
     for player in [p for p in players if p.name != "rlottie"]:
         for frame in sorted({int(l[0]) for l in lines}):
             pixels = player.render_argb(data, frame, w, h)
