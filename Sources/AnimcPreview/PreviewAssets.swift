@@ -198,10 +198,10 @@ enum PreviewAssets {
       }
       return node;
     }
-    // Builds the stage's elements for `layers`. When only some layers changed since
-    // `old` (the same tree, the same images), the others keep their elements, which
-    // the browser need not lay out or draw again: a new element takes the old one's
-    // place and its sublayers' groups.
+    // Builds the stage's elements for `layers`. When the tree is the one `old` had
+    // (and the images are the same), every layer keeps its elements, which the browser
+    // need not build, lay out or draw again; only a layer whose kind changed gets new
+    // ones, which take the old ones' place and its sublayers' groups.
     function buildStage(old, keep) {
       const before = nodes;
       nodes = new Map();
@@ -211,6 +211,13 @@ enum PreviewAssets {
         for (const l of layers) {
           const was = before.get(l.id);
           if (was.l === l) { nodes.set(l.id, was); continue; }
+          if (was.l.kind === l.kind) {
+            // The same kind of layer with other values: the elements stay, and drawing
+            // writes only the styles that differ.
+            was.l = l; was.shownContents = undefined;
+            nodes.set(l.id, was);
+            continue;
+          }
           const node = makeNode(l);
           node.kids.append(...was.kids.childNodes);
           if (was.group.parentNode) was.group.replaceWith(node.group);
