@@ -2,6 +2,8 @@ import AnimcBase
 import AnimcCompiler
 import AnimcDiagnostics
 import AnimcIR
+import Dispatch
+import Foundation
 
 /// `animc check PATH... [--format human|json|sarif|github] [--werror] [--color WHEN]
 /// [--fix [--dry-run]]` (also `animc lint`): every diagnostic, no output files; with
@@ -35,14 +37,25 @@ struct CheckCommand {
         let (paths, pathsFailed) = tool.expandPaths(parsed.positionals, command: name)
         var ioFailed = pathsFailed
         var reports: [FileReport] = []
-        for path in paths {
-            guard let file = tool.readSource(path, command: name) else { ioFailed = true; continue }
-            let result = parsed.has("fix") ? fix(file, path: path, dryRun: parsed.has("dry-run"), ioFailed: &ioFailed)
-                : Pipeline.compile(file)
-            if parsed.has("dump-ir"), let composition = result.composition {
-                tool.console.writeOut(IRDump.dump(composition))
+        if parsed.has("fix") {
+            // Fixing writes files and says so as it goes: one file after another.
+            for path in paths {
+                guard let file = tool.readSource(path, command: name) else { ioFailed = true; continue }
+                let result = fix(file, path: path, dryRun: parsed.has("dry-run"), ioFailed: &ioFailed)
+                if parsed.has("dump-ir"), let composition = result.composition { tool.console.writeOut(IRDump.dump(composition)) }
+                reports.append(result.report)
             }
-            reports.append(result.report)
+        } else {
+            // Read in order (a file that cannot be read is said where it is met), check
+            // on every core, report in the order of the paths.
+            var files: [SourceFile] = []
+            for path in paths {
+                if let file = tool.readSource(path, command: name) { files.append(file) } else { ioFailed = true }
+            }
+            for result in CheckCommand.compileAll(files) {
+                if parsed.has("dump-ir"), let composition = result.composition { tool.console.writeOut(IRDump.dump(composition)) }
+                reports.append(result.report)
+            }
         }
         let werror = parsed.has("werror")
         // After an I/O error with nothing checked, "no problems" would be misleading.
@@ -56,6 +69,17 @@ struct CheckCommand {
 }
 
 extension CheckCommand {
+    /// Every file compiled, in the files' order, on as many threads as there are cores:
+    /// each compile is independent and shares nothing but read-only tables.
+    static func compileAll(_ files: [SourceFile]) -> [CompileResult] {
+        guard files.count > 1 else { return files.map { Pipeline.compile($0) } }
+        let results = Slots<CompileResult>(count: files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+            results.set(i, Pipeline.compile(files[i]))
+        }
+        return results.values
+    }
+
     /// Applies `file`'s machine-applicable fixes: writes the file (or, for a dry run,
     /// prints the diff on stdout), says on stderr what it changed, and returns the check
     /// of what is left.
@@ -122,3 +146,24 @@ struct DiagnosticOutput {
 }
 
 func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+
+/// One result per index, written from several threads.
+final class Slots<Element: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Element?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ i: Int, _ value: Element) {
+        lock.lock()
+        slots[i] = value
+        lock.unlock()
+    }
+
+    /// Every slot, once all are set.
+    var values: [Element] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.compactMap { $0 }
+    }
+}
