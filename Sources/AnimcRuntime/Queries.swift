@@ -141,11 +141,21 @@ extension Timeline {
     }
 
     /// A layer's time at composition time `t`: the root's clock first, down to the
-    /// layer's (recursion rather than a list of ancestors, which would allocate on
-    /// every one of the chart's samples).
+    /// layer's. The ancestors are listed in temporary (stack) storage, not an array per
+    /// call (the chart asks this per sample), and not by recursion: a loaded timeline's
+    /// layers may nest as deep as it has layers.
     func layerTime(_ layer: Int, at t: Double) -> Double {
-        let parentTime = layers[layer].parent.map { layerTime($0, at: t) } ?? t
-        return layers[layer].clock.local(parentTime)
+        var depth = 0
+        var current: Int? = layer
+        while let c = current { depth += 1; current = layers[c].parent }
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: depth) { chain in
+            var i = depth
+            current = layer
+            while let c = current { i -= 1; chain[i] = c; current = layers[c].parent }
+            var time = t
+            for c in chain { time = layers[c].clock.local(time) }
+            return time
+        }
     }
 
     /// When what a layer shows stops changing, in composition time, given that its
