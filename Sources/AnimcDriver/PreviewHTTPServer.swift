@@ -14,8 +14,8 @@ import Darwin
 ///
 /// One thread serves every connection with non-blocking sockets and `poll`, so what one
 /// client does never holds up another, and what a connection costs is bounded: the page
-/// is one immutable array every response shares (as are the update and the data); a request head must arrive whole within
-/// ``Limits/headTimeout`` (a client that drips bytes is dropped, unanswered); a response
+/// and its data are immutable arrays every response shares; a request head must arrive
+/// whole within ``Limits/headTimeout`` (a client that drips bytes is dropped, unanswered); a response
 /// that makes no progress for ``Limits/stallTimeout`` is dropped (a client that never
 /// reads); at most ``Limits/maxConnections`` are open at once. Only requests addressed to
 /// `127.0.0.1:PORT` or `localhost:PORT` are answered, so a page from another origin
@@ -41,10 +41,12 @@ final class PreviewHTTPServer: @unchecked Sendable {
 
     /// What is served for one version of the page.
     struct Content {
-        var page: [UInt8]
+        /// The page, in pieces written one after another: a page with data is its
+        /// shell around the data, so that the data is held once.
+        var page: [[UInt8]]
         var version: Int
-        /// The page's data alone, for `/update` from a version the server does not hold;
-        /// nil when the page has none (an error page: `/update` is then 404, and the page
+        /// The page's data, for `/update` from a version the server does not hold; nil
+        /// when the page has none (an error page: `/update` is then 404, and the page
         /// reloads).
         var data: [UInt8]? = nil
         /// What changed since the version before, for `/update?from=` that version.
@@ -78,7 +80,7 @@ final class PreviewHTTPServer: @unchecked Sendable {
     /// Serves a page without data (an error page) from now on.
     func setPage(_ bytes: [UInt8]) {
         lock.lock()
-        content = Content(page: bytes, version: content.version + 1)
+        content = Content(page: [bytes], version: content.version + 1)
         lock.unlock()
         poke()
     }
@@ -274,9 +276,9 @@ final class PreviewHTTPServer: @unchecked Sendable {
         let isHead = method == "HEAD"
         switch path {
         case "/", "/index.html":
-            // The page is shared, not copied: every response holds the same array.
+            // The page is shared, not copied: every response holds the same arrays.
             let page = content.page
-            c.output = [PreviewHTTPServer.header(200, "text/html; charset=utf-8", length: page.count)] + (isHead ? [] : [page])
+            c.output = [PreviewHTTPServer.header(200, "text/html; charset=utf-8", length: page.reduce(0) { $0 + $1.count })] + (isHead ? [] : page)
             c.closeWhenWritten = true
         case "/update":
             guard let data = content.data else { return answer(404, "no data: reload the page", head: isHead) }

@@ -115,9 +115,9 @@ struct PreviewServer {
         }
         let old = server.version
         let version = old + 1
-        var content = PreviewHTTPServer.Content(
-            page: PreviewPage.render(shown, title: PreviewBuilder.title(of: input), version: version, eventsPath: "/events"),
-            version: version, data: shown.document(version: version, events: "/events"))
+        let data = PreviewPage.scriptSafe(shown.document(version: version, events: "/events"))
+        let shell = PreviewPage.shell(title: PreviewBuilder.title(of: input))
+        var content = PreviewHTTPServer.Content(page: [shell.before, data, shell.after], version: version, data: data)
         if let before = previous?.shown {
             content.update = (old, shown.update(from: before, oldVersion: old, version: version, events: "/events"))
         }

@@ -3,14 +3,14 @@ import AnimcBase
 import AnimcIR
 import AnimcRuntime
 
-/// What the preview page plays: the baked frames in the page's own compact encoding,
+/// What the preview page plays: the sampled frames in the page's own compact encoding,
 /// the timing chart, the images and the diagnostics, kept in pieces (one per layer) so
 /// that a served page can be sent only the layers an edit changed.
 ///
 /// The encoding (docs/preview.md, "The page's data") is the baked document's, except
 /// that every number that changes per frame is stored per component with runs of
 /// equal values collapsed, and rounded to 1e-9 (a nanometre of a point; the page draws
-/// to 1/64 px). For the splash that is a fifth of the baked document's size.
+/// to 1/64 px). For the splash that is a third of the baked document's size.
 public struct PreviewData: Sendable {
     /// The frames' members before their layers: composition, fps, window, frameCount.
     let head: [UInt8]
@@ -89,7 +89,7 @@ public struct PreviewData: Sendable {
     /// The whole document, as the page embeds it. `version` numbers a served page's
     /// data (0 for a written page); `events` is where a served page listens for changes.
     public func document(version: Int = 0, events: String? = nil) -> [UInt8] {
-        assemble(version: version, events: events, layers: layers, sameImages: false)
+        assemble(version: version, events: events, layers: layers, sameImages: false, from: nil)
     }
 
     /// What a page showing `old` (at version `oldVersion`) needs to show this: each
@@ -103,14 +103,11 @@ public struct PreviewData: Sendable {
             if let i = previous[id], old.layers[i] == bytes { return Array("{\"same\":\(i)}".utf8) }
             return bytes
         }
-        var out = assemble(version: version, events: events, layers: layers, sameImages: images == old.images)
-        // `from` tells the page which version the indices refer to.
-        out.removeLast()
-        out += Array(",\"from\":\(oldVersion)}".utf8)
-        return out
+        return assemble(version: version, events: events, layers: layers, sameImages: images == old.images, from: oldVersion)
     }
 
-    private func assemble(version: Int, events: String?, layers: [[UInt8]], sameImages: Bool) -> [UInt8] {
+    /// `from`, in an update, tells the page which version the `same` indices refer to.
+    private func assemble(version: Int, events: String?, layers: [[UInt8]], sameImages: Bool, from: Int?) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(layers.reduce(0) { $0 + $1.count + 1 } + chart.count + images.count + head.count + 1024)
         out += Array("{\"version\":\(version),\"events\":".utf8)
@@ -134,6 +131,7 @@ public struct PreviewData: Sendable {
         out += diagnostics
         out += Array(",\"shown\":".utf8)
         out += PreviewData.shownRanges
+        if let from { out += Array(",\"from\":\(from)".utf8) }
         out.append(UInt8(ascii: "}"))
         return out
     }

@@ -3,7 +3,7 @@ import AnimcBase
 import AnimcIR
 import AnimcRuntime
 
-/// Builds the preview page: one HTML document with the baked frames, the timing
+/// Builds the preview page: one HTML document with the sampled frames, the timing
 /// chart's schedule, the images and the player, and nothing it has to fetch.
 public enum PreviewPage {
     /// What the page needs besides the timeline.
@@ -36,10 +36,17 @@ public enum PreviewPage {
     /// The page for `data`; a served page's data is numbered `version` and it listens
     /// for changes on `eventsPath`.
     public static func render(_ data: PreviewData, title: String, version: Int = 0, eventsPath: String? = nil) -> [UInt8] {
-        let document = scriptSafe(data.document(version: version, events: eventsPath))
-        var out: [UInt8] = []
-        out.reserveCapacity(document.count + PreviewAssets.style.utf8.count + PreviewAssets.script.utf8.count + 2048)
-        out += Array("""
+        let shell = shell(title: title)
+        return shell.before + scriptSafe(data.document(version: version, events: eventsPath)) + shell.after
+    }
+
+    /// The page around its data: the bytes before the data's script element's text and
+    /// after it. A served page is these around the one copy of its data (``scriptSafe(_:)``
+    /// text), which the server also answers `/update` with.
+    public static func shell(title: String) -> (before: [UInt8], after: [UInt8]) {
+        var before: [UInt8] = []
+        before.reserveCapacity(PreviewAssets.style.utf8.count + PreviewAssets.body.utf8.count + 1024)
+        before += Array("""
         <!DOCTYPE html>
         <html lang="en">
         <head>
@@ -48,17 +55,14 @@ public enum PreviewPage {
         <meta name="generator" content="animc preview">
         <title>
         """.utf8)
-        out += Array(escapeHTML(title + " · animc preview").utf8)
-        out += Array("</title>\n<style>\n".utf8)
-        out += Array(PreviewAssets.style.utf8)
-        out += Array("</style>\n</head>\n<body>\n".utf8)
-        out += Array(PreviewAssets.body.utf8)
-        out += Array("\n<script id=\"animc-data\" type=\"application/json\">".utf8)
-        out += document
-        out += Array("</script>\n<script>\n".utf8)
-        out += Array(PreviewAssets.script.utf8)
-        out += Array("</script>\n</body>\n</html>\n".utf8)
-        return out
+        before += Array(escapeHTML(title + " · animc preview").utf8)
+        before += Array("</title>\n<style>\n".utf8)
+        before += Array(PreviewAssets.style.utf8)
+        before += Array("</style>\n</head>\n<body>\n".utf8)
+        before += Array(PreviewAssets.body.utf8)
+        before += Array("\n<script id=\"animc-data\" type=\"application/json\">".utf8)
+        let after = Array("</script>\n<script>\n".utf8) + Array(PreviewAssets.script.utf8) + Array("</script>\n</body>\n</html>\n".utf8)
+        return (before, after)
     }
 
     /// JSON text that can sit inside a script element: `<` only occurs inside JSON
