@@ -52,7 +52,7 @@ enum PreviewAssets {
     const css = (c) => c ? "rgba(" + Math.round(c[0] * 255) + "," + Math.round(c[1] * 255) + "," + Math.round(c[2] * 255) + "," + c[3] + ")" : "transparent";
 
     // The data (docs/preview.md, "The page's data"): what load() last showed.
-    let data, baked, layers, frames, fps, start, W, H, shown, byId, nodes, chart, chartText;
+    let data, layers, frames, fps, start, W, H, shown, byId, nodes, chart, chartText;
 
     // A series as one value per frame: {"n": column} numbers, {"c": [column, ...]}
     // lists of numbers, {"r": [[count, value], ...]} anything else. A column is a
@@ -295,10 +295,9 @@ enum PreviewAssets {
       return "url(\"data:image/svg+xml," + encodeURIComponent(svg) + "\")";
     }
     function setMask(el, image) {
-      if (el.style.maskImage === image) return;
-      for (const p of ["maskImage", "webkitMaskImage"]) el.style[p] = image;
+      for (const p of ["maskImage", "webkitMaskImage"]) put(el, p, image);
       for (const [p, v] of [["maskSize", W + "px " + H + "px"], ["maskRepeat", "no-repeat"], ["maskPosition", "0 0"]]) {
-        el.style[p] = image ? v : ""; el.style["webkit" + p[0].toUpperCase() + p.slice(1)] = image ? v : "";
+        put(el, p, image ? v : ""); put(el, "webkit" + p[0].toUpperCase() + p.slice(1), image ? v : "");
       }
     }
 
@@ -381,13 +380,13 @@ enum PreviewAssets {
           const planar = Math.abs(km[3]) < 1e-12 && Math.abs(km[7]) < 1e-12 && Math.abs(km[15] - 1) < 1e-12;
           if (k.kind === "shape" && planar) {
             setMask(group, shapeMaskImage(k, f, km, opacity(k, f)));
-            group.style.clipPath = "";
+            put(group, "clipPath", "");
           } else {
             setMask(group, "");
             let polys;
             if (k.kind === "shape") polys = pathData(value(k, "path", f)).polys; else polys = [roundedRect(value(k, "bounds", f), value(k, "cornerRadius", f))];
-            const shown = opacity(k, f) > 0 ? polys.filter((p) => p.length >= 3) : [];
-            group.style.clipPath = shown.length ? clipPolygon(shown.reduce((a, p) => a.concat(p, [p[0]]), []), km) : "polygon(0 0)";
+            const visible = opacity(k, f) > 0 ? polys.filter((p) => p.length >= 3) : [];
+            put(group, "clipPath", visible.length ? clipPolygon(visible.reduce((a, p) => a.concat(p, [p[0]]), []), km) : "polygon(0 0)");
           }
         }
       }
@@ -474,7 +473,8 @@ enum PreviewAssets {
       d.frames.layers = d.frames.layers.map((l) => l.same !== undefined ? old[l.same] : decodeLayer(l, n));
       if (d.sameImages) d.images = data.images;
       if (d.frames.layers.some((l) => l === undefined)) throw new Error("an update for other data");
-      data = d; baked = d.frames; layers = baked.layers; frames = n; fps = baked.fps; start = baked.window.start;
+      const baked = d.frames;
+      data = d; layers = baked.layers; frames = n; fps = baked.fps; start = baked.window.start;
       [W, H] = baked.composition.size; shown = d.shown || {}; chart = d.chart;
       byId = new Map(layers.map((l) => [l.id, l]));
       $("title").textContent = (baked.composition.name || "composition") + " · " + W + " × " + H + " · " + fps + " fps · " + frames + " frames";
