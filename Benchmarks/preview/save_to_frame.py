@@ -11,18 +11,15 @@ usage: save_to_frame.py ANIMC [EXAMPLE] [--saves N]
   EXAMPLE defaults to examples/splash.anim; each edit below is saved N times (20),
   alternating with the original text.
 """
-import json
 import os
-import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "browser"))
-from devtools import DevTools, save  # noqa: E402
+from devtools import DevTools, save, serve  # noqa: E402
 
 ANIMC = sys.argv[1]
 EXAMPLE = next((a for a in sys.argv[2:] if not a.startswith("--") and not a.isdigit()), "examples/splash.anim")
@@ -44,22 +41,14 @@ def main():
     source = os.path.join(work, os.path.basename(EXAMPLE))
     original = open(EXAMPLE).read()
     shutil.copy(EXAMPLE, source)
-    for asset in ("assets",):
-        if os.path.isdir(os.path.join(os.path.dirname(EXAMPLE), asset)):
-            shutil.copytree(os.path.join(os.path.dirname(EXAMPLE), asset), os.path.join(work, asset))
-    server = subprocess.Popen([ANIMC, "preview", source, "--serve", "--port", "0"], stderr=subprocess.PIPE, text=True)
-    banner = ""
-    while "/ (" not in banner:
-        line = server.stderr.readline()
-        if not line:
-            sys.exit("animc preview --serve did not start: " + banner)
-        banner += line
-    port = int(re.search(r"127\.0\.0\.1:(\d+)/", banner).group(1))
-    # Keep reading the server's messages so it never blocks on a full pipe.
-    import threading
-    threading.Thread(target=lambda: [None for _ in server.stderr], daemon=True).start()
+    # Images beside an example are looked up in its assets/ folder.
+    assets = os.path.join(os.path.dirname(EXAMPLE), "assets")
+    if os.path.isdir(assets):
+        shutil.copytree(assets, os.path.join(work, "assets"))
+    server, port = serve(ANIMC, source)
+    if server is None:
+        sys.exit("animc preview --serve did not start: " + port)
     browser = DevTools()
-    results = []
     try:
         browser.open("http://127.0.0.1:%d/" % port)
         size = browser.evaluate("document.documentElement.outerHTML.length")
@@ -79,14 +68,12 @@ def main():
                 times.append((time.perf_counter() - start) * 1000)
             times.sort()
             p50, p95 = statistics.median(times), times[int(0.95 * (len(times) - 1))]
-            results.append((name, p50, p95, times[0]))
             print("  %-45s p50 %6.1f ms  p95 %6.1f ms  best %6.1f ms  (%d saves)" % (name, p50, p95, times[0], len(times)))
     finally:
         browser.close()
         server.terminate()
         server.wait()
         shutil.rmtree(work, ignore_errors=True)
-    return results
 
 
 if __name__ == "__main__":

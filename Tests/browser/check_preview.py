@@ -16,7 +16,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from png import pixel, read_png  # noqa: E402
@@ -158,20 +157,14 @@ def served_page_follows_edits():
     """`preview --serve`: after a save the open page shows the new frames (its state is
     `animc eval` of the edited file) without reloading; an error shows the diagnostics
     over the last good frames; the fix hides them again."""
-    from devtools import DevTools, save
+    from devtools import DevTools, save, serve
     work = tempfile.mkdtemp(prefix="animc-served-")
     source = os.path.join(work, "splash.anim")
     original = open("examples/splash.anim").read()
     shutil.copy("examples/splash.anim", source)
-    server = subprocess.Popen([ANIMC, "preview", source, "--serve", "--port", "0"], stderr=subprocess.PIPE, text=True)
-    banner = ""
-    while "/ (" not in banner:
-        line = server.stderr.readline()
-        if not line:
-            return fail("served page: the server did not start: " + banner)
-        banner += line
-    threading.Thread(target=lambda: [None for _ in server.stderr], daemon=True).start()
-    port = int(re.search(r"127\.0\.0\.1:(\d+)/", banner).group(1))
+    server, port = serve(ANIMC, source)
+    if server is None:
+        return fail("served page: the server did not start: " + port)
     browser = DevTools()
     try:
         browser.open("http://127.0.0.1:%d/#t=1" % port)

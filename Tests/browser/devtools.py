@@ -3,9 +3,11 @@
 that watch a live page (the served preview), where --dump-dom is not enough."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 
 BROWSER = next((b for b in ("chromium-headless-shell", "chromium", "chromium-browser") if shutil.which(b)), None)
@@ -92,3 +94,19 @@ def save(path, text):
     with os.fdopen(fd, "w") as f:
         f.write(text)
     os.replace(temporary, path)
+
+
+def serve(animc, source):
+    """`animc preview SOURCE --serve` on a free port: the process and its port, or None
+    (with what it said) when it did not start. Its messages are read from then on, so
+    it never blocks on a full pipe."""
+    server = subprocess.Popen([animc, "preview", source, "--serve", "--port", "0"], stderr=subprocess.PIPE, text=True)
+    banner = ""
+    while "/ (" not in banner:
+        line = server.stderr.readline()
+        if not line:
+            server.wait()
+            return None, banner
+        banner += line
+    threading.Thread(target=lambda: [None for _ in server.stderr], daemon=True).start()
+    return server, int(re.search(r"127\.0\.0\.1:(\d+)/", banner).group(1))

@@ -34,7 +34,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from check_players import baked_value, export_and_bake, series  # noqa: E402
+from check_players import baked_value, export_and_bake, pixel_differs, pixel_probes, series  # noqa: E402
 
 LOTTIE_JS = os.environ.get("LOTTIE_WEB", os.path.join(os.path.dirname(ROOT), "shared", "oracles", "lottie-web", "lottie.js"))
 BROWSER = next((b for b in ("chromium-headless-shell", "chromium", "chromium-browser") if shutil.which(b)), None)
@@ -106,16 +106,14 @@ anim.goToAndStop(%(frame)s, true);
 
 
 def check_pixels(path, doc, out, name):
-    """FILE.pixels beside FILE.anim: `frame x y r g b` lines, the colours lottie-web must
-    draw there (what the transforms cannot show: what a matte lets through)."""
-    spec = path[:-5] + ".pixels"
-    if not os.path.exists(spec):
+    """The pixel probes of `path` (check_players.pixel_probes) in lottie-web's screenshot."""
+    probes = pixel_probes(path)
+    if not probes:
         return 0
     sys.path.insert(0, os.path.join(ROOT, "Tests", "browser"))
     from png import pixel, read_png
     failures = 0
-    lines = [l.split() for l in open(spec) if l.strip() and not l.startswith("#")]
-    for frame in sorted({l[0] for l in lines}):
+    for frame, points in sorted(probes.items()):
         page, shot = os.path.join(out, f"{name}-{frame}.html"), os.path.join(out, f"{name}-{frame}.png")
         with open(page, "w") as f:
             f.write(SHOT % {"lottie": os.path.abspath(LOTTIE_JS), "w": int(doc["w"]), "h": int(doc["h"]),
@@ -128,12 +126,9 @@ def check_pixels(path, doc, out, name):
             failures += 1
             continue
         image = read_png(shot)
-        for l in lines:
-            if l[0] != frame:
-                continue
-            x, y, rgb = int(l[1]), int(l[2]), tuple(int(v) for v in l[3:6])
+        for x, y, rgb in points:
             seen = pixel(image, x, y)
-            if any(abs(a - b) > 3 for a, b in zip(seen, rgb)):
+            if pixel_differs(seen, rgb):
                 failures += 1
                 print(f"FAIL {name} frame {frame}: pixel ({x}, {y}) is {seen}, expected {rgb}")
     return failures

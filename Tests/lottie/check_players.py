@@ -169,15 +169,30 @@ def probe_document(doc, target_names):
     return probe
 
 
-def check_pixels(players, path, doc, name):
-    """FILE.pixels beside FILE.anim (`frame x y r g b` lines, worked out by hand): the
-    whole export, mattes and all, drawn by each player over white must have those
-    colours there, within 3 per channel. What the single-layer probes above cannot see:
-    what a matte lets through."""
+def pixel_probes(path):
+    """FILE.pixels beside FILE.anim: `frame x y r g b` lines, worked out by hand, the
+    colours a player must draw there over white, within 3 per channel (what the
+    transforms cannot show: what a matte lets through). By frame: {frame: [(x, y, rgb)]}."""
     spec = path[:-5] + ".pixels"
-    if not os.path.exists(spec):
+    probes = {}
+    if os.path.exists(spec):
+        for line in open(spec):
+            if line.strip() and not line.startswith("#"):
+                f, x, y, r, g, b = line.split()[:6]
+                probes.setdefault(int(f), []).append((int(x), int(y), (int(r), int(g), int(b))))
+    return probes
+
+
+def pixel_differs(seen, want):
+    return any(abs(p - q) > 3 for p, q in zip(seen, want))
+
+
+def check_pixels(players, path, doc, name):
+    """The pixel probes of `path`, in the whole export (mattes and all) drawn by the
+    players."""
+    probes = pixel_probes(path)
+    if not probes:
         return 0, 0
-    lines = [l.split() for l in open(spec) if l.strip() and not l.startswith("#")]
     w, h = int(doc["w"]), int(doc["h"])
     data = json.dumps(doc).encode()
     failures = checked = 0
@@ -186,15 +201,14 @@ def check_pixels(players, path, doc, name):
     # pixels are checked by check_lottie_web.py.
     print(f"{name}: pixel probes in ThorVG only (rlottie 0.1 draws no matted layer smaller than the canvas)")
     for player in [p for p in players if p.name != "rlottie"]:
-        for frame in sorted({int(l[0]) for l in lines}):
+        for frame, points in sorted(probes.items()):
             pixels = player.render_argb(data, frame, w, h)
-            for l in (l for l in lines if int(l[0]) == frame):
-                x, y, want = int(l[1]), int(l[2]), tuple(int(v) for v in l[3:6])
+            for x, y, want in points:
                 px = pixels[y * w + x]
                 a = (px >> 24) & 0xFF
                 seen = tuple(min(255, ((px >> shift) & 0xFF) + 255 - a) for shift in (16, 8, 0))
                 checked += 1
-                if any(abs(p - q) > 3 for p, q in zip(seen, want)):
+                if pixel_differs(seen, want):
                     failures += 1
                     print(f"FAIL {name} frame {frame} in {player.name}: pixel ({x}, {y}) is {seen}, expected {want}")
     return failures, checked
