@@ -359,6 +359,19 @@ extension Parser {
                     advance()
                     if (tok.kind == .question || tok.kind == .bang) && tok.flags.contains(.attached) { advance() }
                 }
+                // `module.Name(args)`: a call of what an imported file declares.
+                if tok.kind == .lParen, tok.flags.contains(.attached), b.tag(expr.id) == .identifier {
+                    let module = NameRef(name: b.data(expr.id), range: expr.range)
+                    let open = advance()
+                    let arguments = b.listMark
+                    parseArguments(opened: open.range, callee: spelling(module) + "." + spelling(member))
+                    expr = b.node(.qualifiedCall, SourceRange(start: expr.range.start, end: previousEnd)) {
+                        $0.push(module)
+                        $0.push(member)
+                        $0.pushList(since: arguments)
+                    }
+                    continue
+                }
                 expr = b.node(.member, SourceRange(start: expr.range.start, end: previousEnd)) {
                     $0.push(expr)
                     $0.push(member)

@@ -33,6 +33,10 @@ extension Parser {
         case .kwIf: return parseIf(context)
         case .identifier:
             if context == .path { return parsePathCommand() }
+            if peek().kind == .string, isIdentifier(t, "import") {
+                return allow(parseImport(), "an import", in: context, where: context == .file,
+                             hint: "imports belong at the top level of a file")
+            }
             return parseIdentifierItem(context)
         default:
             if case .animation = context, canStartExpression(t), t.kind != .lBrace {
@@ -260,6 +264,22 @@ extension Parser {
             $0.push(name)
             $0.push(type)
             $0.push(value)
+        }
+    }
+
+    /// ImportDecl = "import" string [ "as" identifier ]
+    mutating func parseImport() -> NodeRef {
+        let start = advance().range.start
+        let pathToken = advance()
+        let path = b.string(LiteralValue.string(file.text(pathToken.range)[...]), pathToken.range)
+        var alias: NameRef?
+        if contextualWord(tok) == .alias && !tok.flags.contains(.newlineBefore) {
+            advance()
+            alias = parseName(after: "'as'")
+        }
+        return b.node(.importDecl, SourceRange(start: start, end: previousEnd)) {
+            $0.push(path)
+            $0.push(alias)
         }
     }
 

@@ -44,6 +44,8 @@ struct SyntaxBuilder {
     }
 
     func tag(_ id: UInt32) -> NodeTag { kinds[Int(id)].tag }
+    /// A leaf's payload (an identifier's interned name).
+    func data(_ id: UInt32) -> UInt32 { nodes[Int(id)].data }
     func bits(_ id: UInt32) -> UInt8 { kinds[Int(id)].bits }
     func range(_ id: UInt32) -> SourceRange { SourceRange(start: nodes[Int(id)].start, end: nodes[Int(id)].end) }
 

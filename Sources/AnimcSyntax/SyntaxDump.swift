@@ -44,6 +44,9 @@ private struct Dumper {
         case .timingDecl(let name, let value):
             line(depth, "Timing \(name.name)", r)
             expr(value, depth + 1)
+        case .importDecl(let path, let alias):
+            line(depth, "Import" + (alias.map { " as=\($0.name)" } ?? ""), r)
+            expr(path, depth + 1)
         case .component(let name, let params, let body):
             line(depth, "Component \(name.name)", r)
             for p in tree[params] {
@@ -157,6 +160,9 @@ private struct Dumper {
             expr(hi, depth + 1)
         case .call(let callee, let arguments):
             line(depth, prefix + "Call \(callee.name)", r)
+            for a in tree[arguments] { argument(a, depth + 1) }
+        case .qualifiedCall(let module, let callee, let arguments):
+            line(depth, prefix + "Call \(module.name).\(callee.name)", r)
             for a in tree[arguments] { argument(a, depth + 1) }
         case .message(let receiver, let selector, let arguments):
             line(depth, prefix + "Message \(selector.name)", r)

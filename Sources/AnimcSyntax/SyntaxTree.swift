@@ -136,6 +136,9 @@ public enum ItemKind: Sendable {
     case ifItem(condition: Expr, then: Block, otherwise: Block?)
     /// `command positional? (label: value)*` inside a path block, e.g. `cubic (1, 2) c1: (0, 0) c2: (1, 1)`.
     case pathCommand(name: Identifier, arguments: Children<Argument>)
+    /// `import "path.anim" (as name)?` at the top level of a file: `path` is the string
+    /// literal as written (relative to the importing file).
+    case importDecl(path: Expr, alias: Identifier?)
     /// Input that could not be parsed; already diagnosed.
     case error
 }
@@ -145,7 +148,7 @@ public enum ItemKind: Sendable {
 /// walk).
 public enum ItemTag: Sendable {
     case letDecl, timingDecl, component, composition, pathDecl, layer, instance, property, animation, keyframe
-    case forLoop, ifItem, pathCommand, error
+    case forLoop, ifItem, pathCommand, importDecl, error
 }
 
 /// A dotted key path such as `transform.rotation.z`, as Core Animation spells it.
@@ -280,6 +283,8 @@ public enum ExprKind: Sendable {
     case range(Expr, Expr, inclusive: Bool)
     /// `f(args)`
     case call(callee: Identifier, arguments: Children<Argument>)
+    /// `module.Name(args)`: a call of a name an imported file declares.
+    case qualifiedCall(module: Identifier, callee: Identifier, arguments: Children<Argument>)
     /// `e[i, j]`
     case index(Expr, Children<Expr>)
     /// `e.name`
@@ -454,11 +459,11 @@ extension SyntaxArena {
 enum NodeTag: UInt8, Sendable, BitwiseCopyable {
     // Items.
     case letDecl, timingDecl, component, composition, pathDecl, layer, instance, property, animation, keyframe
-    case forLoop, ifItem, pathCommand, errorItem
+    case forLoop, ifItem, pathCommand, importDecl, errorItem
     case block
     // Expressions.
     case number, smallNumber, string, color, boolean, identifier, paren, tuple, list, unary, binary, conditional
-    case range, call, index, member, implicitMember, sequence, pathLiteral, message, errorExpr
+    case range, call, qualifiedCall, index, member, implicitMember, sequence, pathLiteral, message, errorExpr
     // Parts of items.
     case keyPath, parameter, loopBinding, argument
 }
@@ -675,6 +680,7 @@ public final class SyntaxArena: @unchecked Sendable {
         case .forLoop: return .forLoop
         case .ifItem: return .ifItem
         case .pathCommand: return .pathCommand
+        case .importDecl: return .importDecl
         default: return .error
         }
     }
@@ -716,6 +722,8 @@ public final class SyntaxArena: @unchecked Sendable {
                            otherwise: otherwise == SyntaxArena.none ? nil : block(otherwise))
         case .pathCommand:
             return .pathCommand(name: identifier(at: x), arguments: children(at: x + 3))
+        case .importDecl:
+            return .importDecl(path: expr(word(x)), alias: optionalIdentifier(at: x + 1))
         default:
             return .error
         }
@@ -730,6 +738,8 @@ public final class SyntaxArena: @unchecked Sendable {
         case .identifier: return .identifier(names[Int(x)])
         case .binary: return .binary(BinaryOperator(code: k.bits), expr(word(x)), expr(word(x + 1)))
         case .call: return .call(callee: identifier(at: x), arguments: children(at: x + 3))
+        case .qualifiedCall:
+            return .qualifiedCall(module: identifier(at: x), callee: identifier(at: x + 3), arguments: children(at: x + 6))
         case .message: return .message(receiver: expr(word(x + 3)), selector: identifier(at: x), arguments: children(at: x + 4))
         case .tuple: return .tuple(children(at: x))
         case .string: return .string(strings[Int(x)])
