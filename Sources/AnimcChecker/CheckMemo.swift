@@ -41,7 +41,19 @@ public final class CheckMemo: @unchecked Sendable {
     public private(set) var unkept: [String: Int] = [:]
     var refusalsNow: [String: Int] = [:], unkeptNow: [String: Int] = [:]
 
+    /// What identified the imported files' contents at the last check.
+    var importsFingerprint: [String] = []
+
     public init() {}
+
+    /// Starts a check of a file whose imports are identified by `fingerprint`: the
+    /// records stand only for the same imported files, whose declarations items read
+    /// (by the import's text, which does not change when the imported file does).
+    func begin(importing fingerprint: [String]) {
+        guard fingerprint != importsFingerprint else { return }
+        records = [:]
+        importsFingerprint = fingerprint
+    }
 
     func finish(topLevelNames: [String]) {
         everyName = topLevelNames
@@ -290,10 +302,21 @@ extension Checker {
 /// gives nil, and the record is not used.
 struct RangeShift {
     private let moves: [(from: UInt32, length: UInt32, to: UInt32)]
+    /// Where every range goes, for a shift that moves all of them to one place.
+    private var everything: SourceRange?
 
     init(_ moves: [(from: UInt32, length: UInt32, to: UInt32)]) { self.moves = moves }
 
+    /// A shift that moves every range to `range`: for what another file lowered (an
+    /// imported component's layers), which has no place in this one but its instance.
+    static func everything(to range: SourceRange) -> RangeShift {
+        var shift = RangeShift([])
+        shift.everything = range
+        return shift
+    }
+
     func callAsFunction(_ r: SourceRange) -> SourceRange? {
+        if let everything { return everything }
         for m in moves where r.start >= m.from && r.end <= m.from + m.length && r.start <= r.end {
             return SourceRange(start: r.start - m.from + m.to, end: r.end - m.from + m.to)
         }

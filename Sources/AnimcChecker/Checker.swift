@@ -54,9 +54,13 @@ public struct FoldedValues: Sendable, Equatable {
 /// With a `memo`, top-level items whose text and dependencies are unchanged since the
 /// memo's last check are not lowered again, and the memo is updated for the next
 /// check: what an editor does on every keystroke. The result is the same as without.
-public func check(_ tree: SyntaxTree, memo: CheckMemo? = nil, limits: ExpansionLimits = .standard) -> CheckResult {
+///
+/// `imports` are the modules the file's `import`s resolved to (see ``ResolvedImports``);
+/// without them every import is unresolved.
+public func check(_ tree: SyntaxTree, imports: ResolvedImports = .none, memo: CheckMemo? = nil,
+                  limits: ExpansionLimits = .standard) -> CheckResult {
     // Without a way to cancel, a check always finishes.
-    Checker(tree: tree, memo: memo, limits: limits).run() ?? CheckResult(composition: nil, diagnostics: [])
+    Checker(tree: tree, memo: memo, limits: limits, imports: imports).run() ?? CheckResult(composition: nil, diagnostics: [])
 }
 
 /// ``check(_:memo:)`` that stops early, returning nil, once `isCancelled` returns true:
@@ -64,8 +68,9 @@ public func check(_ tree: SyntaxTree, memo: CheckMemo? = nil, limits: ExpansionL
 /// top-level items and every few thousand evaluations inside one, so a check stops
 /// within milliseconds whatever the file holds. A cancelled check leaves `memo` as
 /// useful as before: what it replayed or lowered completely is kept for the next check.
-public func check(_ tree: SyntaxTree, memo: CheckMemo?, until isCancelled: @escaping () -> Bool) -> CheckResult? {
-    let checker = Checker(tree: tree, memo: memo)
+public func check(_ tree: SyntaxTree, imports: ResolvedImports = .none, memo: CheckMemo?,
+                  until isCancelled: @escaping () -> Bool) -> CheckResult? {
+    let checker = Checker(tree: tree, memo: memo, imports: imports)
     checker.isCancelled = isCancelled
     checker.nextCancellationPoll = Checker.cancellationPollInterval
     return checker.run()
@@ -152,6 +157,8 @@ struct FileFacts {
     let spellsSwiftPi: Bool
     /// Whether the file names the host clock (`CACurrentMediaTime`).
     let namesHostClock: Bool
+    /// Whether the file holds declarations only (see ``Checker/isLibrary``).
+    let isLibrary: Bool
 
     init(_ tree: SyntaxTree) {
         let errors = tree.diagnostics.filter { $0.severity == .error }
@@ -165,7 +172,16 @@ struct FileFacts {
             default: continue
             }
         }
+        for i in tree.imports {
+            if let n = i.name, declarations[n.name] == nil { declarations[n.name] = i.item }
+        }
         topLevelDeclarations = declarations
+        isLibrary = !tree[tree.root.items].contains {
+            switch tree.tag($0) {
+            case .composition, .layer, .instance, .forLoop, .ifItem: return true
+            default: return false
+            }
+        }
         registersLowered = tree.arena.hasMemberAccess(named: Checker.sequencingMembers)
         let names = Set(tree.arena.names)
         spellsSwiftPi = SwiftSpellings.piSpellings.contains { names.contains($0) }
@@ -222,6 +238,9 @@ final class Checker {
     let tree: SyntaxTree
     let facts: FileFacts
     let global: Scope
+    /// What the file's imports resolved to, and its imports by the start of their path.
+    let imports: ResolvedImports
+    let importDeclarations: [UInt32: ImportDeclaration]
     /// Reuse of top-level items between checks; nil without one.
     let memo: CheckMemo?
 
@@ -277,9 +296,14 @@ final class Checker {
     var cancelled = false
     static let cancellationPollInterval = 4096
 
-    init(tree: SyntaxTree, memo: CheckMemo? = nil, limits: ExpansionLimits = .standard) {
+    init(tree: SyntaxTree, memo: CheckMemo? = nil, limits: ExpansionLimits = .standard, imports: ResolvedImports = .none) {
         self.tree = tree
         self.memo = memo
+        self.imports = imports
+        var declarations: [UInt32: ImportDeclaration] = [:]
+        for i in tree.imports { declarations[i.item.range.start] = i }
+        importDeclarations = declarations
+        memo?.begin(importing: imports.fingerprint)
         self.limits = limits
         evaluationLimit = limits.evaluations
         facts = FileFacts(tree)
@@ -288,6 +312,9 @@ final class Checker {
     }
 
     var hasSyntaxErrors: Bool { facts.hasSyntaxErrors }
+    /// Whether the file is a library: no composition and no layers at its top level, only
+    /// declarations for other files to import. It checks, but does not build.
+    var isLibrary: Bool { facts.isLibrary }
     func spansSyntaxError(_ range: SourceRange) -> Bool { facts.spansSyntaxError(range) }
     func text(_ range: SourceRange) -> String { tree.file.text(range) }
 
@@ -471,7 +498,15 @@ final class Checker {
     /// times still counts, so errors never turn into unused warnings, and the warning
     /// can be given whatever else is wrong with the file.
     private func reportUnused(_ index: NameIndex) {
-        let unreferenced = index.unreferenced.filter { Checker.warnsUnused(index.declarations[$0].kind) }
+        // A library's top-level declarations are there for the files that import it.
+        let exported: Set<UInt32> = isLibrary
+            ? Set(tree[tree.root.items].filter { tree.tag($0) != .importDecl }.map(\.range.start)) : []
+        // An import that failed was reported; it is not also unused.
+        let failedImports = Set(importDeclarations.values.filter { imports.modules[$0.pathRange.start] ?? nil == nil }.map(\.item.range.start))
+        let unreferenced = index.unreferenced.filter {
+            let d = index.declarations[$0]
+            return Checker.warnsUnused(d.kind) && !exported.contains(d.extent.start) && !(d.kind == .module && failedImports.contains(d.extent.start))
+        }
         // Inside a component nobody instantiates, the component's own warning says it all.
         // A misspelt use (`duraton`) is reported with its suggestion; the declaration it
         // meant is not also "never used".
@@ -511,7 +546,7 @@ final class Checker {
     /// layers and animations are often named only to be read.
     static func warnsUnused(_ kind: NameIndex.Kind) -> Bool {
         switch kind {
-        case .constant, .timing, .path, .component, .parameter: return true
+        case .constant, .timing, .path, .component, .parameter, .module: return true
         case .loopVariable, .layer, .animation: return false
         }
     }

@@ -160,6 +160,47 @@ public enum CheckerDiagnostics {
         part of `.anim` values: an angle is `45deg` or `0.785rad`, not a bare number.
         """)
 
+    public static let badImport = DiagnosticDescriptor(
+        "E0324", "bad-import", .error, "An import of a file that cannot be imported",
+        explanation: """
+        `import "motion/tokens.anim"` reads the file at that path, relative to the \
+        importing file's directory. The path must name an existing `.anim` file, not a \
+        directory, no larger than the 8 MiB input limit; a source read from standard \
+        input has no directory, so it imports nothing. Its declarations are used \
+        qualified by the file's stem (`tokens.fast`), or by the name after `as`; a stem \
+        that is not a name (`my-tokens.anim`) needs `as`.
+
+        ```
+        import "motion/tokens.anim"
+        import "shared/my-spinners.anim" as spinners
+        ```
+        """)
+
+    public static let importCycle = DiagnosticDescriptor(
+        "E0325", "import-cycle", .error, "Files that import each other",
+        explanation: """
+        An imported file's declarations are checked before the files that import it, so \
+        two files cannot import each other, directly or through others. The message \
+        lists the cycle, each file with the line of its import. Move what both need \
+        into a third file that both import.
+        """)
+
+    public static let importedErrors = DiagnosticDescriptor(
+        "E0326", "imported-file-has-errors", .error, "An import of a file that has errors",
+        explanation: """
+        The imported file has errors of its own, reported at its own path; the importing \
+        file cannot be built until they are fixed. The message says how many.
+        """)
+
+    public static let unknownExport = DiagnosticDescriptor(
+        "E0327", "unknown-export", .error, "A qualified name the imported file does not declare",
+        explanation: """
+        `tokens.fast` reads the top-level declaration `fast` of the file imported as \
+        `tokens`: a constant, timing function, path or component. Layers, animations \
+        and the composition of an imported file are not visible. A close match among \
+        the file's declarations is suggested when there is one.
+        """)
+
     public static let valueOutOfRange = DiagnosticDescriptor(
         "E0313", "value-out-of-range", .error, "A value outside the property's valid range",
         explanation: """
@@ -575,7 +616,7 @@ public enum CheckerDiagnostics {
         unknownName, unknownProperty, typeMismatch, unitMismatch, divisionByZero, nonFinite, badArguments,
         duplicateDefinition, shadowing, unusedDefinition, expansionTooLarge, recursiveDefinition, valueOutOfRange,
         badInstance, missingAttribute, unknownAttribute, unknownLayer, badComponent, misplacedDeclaration,
-        indexOutOfRange, missingComposition, definitionsTooDeep, swiftSpelling,
+        indexOutOfRange, missingComposition, definitionsTooDeep, swiftSpelling, badImport, importCycle, importedErrors, unknownExport,
         keyTimesCount, keyTimesOrder, keyTimesRange, keyTimesEnds, timingFunctionsCount, pacedIgnores,
         timingFunctionsCountMismatch, keyTimesShort,
         cubicControlRange, negativeDuration, negativeRepeat, repeatConflict, keyframeForms, pathStructure,

@@ -97,9 +97,23 @@ extension Checker {
         case .call(let callee, let arguments):
             if let v = swiftCall(expr, callee, scope) { return v }
             return call(callee, arguments, expr.range, scope)
+        case .qualifiedCall(let qualifier, let callee, _):
+            let v = eval(qualifier, callee, scope)
+            if v.isPoison { return .poison }
+            if case .component = v {
+                report(Messages.badInstance(expr.range, problem: "a component makes a layer, not a value",
+                                            help: "instantiate it as a layer: 'name = \(qualifier.name).\(callee.name)(...)'"))
+            } else {
+                report(CheckerDiagnostics.badArguments.at(callee.range, "'\(qualifier.name).\(callee.name)' is \(v.typeName), not a function",
+                                                          label: "called here"))
+            }
+            return .poison
         case .index(let base, let indices):
             return index(eval(base, scope), indices, expr.range, scope)
         case .member(let base, let name):
+            if case .identifier(let q) = tree[base], let v = importedMember(Identifier(q, base.range, nameID: tree.nameID(base)), name, scope) {
+                return v
+            }
             if let v = sequencing(base, name, expr.range, scope) { return v }
             if let v = swiftMember(expr, scope) { return v }
             return member(eval(base, scope), name, expr.range)
@@ -483,5 +497,25 @@ enum TypeNames {
             return true
         default: return false
         }
+    }
+}
+
+extension Checker {
+    /// `module.name`, when `qualifier` names an import; nil when it names something else.
+    func importedMember(_ qualifier: Identifier, _ name: Identifier, _ scope: Scope) -> SemaValue? {
+        guard let (module, _) = module(named: qualifier, scope) else { return nil }
+        guard let module else { return .poison }
+        return member(of: module, qualifier.name, name)
+    }
+
+    /// `module.name` read where a call needs it, reported when `module` names no import.
+    func eval(_ qualifier: Identifier, _ name: Identifier, _ scope: Scope) -> SemaValue {
+        if let v = importedMember(qualifier, name, scope) { return v }
+        let base = lookupValue(qualifier.name, qualifier.range, scope, id: qualifier.nameID)
+        if !base.isPoison {
+            report(Messages.typeMismatch(qualifier.range, expected: "an imported file", found: base.typeName,
+                                         context: "'\(qualifier.name).\(name.name)(...)'"))
+        }
+        return .poison
     }
 }

@@ -80,7 +80,7 @@ extension Checker {
     /// ``expandNested(_:in:_:)`` looks for and what the name index declares first.
     static func declaresName(_ tag: ItemTag) -> Bool {
         switch tag {
-        case .letDecl, .timingDecl, .pathDecl, .component: return true
+        case .letDecl, .timingDecl, .pathDecl, .component, .importDecl: return true
         default: return false
         }
     }
@@ -102,6 +102,8 @@ extension Checker {
                 let info = ComponentInfo(name: name, parameters: params, body: body, range: item.range)
                 reportDuplicateParameters(params)
                 declare(Binding(name: name, kind: .component, value: .component(info)), in: scope)
+            case .importDecl:
+                registerImport(item)
             default:
                 break
             }

@@ -55,7 +55,7 @@ extension SemaValue {
         case .transform(let functions): return "a transform of \(functions.count) function\(functions.count == 1 ? "" : "s")"
         case .image(let name): return "image(\"\(name)\")"
         case .presentation: return "presentation"
-        case .component, .poison: return nil
+        case .component, .module, .poison: return nil
         }
     }
 }

@@ -47,7 +47,8 @@ extension Checker {
         if cancelled { return nil }
         if masksWritten { resolveMasks() }
         guard let comp = composition else {
-            if !hasSyntaxErrors { report(Messages.missingComposition(.empty(at: 0))) }
+            // A library has none to have: it is built through the files that import it.
+            if !hasSyntaxErrors && !isLibrary { report(Messages.missingComposition(.empty(at: 0))) }
             return nil
         }
         var layers: [Layer] = []
@@ -178,7 +179,8 @@ extension Checker {
             return nil
         }
         guard allowExpansion(layers: 1, at: range) else { return nil }
-        let id = parent === root ? layerName : parent.id + "." + layerName
+        // The root (whose id alone is empty) may be an importing file's, when this file's component is instantiated there.
+        let id = parent.id.isEmpty ? layerName : parent.id + "." + layerName
         let node = LayerNode(name: layerName, id: id, nameRange: nameRange, kind: layerKind, isMask: mask, range: range)
         if mask { masksWritten = true }
         parent.adopt(node)

@@ -11,6 +11,8 @@ import AnimcSyntax
 public struct NameIndex: Sendable {
     public enum Kind: String, Sendable, Hashable {
         case constant, timing, path, component, parameter, loopVariable, layer, animation
+        /// The name an `import` gives an imported file (`tokens`, or the name after `as`).
+        case module
 
         /// How the kind is named in messages and editor outlines.
         public var noun: String {
@@ -23,6 +25,7 @@ public struct NameIndex: Sendable {
             case .loopVariable: return "loop variable"
             case .layer: return "layer"
             case .animation: return "animation"
+            case .module: return "import"
             }
         }
     }
@@ -204,9 +207,12 @@ private struct Builder {
     private var componentDeclarations: [UInt32: Int] = [:]
     private var componentParameters: [Int: [String: Int]] = [:]
     private var pendingLabels: [(range: SourceRange, name: String, component: Int)] = []
+    /// The name each top-level `import` gives its file, by where the item starts.
+    private var importNames: [UInt32: Identifier] = [:]
 
     init(tree: SyntaxTree) {
         self.tree = tree
+        for i in tree.imports { if let name = i.name { importNames[i.item.range.start] = name } }
         let names = tree.arena.names
         visible = Visibility(nameCount: names.count)
         isUnresolved = Array(repeating: false, count: names.count)
@@ -249,6 +255,9 @@ private struct Builder {
             case .timingDecl(let name, _): declared = (name, .timing)
             case .pathDecl(let name, _): declared = (name, .path)
             case .component(let name, _, _): declared = (name, .component)
+            case .importDecl:
+                guard let name = importNames[item.range.start] else { continue }
+                declared = (name, .module)
             default: continue
             }
             if ownScope && mark == nil { mark = visible.open() }
@@ -328,7 +337,7 @@ private struct Builder {
             if let otherwise { block(otherwise, layer: &layer) }
         case .pathCommand(_, let arguments):
             for a in tree[arguments] { expr(a.value, layer: &layer) }
-        case .error:
+        case .importDecl, .error:
             break
         }
     }
@@ -395,6 +404,10 @@ private struct Builder {
                 if let component, let label = a.label { pendingLabels.append((label.range, label.name, component)) }
                 expr(a.value, layer: &layer)
             }
+        case .qualifiedCall(let module, _, let arguments):
+            // The component is the imported file's: its name and labels are found there.
+            use(module.nameID, at: module.range)
+            for a in tree[arguments] { expr(a.value, layer: &layer) }
         case .index(let base, let indices):
             expr(base, layer: &layer)
             for i in tree[indices] { expr(i, layer: &layer) }

@@ -34,6 +34,8 @@ enum SemaValue {
     /// The special `presentation` value for an animation's `from`.
     case presentation
     case component(ComponentInfo)
+    /// An imported file, by the name it is imported as.
+    case module(CheckedModule)
     case poison
 
     var isPoison: Bool { if case .poison = self { return true } else { return false } }
@@ -62,6 +64,7 @@ enum SemaValue {
         case .image: return "an image"
         case .presentation: return "'presentation'"
         case .component: return "a component"
+        case .module: return "an imported file"
         case .poison: return "an invalid value"
         }
     }
@@ -119,6 +122,7 @@ enum SemaValue {
         case (.image(let a), .image(let b)): return a == b
         case (.presentation, .presentation): return true
         case (.component(let a), .component(let b)): return a === b
+        case (.module(let a), .module(let b)): return a === b
         default: return false
         }
     }
@@ -160,7 +164,7 @@ final class ComponentInfo {
 /// A named thing in a scope.
 final class Binding {
     enum Kind {
-        case constant, timing, path, component, parameter, loopVariable
+        case constant, timing, path, component, parameter, loopVariable, module
 
         var noun: String {
             switch self {
@@ -170,6 +174,7 @@ final class Binding {
             case .component: return "component"
             case .parameter: return "parameter"
             case .loopVariable: return "loop variable"
+            case .module: return "import"
             }
         }
     }
