@@ -27,7 +27,11 @@ extension Pipeline {
     /// A file that would end with more errors than it started with is not changed.
     /// `checked`, when given, is `file`'s check already made (an editor's), which is
     /// then not made again.
-    public static func fix(_ file: SourceFile, checked: CompileResult? = nil, maxRounds: Int = 8) -> FixOutcome {
+    ///
+    /// `loader` reads the files `file` imports, as for ``compile(_:loader:memo:limits:)``.
+    public static func fix(_ file: SourceFile, checked: CompileResult? = nil, loader: (any SourceLoader)? = nil,
+                           maxRounds: Int = 8) -> FixOutcome {
+        let compile = { (f: SourceFile) in Pipeline.compile(f, loader: loader).main }
         let original = checked ?? compile(file)
         var current = original
         var bytes = file.bytes

@@ -45,17 +45,18 @@ public enum Pipeline {
     ///
     /// `limits` are the checker's work limits: the standard ones unless a fuzzer wants
     /// smaller ones, to tell a hang from an input that meets a limit.
+    ///
+    /// The file is compiled alone: an `import` in it is an error (see
+    /// ``compile(_:loader:memo:limits:)`` for a file with the files it imports).
     public static func compile(_ file: SourceFile, memo: CheckMemo? = nil, limits: ExpansionLimits = .standard) -> CompileResult {
-        let tree = parse(file)
-        return assemble(tree, check(tree, memo: memo, limits: limits))
+        compile(file, loader: nil, memo: memo, limits: limits).main
     }
 
     /// ``compile(_:memo:)`` that gives up, returning nil, once `isCancelled` returns
     /// true (see ``check(_:memo:until:)``): an editor's check of a version already
     /// typed past.
     public static func compile(_ file: SourceFile, memo: CheckMemo?, until isCancelled: @escaping () -> Bool) -> CompileResult? {
-        let tree = parse(file)
-        return check(tree, memo: memo, until: isCancelled).map { assemble(tree, $0) }
+        compile(file, loader: nil, memo: memo, until: isCancelled)?.main
     }
 
     /// What the parser alone knows of `file`: its tree, syntax errors and names. For an
@@ -66,9 +67,10 @@ public enum Pipeline {
                              names: NameIndex.build(tree))
     }
 
-    private static func assemble(_ tree: SyntaxTree, _ checked: CheckResult) -> CompileResult {
+    /// `extra`: what was found outside the checker (imports that failed).
+    static func assemble(_ tree: SyntaxTree, _ checked: CheckResult, extra: [Diagnostic] = []) -> CompileResult {
         let file = tree.file
-        let diagnostics = tree.diagnostics + checked.diagnostics
+        let diagnostics = tree.diagnostics + extra + checked.diagnostics
         let (kept, suppressed) = Suppressions.apply(diagnostics, comments: tree.comments, file: file,
                                                    knownCodes: DiagnosticRegistry.codes)
         return CompileResult(file: file, tree: tree, composition: checked.composition,

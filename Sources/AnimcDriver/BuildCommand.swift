@@ -68,6 +68,7 @@ struct BuildCommand {
         }
         var status = CommandLineTool.ExitCode.success
         var reports: [FileReport] = []
+        var reportedImports: Set<String> = []
         let diagnosticsOut = DiagnosticOutput(console: tool.console, useColor: useColor)
         for input in inputs {
             guard !tool.fileSystem.isDirectory(input) else {
@@ -84,10 +85,14 @@ struct BuildCommand {
                 status = CommandLineTool.ExitCode.usage
                 continue
             }
-            let result = Pipeline.compile(file)
-            var report = result.report
-            let blocked = result.hasErrors || (parsed.has("werror") && report.warningCount > 0)
-            guard !blocked, let composition = result.composition else {
+            let compiled = tool.compileForOutput(file)
+            var report = compiled.reports[0]
+            // A file imported by several inputs is reported once.
+            for imported in compiled.reports.dropFirst() where reportedImports.insert(imported.file.name).inserted {
+                reports.append(imported)
+            }
+            let blocked = compiled.composition == nil || (parsed.has("werror") && compiled.reports.contains { $0.warningCount > 0 })
+            guard !blocked, let composition = compiled.composition else {
                 reports.append(report)
                 status = max(status, CommandLineTool.ExitCode.findings)
                 continue

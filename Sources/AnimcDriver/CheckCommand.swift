@@ -42,6 +42,7 @@ struct CheckCommand {
             for path in paths {
                 guard let file = tool.readSource(path, command: name) else { ioFailed = true; continue }
                 let result = fix(file, path: path, dryRun: parsed.has("dry-run"), ioFailed: &ioFailed)
+                // Its imports' own findings are reported by their own check.
                 if parsed.has("dump-ir"), let composition = result.composition { tool.console.writeOut(IRDump.dump(composition)) }
                 reports.append(result.report)
             }
@@ -52,7 +53,7 @@ struct CheckCommand {
             for path in paths {
                 if let file = tool.readSource(path, command: name) { files.append(file) } else { ioFailed = true }
             }
-            for result in CheckCommand.compileAll(files) {
+            for result in CheckCommand.compileAll(files, loader: tool.loader) {
                 if parsed.has("dump-ir"), let composition = result.composition { tool.console.writeOut(IRDump.dump(composition)) }
                 reports.append(result.report)
             }
@@ -69,22 +70,36 @@ struct CheckCommand {
 }
 
 extension CheckCommand {
-    /// Every file compiled, in the files' order, on as many threads as there are cores:
-    /// each compile is independent and shares nothing but read-only tables.
-    static func compileAll(_ files: [SourceFile]) -> [CompileResult] {
-        guard files.count > 1 else { return files.map { Pipeline.compile($0) } }
-        let results = Slots<CompileResult>(count: files.count)
-        DispatchQueue.concurrentPerform(iterations: files.count) { i in
-            results.set(i, Pipeline.compile(files[i]))
+    /// Every file compiled with its imports, in the files' order, on as many threads as
+    /// there are cores: each compile is independent and shares nothing but read-only
+    /// tables. Then each imported file that is not among `files`, once, in the order
+    /// first met: a library's findings are its own, reported once however many files
+    /// import it (a file that is among them is reported where it is).
+    static func compileAll(_ files: [SourceFile], loader: (any SourceLoader)?) -> [CompileResult] {
+        let results = Slots<ProjectResult>(count: files.count)
+        if files.count > 1 {
+            DispatchQueue.concurrentPerform(iterations: files.count) { i in
+                results.set(i, Pipeline.compile(files[i], loader: loader))
+            }
+        } else {
+            for (i, file) in files.enumerated() { results.set(i, Pipeline.compile(file, loader: loader)) }
         }
-        return results.values
+        let projects = results.values
+        var reported = Set(files.map { ImportResolution.normalize($0.name) })
+        var all = projects.map(\.main)
+        for project in projects {
+            for imported in project.imported where reported.insert(ImportResolution.normalize(imported.file.name)).inserted {
+                all.append(imported)
+            }
+        }
+        return all
     }
 
     /// Applies `file`'s machine-applicable fixes: writes the file (or, for a dry run,
     /// prints the diff on stdout), says on stderr what it changed, and returns the check
     /// of what is left.
     func fix(_ file: SourceFile, path: String, dryRun: Bool, ioFailed: inout Bool) -> CompileResult {
-        let outcome = Pipeline.fix(file)
+        let outcome = Pipeline.fix(file, loader: tool.loader)
         if outcome.gainedErrors {
             tool.console.writeErr("animc \(name): left \(path) as it was: its fixes would have added errors (a bug in animc; please report it)\n")
         }

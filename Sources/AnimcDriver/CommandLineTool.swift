@@ -1,6 +1,8 @@
 import AnimcBase
 import AnimcCompiler
+import AnimcChecker
 import AnimcDiagnostics
+import AnimcIR
 import AnimcLanguageServer
 import AnimcSyntax
 
@@ -140,6 +142,23 @@ public struct CommandLineTool {
             }
         }
         return (files, failed)
+    }
+
+    /// Reads the files a source imports from this tool's file system.
+    var loader: FileSystemLoader { FileSystemLoader(fileSystem: fileSystem) }
+
+    /// Compiles `file` with the files it imports, for a command that makes something of
+    /// it (build, eval, preview): the composition when no file has errors, and the
+    /// report of every file, the compiled one first. A library (a file of declarations
+    /// only) compiles without errors but has nothing to build: that is an error here.
+    func compileForOutput(_ file: SourceFile) -> (project: ProjectResult, composition: Composition?, reports: [FileReport]) {
+        var project = Pipeline.compile(file, loader: loader)
+        if !project.hasErrors, project.main.composition == nil {
+            project.main.diagnostics.append(CheckerDiagnostics.missingComposition.at(
+                .empty(at: 0), "\(file.name) is a library: it declares no composition, so there is nothing to build",
+                help: "build a file that imports it, or add 'composition { size: 375 x 667 }'"))
+        }
+        return (project, project.hasErrors ? nil : project.main.composition, project.reports)
     }
 
     /// Reads a source file, reporting a failure as one line.

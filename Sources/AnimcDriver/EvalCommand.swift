@@ -88,12 +88,12 @@ struct EvalCommand {
             return CommandLineTool.ExitCode.usage
         }
         guard let file = tool.readSource(path, command: "eval") else { return CommandLineTool.ExitCode.usage }
-        let result = Pipeline.compile(file)
-        if result.hasErrors || result.composition == nil {
-            DiagnosticOutput(console: tool.console, useColor: useColor).emit([result.report], format: "human", summaryVerb: nil)
+        let compiled = tool.compileForOutput(file)
+        guard let composition = compiled.composition else {
+            DiagnosticOutput(console: tool.console, useColor: useColor)
+                .emit(compiled.reports.filter { !$0.diagnostics.isEmpty }, format: "human", summaryVerb: nil)
             return CommandLineTool.ExitCode.findings
         }
-        guard let composition = result.composition else { return CommandLineTool.ExitCode.findings }
         let timeline = Timeline(composition)
 
         var layerIndices = Array(0..<timeline.layerCount)

@@ -1,3 +1,4 @@
+import AnimcBase
 import AnimcCompiler
 import Foundation
 
@@ -269,5 +270,20 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
             parts.append(part)
         }
         return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+    }
+}
+
+/// Reads imported files from a ``FileSystem``, with the input cap of every source.
+struct FileSystemLoader: SourceLoader {
+    let fileSystem: any FileSystem
+
+    func load(_ path: String) -> Result<SourceFile, ImportFailure> {
+        if fileSystem.isDirectory(path) { return .failure(ImportFailure("is a directory")) }
+        guard fileSystem.exists(path) else { return .failure(ImportFailure("no such file")) }
+        do {
+            return .success(SourceFile(name: path, bytes: try fileSystem.readFile(path)))
+        } catch {
+            return .failure(ImportFailure(error.reason))
+        }
     }
 }

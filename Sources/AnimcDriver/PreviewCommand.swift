@@ -62,7 +62,7 @@ struct PreviewCommand {
         guard let file = tool.readSource(input, command: "preview") else { return CommandLineTool.ExitCode.usage }
         let built = PreviewBuilder(tool: tool, settings: settings).build(file, input: input)
         DiagnosticOutput(console: tool.console, useColor: useColor)
-            .emit(built.report.diagnostics.isEmpty ? [] : [built.report], format: "human", summaryVerb: nil)
+            .emit(built.reports.filter { !$0.diagnostics.isEmpty }, format: "human", summaryVerb: nil)
         guard let data = built.data else { return CommandLineTool.ExitCode.findings }
         let bytes = PreviewPage.render(data, title: PreviewBuilder.title(of: input))
         if destination == "-" {
@@ -101,26 +101,34 @@ struct PreviewBuilder {
     struct Built {
         /// Nil when the source has errors or cannot be baked.
         var data: PreviewData?
-        var report: FileReport
-        /// The files the page was made from (the source and the images found), which
-        /// the server watches.
+        /// The report of the source, then of each file it imports.
+        var reports: [FileReport]
+        /// The files the page was made from (the source, the files it imports and the
+        /// images found), which the server watches.
         var inputs: [String]
+
+        /// The diagnostics as the page shows them, each file's after its name.
+        var diagnosticsText: String {
+            reports.filter { !$0.diagnostics.isEmpty }.map { HumanRenderer().render($0.diagnostics, in: $0.file) }.joined(separator: "\n")
+        }
+        var hasDiagnostics: Bool { reports.contains { !$0.diagnostics.isEmpty } }
     }
 
     func build(_ file: SourceFile, input: String) -> Built {
-        let result = Pipeline.compile(file)
-        var report = result.report
-        guard !result.hasErrors, let composition = result.composition else {
-            return Built(data: nil, report: report, inputs: [input])
+        let compiled = tool.compileForOutput(file)
+        var reports = compiled.reports
+        let inputs = compiled.project.files.map(\.name)
+        guard let composition = compiled.composition else {
+            return Built(data: nil, reports: reports, inputs: inputs)
         }
         let timeline = Timeline(composition)
         switch Baker.plan(timeline, fps: settings.fps, window: settings.window) {
         case .failure(let refusal):
-            report.diagnostics.append(BuildCommand(tool: tool).refusalDiagnostic(refusal, composition))
-            return Built(data: nil, report: report, inputs: [input])
+            reports[0].diagnostics.append(BuildCommand(tool: tool).refusalDiagnostic(refusal, composition))
+            return Built(data: nil, reports: reports, inputs: inputs)
         case .success(let plan):
             let (images, found) = self.images(PreviewBuilder.imageNames(composition), besides: input)
-            return Built(data: PreviewData(Baker.sample(timeline, plan: plan), images: images), report: report, inputs: [input] + found)
+            return Built(data: PreviewData(Baker.sample(timeline, plan: plan), images: images), reports: reports, inputs: inputs + found)
         }
     }
 

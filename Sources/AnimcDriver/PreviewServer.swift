@@ -99,8 +99,9 @@ struct PreviewServer {
             return Served(files: [input], shown: previous?.shown, good: previous?.good)
         }
         let built = builder.build(file, input: input)
-        if !built.report.diagnostics.isEmpty {
-            DiagnosticOutput(console: tool.console, useColor: useColor).emit([built.report], format: "human", summaryVerb: nil)
+        if built.hasDiagnostics {
+            DiagnosticOutput(console: tool.console, useColor: useColor)
+                .emit(built.reports.filter { !$0.diagnostics.isEmpty }, format: "human", summaryVerb: nil)
         }
         var good = previous?.good
         let shown: PreviewData
@@ -108,9 +109,9 @@ struct PreviewServer {
             shown = data
             good = data
         } else if let last = good {
-            shown = last.with(diagnostics: [HumanRenderer().render(built.report.diagnostics, in: file)])
+            shown = last.with(diagnostics: [built.diagnosticsText])
         } else {
-            server.setPage(PreviewServer.errorPage(HumanRenderer().render(built.report.diagnostics, in: file)))
+            server.setPage(PreviewServer.errorPage(built.diagnosticsText))
             return Served(files: built.inputs, shown: nil, good: nil)
         }
         let old = server.version

@@ -1,0 +1,182 @@
+import AnimcBase
+import AnimcChecker
+import AnimcDiagnostics
+import AnimcSyntax
+
+/// Where the files a compilation imports come from: the command line reads the disk,
+/// an editor its open documents first (their unsaved text wins).
+public protocol SourceLoader: Sendable {
+    /// The file at `path` (as ``ImportResolution/resolve(_:from:)`` made it), or why it
+    /// cannot be read ("no such file", "is a directory", too large): said at the import.
+    func load(_ path: String) -> Result<SourceFile, ImportFailure>
+}
+
+/// Why an imported file could not be read, in the words of the message at the import.
+public struct ImportFailure: Error, Sendable, Equatable {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+}
+
+/// How an import's path becomes a file's path: relative to the importing file's
+/// directory, `.` and `..` resolved, so that one file imported along two spellings of
+/// its path is one file.
+public enum ImportResolution {
+    /// The path `path`, as written in an import of the file named `importer`, names; nil
+    /// when the importer has no directory (standard input).
+    public static func resolve(_ path: String, from importer: String) -> String? {
+        guard !importer.hasPrefix("<") else { return nil }
+        if path.hasPrefix("/") { return normalize(path) }
+        let directory = importer.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return normalize(directory.isEmpty ? path : directory + "/" + path)
+    }
+
+    /// `path` with `.` and empty components removed and each `..` taking away the
+    /// component before it (a leading `..` stays: the path leaves the starting directory).
+    public static func normalize(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+                continue
+            }
+            if part == "..", absolute { continue }
+            parts.append(part)
+        }
+        let joined = parts.joined(separator: "/")
+        return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
+    }
+}
+
+/// What compiling a file and everything it imports produced.
+public struct ProjectResult: Sendable {
+    /// The file compiled.
+    public var main: CompileResult
+    /// Every file it imports, directly or not, each checked once, those imported first
+    /// before those that import them.
+    public var imported: [CompileResult]
+
+    /// The reports of every file, the compiled one first: an imported file's findings
+    /// are reported at its own path.
+    public var reports: [FileReport] { [main.report] + imported.map(\.report) }
+    /// Whether any file has errors (the compiled one cannot be built then).
+    public var hasErrors: Bool { main.hasErrors || imported.contains { $0.hasErrors } }
+    /// Every file the compilation read, the compiled one first: what a watcher watches.
+    public var files: [SourceFile] { [main.file] + imported.map(\.file) }
+}
+
+extension Pipeline {
+    /// Compiles `file` with its imports, which `loader` reads; each imported file is
+    /// checked once, before the files that import it, and keeps its own diagnostics.
+    /// Without a loader an import is an error at its string (the source has no place
+    /// to import from).
+    public static func compile(_ file: SourceFile, loader: (any SourceLoader)?, memo: CheckMemo? = nil,
+                               limits: ExpansionLimits = .standard) -> ProjectResult {
+        var project = ProjectCompiler(loader: loader, limits: limits)
+        let tree = parse(file)
+        let (imports, extra) = project.resolveImports(of: tree, chain: [file.name])
+        let main = assemble(tree, check(tree, imports: imports, memo: memo, limits: limits), extra: extra)
+        return ProjectResult(main: main, imported: project.results)
+    }
+
+    /// ``compile(_:loader:memo:limits:)`` that gives up, returning nil, once
+    /// `isCancelled` returns true. Imported files are checked to the end (they are
+    /// small and shared); the compiled file's check is the one cancelled.
+    public static func compile(_ file: SourceFile, loader: (any SourceLoader)?, memo: CheckMemo?,
+                               until isCancelled: @escaping () -> Bool) -> ProjectResult? {
+        var project = ProjectCompiler(loader: loader, limits: .standard)
+        let tree = parse(file)
+        let (imports, extra) = project.resolveImports(of: tree, chain: [file.name])
+        guard let checked = check(tree, imports: imports, memo: memo, until: isCancelled) else { return nil }
+        return ProjectResult(main: assemble(tree, checked, extra: extra), imported: project.results)
+    }
+}
+
+/// Loads, parses and checks the files one compilation imports, depth first.
+private struct ProjectCompiler {
+    let loader: (any SourceLoader)?
+    let limits: ExpansionLimits
+    /// Each file checked so far, by its resolved path.
+    var modules: [String: CheckedModule] = [:]
+    /// Their results, dependencies first.
+    var results: [CompileResult] = []
+
+    init(loader: (any SourceLoader)?, limits: ExpansionLimits) {
+        self.loader = loader
+        self.limits = limits
+    }
+
+    /// What each import of `tree` resolves to, checking every file it names first, and
+    /// the diagnostics of the imports that failed (to report in `tree`'s file). `chain`
+    /// is the files being checked, outermost first, `tree`'s last: an import of one of
+    /// them is a cycle.
+    mutating func resolveImports(of tree: SyntaxTree, chain: [String], links: [String] = []) -> (ResolvedImports, [Diagnostic]) {
+        var resolved = ResolvedImports()
+        var diagnostics: [Diagnostic] = []
+        var seenHere: [String: SourceRange] = [:]
+        let index = LineIndex(tree.file)
+        for declaration in tree.imports {
+            let key = declaration.pathRange.start
+            resolved.modules[key] = .some(nil)
+            func fail(_ message: String, label: String? = nil, help: String? = nil, notes: [Note] = []) {
+                diagnostics.append(CheckerDiagnostics.badImport.at(declaration.pathRange, message, label: label, notes: notes, help: help))
+            }
+            guard declaration.path.hasSuffix(ImportPaths.fileExtension) else {
+                fail("cannot import '\(declaration.path)': only .anim files can be imported", label: "not an .anim file")
+                continue
+            }
+            guard let path = ImportResolution.resolve(declaration.path, from: tree.file.name) else {
+                fail("cannot import '\(declaration.path)' from \(tree.file.name): an import is relative to the importing file's directory",
+                     help: "check the file from its path instead of standard input")
+                continue
+            }
+            if let first = seenHere[path] {
+                diagnostics.append(CheckerDiagnostics.misplacedDeclaration.at(
+                    declaration.pathRange, "'\(declaration.path)' is imported twice", label: "imported again",
+                    secondary: [Label(first, "first imported here")], help: "remove this import"))
+                continue
+            }
+            seenHere[path] = declaration.pathRange
+            let here = "\(tree.file.name):\(index.location(of: declaration.pathRange.start).line)"
+            if let start = chain.firstIndex(of: path) {
+                let cycle = chain[start...] + [path]
+                // Each file of the cycle, with the line of its import of the next.
+                let steps = (links[start...] + [here]).enumerated().map { i, link in Note("\(link): imports \(cycle[cycle.startIndex + i + 1])") }
+                diagnostics.append(CheckerDiagnostics.importCycle.at(
+                    declaration.pathRange, "import cycle: " + cycle.joined(separator: " → "), label: "imports a file that imports this one",
+                    notes: steps, help: "move what the files share into a file that imports neither"))
+                continue
+            }
+            if let module = modules[path] {
+                resolved.modules[key] = module
+                resolved.fingerprint.append(fingerprint(module.file))
+                continue
+            }
+            guard let loader else {
+                fail("cannot import '\(declaration.path)': this source is not compiled with its files")
+                continue
+            }
+            switch loader.load(path) {
+            case .failure(let failure):
+                fail("cannot import '\(declaration.path)': \(path): \(failure.reason)", label: failure.reason)
+            case .success(let file):
+                let imported = parse(file)
+                let (its, extra) = resolveImports(of: imported, chain: chain + [path], links: links + [here])
+                let (checked, module) = checkModule(imported, imports: its, limits: limits)
+                modules[path] = module
+                results.append(Pipeline.assemble(imported, checked, extra: extra))
+                resolved.modules[key] = module
+                resolved.fingerprint.append(fingerprint(file))
+                resolved.fingerprint += its.fingerprint
+            }
+        }
+        return (resolved, diagnostics)
+    }
+
+    private func fingerprint(_ file: SourceFile) -> String {
+        var hasher = Hasher()
+        hasher.combine(file.bytes)
+        return "\(file.name):\(file.bytes.count):\(hasher.finalize())"
+    }
+}
