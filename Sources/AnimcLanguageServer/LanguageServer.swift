@@ -137,8 +137,26 @@ public final class LanguageServer {
         if !finished.contains(analysis.uri) { finished.append(analysis.uri) }
     }
 
-    func job(_ doc: Document) -> CheckJob {
-        CheckJob(uri: doc.uri, version: doc.version, revision: doc.revision, bytes: doc.bytes, encoding: encoding, memo: doc.memo)
+    func job(_ doc: Document, memo: Bool = true) -> CheckJob {
+        CheckJob(uri: doc.uri, version: doc.version, revision: doc.revision, bytes: doc.bytes, encoding: encoding,
+                 memo: memo ? doc.memo : nil, open: openTexts(besides: doc.uri))
+    }
+
+    /// The text of every open document but `uri`'s, by path: what the files a check
+    /// imports are read from before the disk (unsaved text wins).
+    func openTexts(besides uri: String) -> [String: [UInt8]] {
+        var texts: [String: [UInt8]] = [:]
+        for (other, doc) in documents where other != uri && !doc.tooLarge { texts[LanguageServer.displayName(other)] = doc.bytes }
+        return texts
+    }
+
+    /// Marks every open document that imports `uri`'s file (as its last check read it)
+    /// for a new check: its diagnostics may change with the imported file.
+    func markImporters(of uri: String) {
+        let path = LanguageServer.displayName(uri)
+        for (other, doc) in documents.sorted(by: { $0.key < $1.key }) where other != uri {
+            if let a = doc.checked ?? doc.parsed, a.importedPaths.contains(path) { markDirty(other) }
+        }
     }
 
     func respond(id: JSONValue, method: String, params: JSONValue, extra: inout [JSONValue]) -> JSONValue {
@@ -232,6 +250,7 @@ public final class LanguageServer {
             if let old = documents[uri] { doc.revision = old.revision + 1 }
             documents[uri] = doc
             markDirty(uri)
+            markImporters(of: uri)
         case "textDocument/didChange":
             guard let uri = params["textDocument"]?["uri"]?.stringValue, let doc = documents[uri],
                   let changes = params["contentChanges"]?.arrayValue else { return }
@@ -257,15 +276,21 @@ public final class LanguageServer {
             doc.revision += 1
             doc.parsed = nil
             markDirty(uri)
+            markImporters(of: uri)
         case "textDocument/didClose":
             guard let uri = params["textDocument"]?["uri"]?.stringValue else { return }
             documents[uri] = nil
             if case .background(let background) = checks { background.cancel(uri: uri) }
             markDirty(uri)  // clears its diagnostics
+            markImporters(of: uri)  // which now read it from the disk
         case "workspace/didChangeWatchedFiles":
-            // An image beside a document changed: links and the preview read it afresh,
-            // and nothing the check says depends on it. Nothing to do until asked.
-            return
+            // A file changed on disk: the open documents that import it are checked
+            // again (an open document's own text wins over the disk, so its change is
+            // not one). An image beside a document is read afresh when asked.
+            for change in params["changes"]?.arrayValue ?? [] {
+                guard let uri = change["uri"]?.stringValue, documents[uri] == nil else { continue }
+                markImporters(of: uri)
+            }
         default:
             return  // didSave, $/setTrace, $/cancelRequest (handled by the loop), and the rest
         }
@@ -366,8 +391,7 @@ public final class LanguageServer {
                 background.submit(job(doc))
             }
             a = background.wait(uri: doc.uri, revision: doc.revision)
-                ?? Analysis.check(CheckJob(uri: doc.uri, version: doc.version, revision: doc.revision, bytes: doc.bytes,
-                                           encoding: encoding, memo: nil), until: { false })
+                ?? Analysis.check(job(doc, memo: false), until: { false })
                 ?? Analysis(parsing: doc.bytes, uri: doc.uri, version: doc.version, revision: doc.revision, encoding: encoding)
             if !finished.contains(doc.uri) { finished.append(doc.uri) }
         }
@@ -398,6 +422,9 @@ public struct Analysis: Sendable {
     let revision: Int
     let file: SourceFile
     let result: CompileResult
+    /// The files the check read besides the document (its imports, direct or not): a
+    /// change to one of them is a change to what the document means.
+    var importedPaths: [String] = []
     let names: NameIndex
     let positions: PositionMap
     let folded: FoldedValues
@@ -422,12 +449,15 @@ public struct Analysis: Sendable {
         self.init(uri: uri, version: version, revision: revision, result: Pipeline.syntax(file), encoding: encoding, checked: false)
     }
 
-    /// Checks a job's text; nil once `isCancelled` says so.
+    /// Checks a job's text, with the files it imports; nil once `isCancelled` says so.
     static func check(_ job: CheckJob, until isCancelled: @escaping () -> Bool) -> Analysis? {
         let file = SourceFile(name: LanguageServer.displayName(job.uri), bytes: job.bytes)
-        guard let result = Pipeline.compile(file, memo: job.memo, until: isCancelled) else { return nil }
-        return Analysis(uri: job.uri, version: job.version, revision: job.revision, result: result, encoding: job.encoding,
-                        checked: true)
+        guard let project = Pipeline.compile(file, loader: WorkspaceLoader(open: job.open), memo: job.memo, until: isCancelled)
+        else { return nil }
+        var a = Analysis(uri: job.uri, version: job.version, revision: job.revision, result: project.main, encoding: job.encoding,
+                         checked: true)
+        a.importedPaths = project.imported.map(\.file.name)
+        return a
     }
 
     /// The tokens, lexed again on demand: only highlighting, folding and hover need
@@ -444,6 +474,8 @@ public struct CheckJob: @unchecked Sendable {
     let encoding: PositionEncoding
     /// The document's memo; used by one check at a time.
     let memo: CheckMemo?
+    /// The other open documents' text, by path (see ``WorkspaceLoader``).
+    var open: [String: [UInt8]] = [:]
 
     /// Checks the text; nil once `isCancelled` says so.
     public func run(until isCancelled: @escaping () -> Bool) -> Analysis? { Analysis.check(self, until: isCancelled) }

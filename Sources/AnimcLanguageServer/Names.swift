@@ -61,7 +61,8 @@ extension LanguageServer {
             throw RequestError(code: JSONRPC.ErrorCode.requestFailed, message: "there is no name here that this file declares")
         }
         let ranges = ([a.names.declarations[d].range] + a.names.uses(of: d)).sorted { $0.start < $1.start }
-        if let refusal = Self.renameRefusal(a, declaration: d, to: newName, ranges: ranges) {
+        if let refusal = Self.renameRefusal(a, declaration: d, to: newName, ranges: ranges,
+                                            loader: WorkspaceLoader(open: openTexts(besides: a.uri))) {
             throw RequestError(code: JSONRPC.ErrorCode.requestFailed, message: refusal)
         }
         let edits: [JSONValue] = ranges.map { obj(("range", a.positions.json($0)), ("newText", .string(newName))) }
@@ -70,7 +71,8 @@ extension LanguageServer {
 
     /// Why renaming declaration `d` (written at `ranges`) to `newName` would change the
     /// file's meaning, or nil when it would not.
-    static func renameRefusal(_ a: Analysis, declaration d: Int, to newName: String, ranges: [SourceRange]) -> String? {
+    static func renameRefusal(_ a: Analysis, declaration d: Int, to newName: String, ranges: [SourceRange],
+                              loader: WorkspaceLoader) -> String? {
         let old = a.names.declarations[d]
         guard newName != old.name else { return nil }
         let index = LineIndex(a.file)
@@ -94,7 +96,7 @@ extension LanguageServer {
             return UInt32(Int(offset) + before * delta)
         }
         let renamed = SourceFile(name: a.file.name, bytes: bytes)
-        let after = Pipeline.compile(renamed)
+        let after = Pipeline.compile(renamed, loader: loader).main
         let names = after.names ?? NameIndex.build(after.tree)
         // Every reference must resolve to the same declaration, and no other name may
         // start resolving (a use of a built-in `newName` would now find the declaration).

@@ -4,7 +4,7 @@ import AnimcSyntax
 
 /// The token types the server classifies, in legend order.
 enum SemanticTokenType: Int, CaseIterable {
-    case keyword, number, string, comment, variable, function, property, type, `operator`, parameter, enumMember, macro
+    case keyword, number, string, comment, variable, function, property, type, `operator`, parameter, enumMember, macro, namespace
 
     var name: String { self == .operator ? "operator" : "\(self)" }
 }
@@ -63,7 +63,7 @@ extension LanguageServer {
         for d in a.names.declarations { kindAt[d.range.start] = (d.kind, true) }
         for r in a.names.references { kindAt[r.range.start] = (a.names.declarations[r.declaration].kind, false) }
         // Layer and animation kinds that start an item read as keywords.
-        let itemWords = Set(LanguageFacts.layerKinds + LanguageFacts.animationKinds + ["path", "mask"])
+        let itemWords = Set(LanguageFacts.layerKinds + LanguageFacts.animationKinds + ["path", "mask", "import"])
         let first = range.map { r in tokens.partitionIndex { $0.range.end >= r.start } } ?? 0
         for i in first..<tokens.count {
             let t = tokens[i]
@@ -84,6 +84,7 @@ extension LanguageServer {
                     case .timing, .path: type = .function
                     case .component: type = .type
                     case .layer, .animation: type = .enumMember
+                    case .module: type = .namespace
                     }
                 } else if next.kind == .colon {
                     type = .property
