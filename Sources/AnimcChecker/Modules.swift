@@ -13,8 +13,9 @@ public final class CheckedModule: @unchecked Sendable {
     let checker: Checker
     /// The file, as the compilation names it (for notes pointing into it).
     public var file: SourceFile { checker.tree.file }
-    /// Whether its own check found errors (its importers cannot be built).
-    public let errorCount: Int
+    /// How many errors the file has, its imports' included (its importers cannot be
+    /// built): its check's, and what its compilation found loading its imports.
+    public var errorCount: Int
 
     init(checker: Checker, errorCount: Int) {
         self.checker = checker

@@ -75,7 +75,7 @@ extension Pipeline {
                                limits: ExpansionLimits = .standard) -> ProjectResult {
         var project = ProjectCompiler(loader: loader, limits: limits)
         let tree = parse(file)
-        let (imports, extra) = project.resolveImports(of: tree, chain: [file.name])
+        let (imports, extra) = project.resolveImports(of: tree, chain: [ImportResolution.normalize(file.name)])
         let main = assemble(tree, check(tree, imports: imports, memo: memo, limits: limits), extra: extra)
         return ProjectResult(main: main, imported: project.results)
     }
@@ -87,7 +87,7 @@ extension Pipeline {
                                until isCancelled: @escaping () -> Bool) -> ProjectResult? {
         var project = ProjectCompiler(loader: loader, limits: .standard)
         let tree = parse(file)
-        let (imports, extra) = project.resolveImports(of: tree, chain: [file.name])
+        let (imports, extra) = project.resolveImports(of: tree, chain: [ImportResolution.normalize(file.name)])
         guard let checked = check(tree, imports: imports, memo: memo, until: isCancelled) else { return nil }
         return ProjectResult(main: assemble(tree, checked, extra: extra), imported: project.results)
     }
@@ -101,6 +101,9 @@ private struct ProjectCompiler {
     var modules: [String: CheckedModule] = [:]
     /// Their results, dependencies first.
     var results: [CompileResult] = []
+    /// For each file of a cycle found, the file after it in the cycle and the cycle as
+    /// seen from it: the cycle is reported at every import that closes it, in each file.
+    var cycles: [String: (next: String, files: [String], notes: [Note])] = [:]
 
     init(loader: (any SourceLoader)?, limits: ExpansionLimits) {
         self.loader = loader
@@ -116,6 +119,7 @@ private struct ProjectCompiler {
         var diagnostics: [Diagnostic] = []
         var seenHere: [String: SourceRange] = [:]
         let index = LineIndex(tree.file)
+        let me = chain.last ?? tree.file.name
         for declaration in tree.imports {
             let key = declaration.pathRange.start
             resolved.modules[key] = .some(nil)
@@ -139,16 +143,34 @@ private struct ProjectCompiler {
             }
             seenHere[path] = declaration.pathRange
             let here = "\(tree.file.name):\(index.location(of: declaration.pathRange.start).line)"
-            if let start = chain.firstIndex(of: path) {
-                let cycle = chain[start...] + [path]
-                // Each file of the cycle, with the line of its import of the next.
-                let steps = (links[start...] + [here]).enumerated().map { i, link in Note("\(link): imports \(cycle[cycle.startIndex + i + 1])") }
+            func reportCycle(_ files: [String], _ notes: [Note]) {
                 diagnostics.append(CheckerDiagnostics.importCycle.at(
-                    declaration.pathRange, "import cycle: " + cycle.joined(separator: " → "), label: "imports a file that imports this one",
-                    notes: steps, help: "move what the files share into a file that imports neither"))
+                    declaration.pathRange, "import cycle: " + files.joined(separator: " → "), label: "part of an import cycle",
+                    notes: notes, help: "move what the files share into a file that imports neither"))
+            }
+            if let start = chain.firstIndex(of: path) {
+                // The cycle's files, each importing the next (the last imports the first)
+                // at the line `edges` says; told from each file, it starts there.
+                let members = Array(chain[start...]), edges = Array(links[start...]) + [here], m = members.count
+                func told(from j: Int) -> (files: [String], notes: [Note]) {
+                    ((0...m).map { members[(j + $0) % m] },
+                     (0..<m).map { Note("\(edges[(j + $0) % m]): imports \(members[(j + $0 + 1) % m])") })
+                }
+                for j in 0..<(m - 1) {
+                    let (files, notes) = told(from: j)
+                    cycles[members[j]] = (members[j + 1], files, notes)
+                }
+                let (files, notes) = told(from: m - 1)
+                reportCycle(files, notes)
                 continue
             }
             if let module = modules[path] {
+                // Checked for another importer, or on a cycle through this file.
+                if let cycle = cycles[me], cycle.next == path {
+                    cycles[me] = nil
+                    reportCycle(cycle.files, cycle.notes)
+                    continue
+                }
                 resolved.modules[key] = module
                 resolved.fingerprint.append(fingerprint(module.file))
                 continue
@@ -164,8 +186,17 @@ private struct ProjectCompiler {
                 let imported = parse(file)
                 let (its, extra) = resolveImports(of: imported, chain: chain + [path], links: links + [here])
                 let (checked, module) = checkModule(imported, imports: its, limits: limits)
+                let result = Pipeline.assemble(imported, checked, extra: extra)
+                module.errorCount = result.diagnostics.filter { $0.severity == .error }.count
                 modules[path] = module
-                results.append(Pipeline.assemble(imported, checked, extra: extra))
+                results.append(result)
+                // This import is part of a cycle found further in: reported here too, and
+                // nothing is read through it (uses would repeat the cycle's error).
+                if let cycle = cycles[me], cycle.next == path {
+                    cycles[me] = nil
+                    reportCycle(cycle.files, cycle.notes)
+                    continue
+                }
                 resolved.modules[key] = module
                 resolved.fingerprint.append(fingerprint(file))
                 resolved.fingerprint += its.fingerprint

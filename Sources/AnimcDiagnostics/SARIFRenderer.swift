@@ -11,10 +11,19 @@ public enum SARIFRenderer {
     public static func render(_ reports: [FileReport], rules: [DiagnosticDescriptor], toolVersion: String) -> JSONValue {
         let ruleIndex = Dictionary(rules.enumerated().map { ($0.element.code, $0.offset) }, uniquingKeysWith: { a, _ in a })
         var results: [JSONValue] = []
-        for report in reports {
+        // One artifact per file checked, findings or not (a project's libraries too):
+        // each result's location points to its file's entry.
+        var artifacts: [JSONValue] = []
+        for (artifact, report) in reports.enumerated() {
             let index = LineIndex(report.file)
             let offsets = ScalarOffsets(index)
             let uri = fileURI(report.file.name)
+            artifacts.append(.object([
+                JSONMember("location", .object([JSONMember("uri", .string(uri))])),
+                JSONMember("length", .number(Double(report.file.bytes.count))),
+                JSONMember("roles", .array(["analysisTarget"])),
+            ]))
+            let location = { (range: SourceRange) in SARIFRenderer.location(uri, range, offsets, artifact: artifact) }
             var occurrences: [String: Int] = [:]
             let all = report.shown.map { ($0, nil as String?) } + report.shownSuppressed.map { ($0.diagnostic, $0.justification as String?) }
             for (d, justification) in all {
@@ -26,10 +35,10 @@ public enum SARIFRenderer {
                 var text = d.message
                 if let help = d.help { text += " (help: \(help))" }
                 members.append(JSONMember("message", .object([JSONMember("text", .string(text))])))
-                members.append(JSONMember("locations", .array([location(uri, d.primary.range, offsets)])))
+                members.append(JSONMember("locations", .array([location(d.primary.range)])))
                 if !d.secondary.isEmpty {
                     members.append(JSONMember("relatedLocations", .array(d.secondary.enumerated().map { i, label in
-                        var loc = location(uri, label.range, offsets).objectValue ?? []
+                        var loc = location(label.range).objectValue ?? []
                         loc.insert(JSONMember("id", .number(Double(i))), at: 0)
                         if let m = label.message { loc.append(JSONMember("message", .object([JSONMember("text", .string(m))]))) }
                         return .object(loc)
@@ -47,7 +56,8 @@ public enum SARIFRenderer {
                         .object([
                             JSONMember("description", .object([JSONMember("text", .string(fix.message))])),
                             JSONMember("artifactChanges", .array([.object([
-                                JSONMember("artifactLocation", .object([JSONMember("uri", .string(uri))])),
+                                JSONMember("artifactLocation", .object([JSONMember("uri", .string(uri)),
+                                                                        JSONMember("index", .number(Double(artifact)))])),
                                 JSONMember("replacements", .array(fix.edits.map { edit in
                                     .object([
                                         JSONMember("deletedRegion", region(edit.range, offsets)),
@@ -104,14 +114,15 @@ public enum SARIFRenderer {
                     JSONMember("toolExecutionNotifications", .array(notifications)),
                 ])])),
                 JSONMember("columnKind", "unicodeCodePoints"),
+                JSONMember("artifacts", .array(artifacts)),
                 JSONMember("results", .array(results)),
             ])])),
         ])
     }
 
-    static func location(_ uri: String, _ range: SourceRange, _ offsets: ScalarOffsets) -> JSONValue {
+    static func location(_ uri: String, _ range: SourceRange, _ offsets: ScalarOffsets, artifact: Int) -> JSONValue {
         .object([JSONMember("physicalLocation", .object([
-            JSONMember("artifactLocation", .object([JSONMember("uri", .string(uri))])),
+            JSONMember("artifactLocation", .object([JSONMember("uri", .string(uri)), JSONMember("index", .number(Double(artifact)))])),
             JSONMember("region", region(range, offsets)),
         ]))])
     }

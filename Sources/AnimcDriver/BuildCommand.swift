@@ -87,10 +87,10 @@ struct BuildCommand {
             }
             let compiled = tool.compileForOutput(file)
             var report = compiled.reports[0]
-            // A file imported by several inputs is reported once.
-            for imported in compiled.reports.dropFirst() where reportedImports.insert(imported.file.name).inserted {
-                reports.append(imported)
-            }
+            // After the input's report, the files it imports; one imported by several
+            // inputs is reported once.
+            let importedReports = compiled.reports.dropFirst().filter { reportedImports.insert($0.file.name).inserted }
+            defer { reports += importedReports }
             let blocked = compiled.composition == nil || (parsed.has("werror") && compiled.reports.contains { $0.warningCount > 0 })
             guard !blocked, let composition = compiled.composition else {
                 reports.append(report)

@@ -5,6 +5,7 @@ import AnimcDiagnostics
 import AnimcDriver
 import AnimcIR
 import AnimcTestSupport
+import Foundation
 import Testing
 
 /// One fixture per rule that triggers it (its rendered output is the golden) and one
@@ -20,7 +21,8 @@ import Testing
     }
 
     static func compile(_ path: String) -> CompileResult {
-        Pipeline.compile(SourceFile(name: path.split(separator: "/").last.map(String.init) ?? path, bytes: Repository.bytes(path)))
+        Pipeline.compile(SourceFile(name: path.split(separator: "/").last.map(String.init) ?? path, bytes: Repository.bytes(path)),
+                         loader: FolderLoader(folder: folder)).main
     }
 
     @Test(arguments: triggers)
@@ -48,7 +50,8 @@ import Testing
         let result = Self.compile(path)
         let code = Self.code(of: path)
         guard let d = result.diagnostics.first(where: { $0.code.rawValue == code }), let fix = d.fixIts.first else { return }
-        let fixed = Pipeline.compile(SourceFile(name: "fixed.anim", bytes: applyEdits(fix.edits, to: result.file.bytes)))
+        let fixed = Pipeline.compile(SourceFile(name: "fixed.anim", bytes: applyEdits(fix.edits, to: result.file.bytes)),
+                                     loader: FolderLoader(folder: Self.folder)).main
         #expect(!fixed.diagnostics.contains { $0.code.rawValue == code && $0.range.start == d.range.start },
                 "\(path): fix-it '\(fix.message)' left \(code) in place")
         #expect(!fixed.diagnostics.contains { $0.severity == .error && $0.code.rawValue.hasPrefix("E02") },
@@ -78,5 +81,16 @@ import Testing
         for g in Repository.files(in: Self.folder, withExtension: "txt") {
             #expect(Self.triggers.contains(String(g.dropLast(9)) + ".anim"), "orphaned golden \(g)")
         }
+    }
+}
+
+/// Reads the files a fixture imports from a repository folder (paths relative to it).
+struct FolderLoader: SourceLoader {
+    let folder: String
+
+    func load(_ path: String) -> Result<SourceFile, ImportFailure> {
+        let relative = folder + "/" + path
+        guard FileManager.default.fileExists(atPath: Repository.path(relative)) else { return .failure(ImportFailure("no such file")) }
+        return .success(SourceFile(name: path, bytes: Repository.bytes(relative)))
     }
 }

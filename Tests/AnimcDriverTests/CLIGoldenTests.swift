@@ -12,12 +12,18 @@ import Testing
 
     static func fileSystem() -> InMemoryFileSystem {
         let fs = InMemoryFileSystem()
-        for path in Repository.examples { fs[path] = Repository.bytes(path) }
+        for path in Repository.exampleFiles { fs[path] = Repository.bytes(path) }
         for path in Repository.files(in: "Tests/AnimcDriverTests/Fixtures/inputs", withExtension: "anim")
             + Repository.files(in: "Tests/AnimcDriverTests/Fixtures/inputs", withExtension: "txt") {
             fs["inputs/" + (path.split(separator: "/").last.map(String.init) ?? path)] = Repository.bytes(path)
         }
         fs["notes/readme.txt"] = Repository.bytes("Tests/AnimcDriverTests/Fixtures/notes/readme.txt")
+        // Projects of several files that import each other, under projects/.
+        let projects = "Tests/AnimcDriverTests/Fixtures/projects"
+        for path in Repository.filesRecursively(in: projects, withExtension: "anim")
+            + Repository.filesRecursively(in: projects, withExtension: "txt") {
+            fs["projects" + path.dropFirst(projects.count)] = Repository.bytes(path)
+        }
         return fs
     }
 

@@ -18,7 +18,7 @@ import Testing
             let root = Repository.path(folder)
             guard let walker = FileManager.default.enumerator(atPath: root) else { continue }
             while let relative = walker.nextObject() as? String {
-                if relative.hasSuffix(".anim") { found.append(folder + "/" + relative) }
+                if relative.hasSuffix(".anim"), !Repository.isDirectory(folder + "/" + relative) { found.append(folder + "/" + relative) }
             }
         }
         return found.sorted()

@@ -62,7 +62,7 @@ import Testing
 
     static func fileSystem() -> InMemoryFileSystem {
         let fs = InMemoryFileSystem()
-        for path in Repository.examples { fs[path] = Repository.bytes(path) }
+        for path in Repository.exampleFiles { fs[path] = Repository.bytes(path) }
         for path in Repository.files(in: "Tests/AnimcDriverTests/Fixtures/inputs", withExtension: "anim") { fs[path] = Repository.bytes(path) }
         return fs
     }

@@ -30,7 +30,7 @@ import Testing
         }
         func expr(_ e: Expr) {
             switch tree[e] {
-            case .call(_, let arguments): check(arguments)
+            case .call(_, let arguments), .qualifiedCall(_, _, let arguments): check(arguments)
             case .paren(let inner), .unary(_, let inner), .member(let inner, _): expr(inner)
             case .tuple(let items), .list(let items), .sequence(let items): tree[items].forEach(expr)
             case .binary(_, let l, let r), .range(let l, let r, _): expr(l); expr(r)
@@ -50,6 +50,7 @@ import Testing
             case .layer(_, _, _, let indices, let body): tree[indices].forEach(expr); block(body)
             case .animation(_, _, _, let along, let body, _): along.map(expr); block(body)
             case .ifItem(let condition, let then, let otherwise): expr(condition); block(then); otherwise.map(block)
+            case .importDecl(let path, _): expr(path)
             case .error: break
             }
         }

@@ -41,11 +41,22 @@ public enum Repository {
     /// Files with the extension anywhere under a repository folder, sorted.
     public static func filesRecursively(in folder: String, withExtension ext: String) -> [String] {
         let found = FileManager.default.enumerator(atPath: path(folder))?.compactMap { $0 as? String } ?? []
-        return found.filter { $0.hasSuffix("." + ext) }.sorted().map { folder + "/" + $0 }
+        // A fixture directory may be named like a file (an import of `x.anim` that is a directory).
+        return found.filter { $0.hasSuffix("." + ext) && !isDirectory(folder + "/" + $0) }.sorted().map { folder + "/" + $0 }
+    }
+
+    /// Whether a repository path is a directory.
+    public static func isDirectory(_ relative: String) -> Bool {
+        var directory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path(relative), isDirectory: &directory) && directory.boolValue
     }
 
     /// The examples: the five scenarios and two ported indicators.
     public static var examples: [String] { files(in: "examples", withExtension: "anim") }
+
+    /// Every `.anim` under examples/: the examples and the files of the example project
+    /// (examples/motion-system/), whose files import each other.
+    public static var exampleFiles: [String] { filesRecursively(in: "examples", withExtension: "anim") }
 }
 
 /// Golden files: compare, or rewrite with `ANIMC_UPDATE_GOLDENS=1 swift test`.

@@ -1,0 +1,1 @@
+build projects/tokens/motion/tokens.anim

@@ -1,0 +1,1 @@
+build projects/tokens/a.anim projects/tokens/b.anim -o out/

@@ -1,0 +1,1 @@
+check projects/errors/app.anim

@@ -1,0 +1,1 @@
+eval projects/tokens/a.anim --at 0.1
