@@ -48,8 +48,19 @@ public struct NameIndex: Sendable {
         public var isArgumentLabel = false
     }
 
+    /// `tokens.fast`, `ui.Spinner(...)`: a name another file declares, read through an
+    /// import of this file (`module`, the import's declaration). Resolved against the
+    /// imported file by whoever has it (an editor's navigation across files).
+    public struct QualifiedReference: Sendable, Hashable {
+        /// The name after the dot, as written.
+        public let range: SourceRange
+        public let name: String
+        public let module: Int
+    }
+
     public internal(set) var declarations: [Declaration] = []
     public internal(set) var references: [Reference] = []
+    public internal(set) var qualified: [QualifiedReference] = []
     /// Names used where no declaration of that name is in scope (built-ins, and typos),
     /// each once, in the order first used.
     public internal(set) var unresolvedNames: [String] = []
@@ -65,6 +76,20 @@ public struct NameIndex: Sendable {
     /// Where declaration `d` is used.
     public func uses(of d: Int) -> [SourceRange] {
         references.filter { $0.declaration == d }.map(\.range)
+    }
+
+    /// The qualified reference whose name is at `offset`, if any.
+    public func qualifiedReference(at offset: UInt32) -> QualifiedReference? {
+        qualified.first { $0.range.start <= offset && offset <= $0.range.end }
+    }
+
+    /// The declaration of a top-level name another file may read (`let`, `timing`,
+    /// `path`, `component`; not a layer, an animation or an import), in `tree`.
+    public func exported(_ name: String, in tree: SyntaxTree) -> Int? {
+        let topLevel = Set(tree[tree.root.items].map(\.range.start))
+        return declarations.firstIndex {
+            $0.name == name && topLevel.contains($0.extent.start) && [.constant, .timing, .path, .component].contains($0.kind)
+        }
     }
 
     /// Declarations no reference resolves to.
@@ -226,6 +251,12 @@ private struct Builder {
             isUnresolved[Int(id)] = true
             unresolved.append(id)
         }
+    }
+
+    /// Records `name` as read through the import `module` names, when it names one.
+    mutating func qualify(_ name: Identifier, through module: UInt32) {
+        guard let d = visible.lookup(module), index.declarations[d].kind == .module else { return }
+        index.qualified.append(NameIndex.QualifiedReference(range: name.range, name: name.name, module: d))
     }
 
     /// Declares `name`; a value name (`inScope`) also becomes visible in the current scope.
@@ -404,9 +435,10 @@ private struct Builder {
                 if let component, let label = a.label { pendingLabels.append((label.range, label.name, component)) }
                 expr(a.value, layer: &layer)
             }
-        case .qualifiedCall(let module, _, let arguments):
+        case .qualifiedCall(let module, let callee, let arguments):
             // The component is the imported file's: its name and labels are found there.
             use(module.nameID, at: module.range)
+            qualify(callee, through: module.nameID)
             for a in tree[arguments] { expr(a.value, layer: &layer) }
         case .index(let base, let indices):
             expr(base, layer: &layer)
@@ -422,6 +454,8 @@ private struct Builder {
                 return
             }
             expr(base, layer: &layer)
+            let id = tree.nameID(base)
+            if id != Identifier.noNameID { qualify(name, through: id) }
         case .pathLiteral(let body):
             block(body, layer: &layer)
         case .number, .string, .color, .bool, .implicitMember, .error:

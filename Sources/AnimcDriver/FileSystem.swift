@@ -274,10 +274,12 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
 }
 
 /// Reads imported files from a ``FileSystem``, with the input cap of every source.
-struct FileSystemLoader: SourceLoader {
-    let fileSystem: any FileSystem
+public struct FileSystemLoader: SourceLoader {
+    public let fileSystem: any FileSystem
 
-    func load(_ path: String) -> Result<SourceFile, ImportFailure> {
+    public init(fileSystem: any FileSystem) { self.fileSystem = fileSystem }
+
+    public func load(_ path: String) -> Result<SourceFile, ImportFailure> {
         if fileSystem.isDirectory(path) { return .failure(ImportFailure("is a directory")) }
         guard fileSystem.exists(path) else { return .failure(ImportFailure("no such file")) }
         do {

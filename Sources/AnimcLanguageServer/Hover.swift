@@ -1,5 +1,6 @@
 import AnimcBase
 import AnimcChecker
+import AnimcCompiler
 import AnimcIR
 import AnimcSyntax
 
@@ -13,6 +14,20 @@ extension LanguageServer {
 
     func hoverText(at offset: UInt32, _ a: Analysis) -> (String, SourceRange)? {
         let tree = a.result.tree
+        // `tokens.fast`: what the imported file declares, its value and where.
+        if let q = a.names.qualifiedReference(at: offset) {
+            let module = a.names.declarations[q.module].name
+            guard let i = tree.imports.first(where: { $0.item.range.start == a.names.declarations[q.module].extent.start }),
+                  let path = ImportResolution.resolve(i.path, from: a.file.name),
+                  let imported = a.imported.first(where: { $0.file.name == path }),
+                  let names = imported.names, let d = names.exported(q.name, in: imported.tree) else { return nil }
+            let decl = names.declarations[d]
+            var text = "```anim\n\(decl.kind.noun) \(module).\(decl.name)\n```"
+            if let value = imported.foldedValues[decl.range.start] { text += "\n\n= `\(value)`" }
+            let line = LineIndex(imported.file).location(of: decl.range.start).line
+            text += "\n\ndeclared in \(i.path), line \(line)"
+            return (text, q.range)
+        }
         // A name: its declaration, kind and folded value.
         if let d = a.names.declaration(at: offset) {
             let decl = a.names.declarations[d]

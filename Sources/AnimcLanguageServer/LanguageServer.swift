@@ -57,6 +57,8 @@ public final class LanguageServer {
     var client = ClientCapabilities()
     let checks: Checks
     var documents: [String: Document] = [:]
+    /// The workspace's folders (paths), whose `.anim` files navigation across files reads.
+    var workspaceRoots: [String] = []
     /// Documents whose diagnostics are stale: checked (or sent to be checked) and
     /// published at the end of a batch.
     var dirty: [String] = []
@@ -151,11 +153,15 @@ public final class LanguageServer {
     }
 
     /// Marks every open document that imports `uri`'s file (as its last check read it)
-    /// for a new check: its diagnostics may change with the imported file.
+    /// for a new check: what it means changed with the imported file, so it is a new
+    /// revision of the document (the client's version stays).
     func markImporters(of uri: String) {
         let path = LanguageServer.displayName(uri)
         for (other, doc) in documents.sorted(by: { $0.key < $1.key }) where other != uri {
-            if let a = doc.checked ?? doc.parsed, a.importedPaths.contains(path) { markDirty(other) }
+            guard let a = doc.checked, a.importedPaths.contains(path) else { continue }
+            doc.revision += 1
+            doc.parsed = nil
+            markDirty(other)
         }
     }
 
@@ -304,6 +310,7 @@ public final class LanguageServer {
 
     func initialize(_ params: JSONValue) -> JSONValue {
         client = ClientCapabilities(params["capabilities"] ?? .null)
+        workspaceRoots = LanguageServer.workspaceRoots(params)
         encoding = client.positionEncodings.contains("utf-8") ? .utf8 : .utf16
         state = .running
         let legend = obj(("tokenTypes", .array(SemanticTokenType.allCases.map { .string($0.name) })),
@@ -424,7 +431,12 @@ public struct Analysis: Sendable {
     let result: CompileResult
     /// The files the check read besides the document (its imports, direct or not): a
     /// change to one of them is a change to what the document means.
-    var importedPaths: [String] = []
+    /// (Its own imports count even when they failed: a missing file may appear.)
+    var importedPaths: [String] {
+        imported.map(\.file.name) + result.tree.imports.compactMap { ImportResolution.resolve($0.path, from: file.name) }
+    }
+    /// The check of each file it imports (for hover on `tokens.fast`).
+    var imported: [CompileResult] = []
     let names: NameIndex
     let positions: PositionMap
     let folded: FoldedValues
@@ -456,7 +468,7 @@ public struct Analysis: Sendable {
         else { return nil }
         var a = Analysis(uri: job.uri, version: job.version, revision: job.revision, result: project.main, encoding: job.encoding,
                          checked: true)
-        a.importedPaths = project.imported.map(\.file.name)
+        a.imported = project.imported
         return a
     }
 

@@ -9,13 +9,36 @@ extension LanguageServer {
 
     func definition(_ r: inout Request) throws(RequestError) -> JSONValue {
         let (doc, a) = try currentAnalysis(r)
-        guard let d = a.names.declaration(at: try offset(r, a)) else { return .null }
+        let at = try offset(r, a)
+        let here = ProjectFile(path: a.file.name, uri: doc.uri, tree: a.result.tree, names: a.names, positions: a.positions, analysis: a)
+        // `tokens.fast`: the declaration in the imported file.
+        if a.names.qualifiedReference(at: at) != nil {
+            guard let e = exportedDeclaration(at: at, in: here) else { return .null }
+            return obj(("uri", .string(e.file.uri)), ("range", e.file.positions.json(e.file.names.declarations[e.declaration].range)))
+        }
+        // The string of an import: the file it imports.
+        if let i = a.result.tree.imports.first(where: { $0.pathRange.start <= at && at <= $0.pathRange.end }),
+           let path = ImportResolution.resolve(i.path, from: a.file.name), let target = projectFile(path) {
+            return obj(("uri", .string(target.uri)), ("range", target.positions.json(SourceRange.empty(at: 0))))
+        }
+        guard let d = a.names.declaration(at: at) else { return .null }
         return obj(("uri", .string(doc.uri)), ("range", a.positions.json(a.names.declarations[d].range)))
     }
 
     func references(_ r: inout Request) throws(RequestError) -> JSONValue {
         let (doc, a) = try currentAnalysis(r)
-        guard let d = a.names.declaration(at: try offset(r, a)) else { return .null }
+        let at = try offset(r, a)
+        let here = ProjectFile(path: a.file.name, uri: doc.uri, tree: a.result.tree, names: a.names, positions: a.positions, analysis: a)
+        // A declaration other files may read: its uses across the project.
+        if let e = exportedDeclaration(at: at, in: here) {
+            let includeDeclaration = r["context"]?["includeDeclaration"]?.boolValue ?? true
+            let declaration = e.file.names.declarations[e.declaration].range
+            return .array(occurrences(of: e, among: projectFiles()).flatMap { file, ranges in
+                ranges.filter { includeDeclaration || file.path != e.file.path || $0 != declaration }
+                    .map { obj(("uri", .string(file.uri)), ("range", file.positions.json($0))) }
+            })
+        }
+        guard let d = a.names.declaration(at: at) else { return .null }
         var ranges = a.names.uses(of: d)
         if r["context"]?["includeDeclaration"]?.boolValue ?? true { ranges.insert(a.names.declarations[d].range, at: 0) }
         return .array(ranges.map { obj(("uri", .string(doc.uri)), ("range", a.positions.json($0))) })
@@ -57,7 +80,12 @@ extension LanguageServer {
               TokenKind.keywords[newName] == nil else {
             throw RequestError(code: JSONRPC.ErrorCode.invalidParams, message: "'\(newName)' is not a valid name")
         }
-        guard let d = a.names.declaration(at: try offset(r, a)) else {
+        let at = try offset(r, a)
+        let here = ProjectFile(path: a.file.name, uri: doc.uri, tree: a.result.tree, names: a.names, positions: a.positions, analysis: a)
+        if let e = exportedDeclaration(at: at, in: here) {
+            return try renameAcrossFiles(e, to: newName)
+        }
+        guard let d = a.names.declaration(at: at) else {
             throw RequestError(code: JSONRPC.ErrorCode.requestFailed, message: "there is no name here that this file declares")
         }
         let ranges = ([a.names.declarations[d].range] + a.names.uses(of: d)).sorted { $0.start < $1.start }
@@ -67,6 +95,26 @@ extension LanguageServer {
         }
         let edits: [JSONValue] = ranges.map { obj(("range", a.positions.json($0)), ("newText", .string(newName))) }
         return obj(("changes", obj((doc.uri, .array(edits)))))
+    }
+
+    /// Renames a declaration other files may read, in its file and wherever a file of
+    /// the project reads it qualified (`tokens.fast`): one edit over every document.
+    /// Refused as in one file when the new name would change what a name of the
+    /// declaring file refers to; a qualified name cannot clash in the files that read it.
+    private func renameAcrossFiles(_ e: ExportedDeclaration, to newName: String) throws(RequestError) -> JSONValue {
+        let all = occurrences(of: e, among: projectFiles())
+        let own = e.file.analysis.map { doc in documents[doc.uri].map(checkedAnalysis) ?? doc }
+            ?? Analysis.check(CheckJob(uri: e.file.uri, version: 0, revision: 0, bytes: e.file.tree.file.bytes, encoding: encoding,
+                                       memo: nil, open: openTexts(besides: e.file.uri)), until: { false })
+        if let own, let refusal = Self.renameRefusal(own, declaration: e.declaration, to: newName, ranges: all[0].ranges,
+                                                     loader: WorkspaceLoader(open: openTexts(besides: e.file.uri))) {
+            throw RequestError(code: JSONRPC.ErrorCode.requestFailed, message: refusal)
+        }
+        var changes: [JSONMember] = []
+        for (file, ranges) in all {
+            changes.append(JSONMember(file.uri, .array(ranges.map { obj(("range", file.positions.json($0)), ("newText", .string(newName))) })))
+        }
+        return obj(("changes", .object(changes)))
     }
 
     /// Why renaming declaration `d` (written at `ranges`) to `newName` would change the
@@ -204,8 +252,9 @@ extension LanguageServer {
         return out
     }
 
-    /// Declarations across the open documents whose names contain the query's
-    /// characters in order (as editors' fuzzy pickers match), case-insensitively.
+    /// Declarations across the project (the open documents and the `.anim` files under the
+    /// workspace folders) whose names contain the query's characters in order (as
+    /// editors' fuzzy pickers match), case-insensitively.
     func workspaceSymbols(_ r: inout Request) throws(RequestError) -> JSONValue {
         let query = Array((r["query"]?.stringValue ?? "").lowercased())
         func matches(_ name: String) -> Bool {
@@ -214,10 +263,10 @@ extension LanguageServer {
             return q == query.endIndex
         }
         var out: [JSONValue] = []
-        for uri in documents.keys.sorted() {
-            guard let doc = documents[uri], !doc.tooLarge else { continue }
-            let a = currentAnalysis(doc)
-            for d in a.names.declarations where d.kind != .loopVariable && d.kind != .parameter && matches(d.name) {
+        // The open documents and the project's files on disk.
+        for file in projectFiles() {
+            let uri = file.uri, a = file
+            for d in a.names.declarations where d.kind != .loopVariable && d.kind != .parameter && d.kind != .module && matches(d.name) {
                 let kind: Int
                 switch d.kind {
                 case .layer, .component: kind = SymbolKind.class

@@ -1,0 +1,109 @@
+import AnimcBase
+import AnimcChecker
+import AnimcCompiler
+import AnimcSyntax
+import Foundation
+
+/// A file of the project as navigation across files reads it: the open document's text
+/// (and its analysis) when it is open, else the disk's, parsed and indexed.
+struct ProjectFile {
+    let path: String
+    let uri: String
+    let tree: SyntaxTree
+    let names: NameIndex
+    let positions: PositionMap
+    /// The analysis of an open document (its check, when there is one).
+    let analysis: Analysis?
+
+    /// The path each import of this file names, by the import's declaration.
+    func importedPath(of module: Int) -> String? {
+        let extent = names.declarations[module].extent
+        guard let i = tree.imports.first(where: { $0.item.range.start == extent.start }) else { return nil }
+        return ImportResolution.resolve(i.path, from: tree.file.name)
+    }
+}
+
+/// A declaration another file may read, in the file that makes it.
+struct ExportedDeclaration {
+    let file: ProjectFile
+    let declaration: Int
+    var name: String { file.names.declarations[declaration].name }
+}
+
+extension LanguageServer {
+    /// The most files a request reads from the workspace's folders.
+    static let projectFileLimit = 5_000
+
+    /// The project file at `path`: the open document, else the disk's (nil when it
+    /// cannot be read or is over the input cap).
+    func projectFile(_ path: String) -> ProjectFile? {
+        if let (uri, doc) = documents.first(where: { LanguageServer.displayName($0.key) == path }), !doc.tooLarge {
+            let a = currentAnalysis(doc)
+            return ProjectFile(path: path, uri: uri, tree: a.result.tree, names: a.names, positions: a.positions, analysis: a)
+        }
+        guard case .success(let file) = WorkspaceLoader(open: [:]).load(path) else { return nil }
+        let tree = parse(file)
+        return ProjectFile(path: path, uri: LanguageServer.uri(forPath: path), tree: tree, names: NameIndex.build(tree),
+                           positions: PositionMap(bytes: file.bytes, encoding: encoding), analysis: nil)
+    }
+
+    /// Every `.anim` file of the project: the open documents and the files under the
+    /// workspace's folders (build and version-control folders left out), each once.
+    func projectFiles() -> [ProjectFile] {
+        var paths = documents.keys.map(LanguageServer.displayName)
+        var seen = Set(paths)
+        for root in workspaceRoots {
+            guard let walker = FileManager.default.enumerator(atPath: root) else { continue }
+            while let relative = walker.nextObject() as? String, paths.count < Self.projectFileLimit {
+                let last = relative.split(separator: "/").last.map(String.init) ?? relative
+                if last.hasPrefix(".") || last == "node_modules" {
+                    walker.skipDescendants()
+                    continue
+                }
+                guard relative.hasSuffix(".anim") else { continue }
+                let path = ImportResolution.normalize(root + "/" + relative)
+                if seen.insert(path).inserted { paths.append(path) }
+            }
+        }
+        return paths.sorted().compactMap(projectFile)
+    }
+
+    /// The declaration at `offset` of `file` that other files may read, whether the
+    /// offset is on the declaration, on a use in its own file, or on a qualified use
+    /// in a file that imports it (`tokens.fast`).
+    func exportedDeclaration(at offset: UInt32, in file: ProjectFile) -> ExportedDeclaration? {
+        if let q = file.names.qualifiedReference(at: offset) {
+            guard let path = file.importedPath(of: q.module), let target = projectFile(path),
+                  let d = target.names.exported(q.name, in: target.tree) else { return nil }
+            return ExportedDeclaration(file: target, declaration: d)
+        }
+        guard let d = file.names.declaration(at: offset), file.names.exported(file.names.declarations[d].name, in: file.tree) == d
+        else { return nil }
+        return ExportedDeclaration(file: file, declaration: d)
+    }
+
+    /// Where `exported` is named, by file: its declaration and uses in its own file,
+    /// then each qualified use in the project's files that import it.
+    func occurrences(of exported: ExportedDeclaration, among files: [ProjectFile]) -> [(file: ProjectFile, ranges: [SourceRange])] {
+        let own = exported.file
+        var result = [(own, ([own.names.declarations[exported.declaration].range] + own.names.uses(of: exported.declaration))
+            .sorted { $0.start < $1.start })]
+        for file in files where file.path != own.path {
+            let ranges = file.names.qualified.filter { $0.name == exported.name && file.importedPath(of: $0.module) == own.path }.map(\.range)
+            if !ranges.isEmpty { result.append((file, ranges)) }
+        }
+        return result
+    }
+
+    /// The folders of the workspace, from `initialize` (its folders, else its root).
+    static func workspaceRoots(_ params: JSONValue) -> [String] {
+        let folders = params["workspaceFolders"]?.arrayValue?.compactMap { $0["uri"]?.stringValue } ?? []
+        let root = params["rootUri"]?.stringValue ?? params["rootPath"]?.stringValue.map { "file://" + $0 }
+        return (folders.isEmpty ? root.map { [$0] } ?? [] : folders).filter { $0.hasPrefix("file://") }.map(displayName)
+    }
+
+    /// The `file:` URI of a path.
+    static func uri(forPath path: String) -> String {
+        "file://" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
+    }
+}

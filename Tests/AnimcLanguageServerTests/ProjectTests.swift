@@ -1,0 +1,160 @@
+import AnimcBase
+import AnimcCompiler
+@testable import AnimcLanguageServer
+import AnimcTestSupport
+import Foundation
+import Testing
+
+/// The language server over a project of several files on disk (a copy of
+/// Fixtures/project): navigation, rename and diagnostics across files.
+@Suite struct ProjectTests {
+    /// A copy of the fixture project in a fresh temporary folder, and a server whose
+    /// workspace it is.
+    final class Workspace {
+        let root: String
+        let server = LanguageServer()
+        var notifications: [JSONValue] = []
+        var nextID = 1
+
+        init() throws {
+            root = NSTemporaryDirectory() + "animc-project-\(UUID().uuidString)"
+            let fixture = "Tests/AnimcLanguageServerTests/Fixtures/project"
+            for path in Repository.filesRecursively(in: fixture, withExtension: "anim") {
+                let target = root + path.dropFirst(fixture.count)
+                try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try Data(Repository.bytes(path)).write(to: URL(fileURLWithPath: target))
+            }
+            let r = request("initialize", obj(("rootUri", .string(uri("."))), ("capabilities", obj())))
+            #expect(r["result"]?["capabilities"]?["renameProvider"] != nil)
+            notify("initialized", obj())
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: root) }
+
+        func uri(_ relative: String) -> String { LanguageServer.uri(forPath: ImportResolution.normalize(root + "/" + relative)) }
+        func text(_ relative: String) -> String { (try? String(contentsOfFile: root + "/" + relative, encoding: .utf8)) ?? "" }
+
+        @discardableResult
+        func request(_ method: String, _ params: JSONValue) -> JSONValue {
+            let id = nextID
+            nextID += 1
+            let replies = server.handle(obj(("jsonrpc", "2.0"), ("id", .number(Double(id))), ("method", .string(method)), ("params", params)))
+            notifications += server.flushDiagnostics()
+            return replies.first { $0["id"] == .number(Double(id)) } ?? .null
+        }
+
+        func notify(_ method: String, _ params: JSONValue) {
+            _ = server.handle(obj(("jsonrpc", "2.0"), ("method", .string(method)), ("params", params)))
+            notifications += server.flushDiagnostics()
+        }
+
+        func open(_ relative: String, text: String? = nil) {
+            notify("textDocument/didOpen", obj(("textDocument", obj(("uri", .string(uri(relative))), ("languageId", "anim"), ("version", 1),
+                                                                   ("text", .string(text ?? self.text(relative)))))))
+        }
+
+        func change(_ relative: String, to text: String, version: Int) {
+            notify("textDocument/didChange", obj(("textDocument", obj(("uri", .string(uri(relative))), ("version", .number(Double(version))))),
+                                                 ("contentChanges", .array([obj(("text", .string(text)))]))))
+        }
+
+        /// The position of the `n`th occurrence of `needle` in the file, plus `shift` characters.
+        func at(_ relative: String, _ needle: String, shift: Int = 0, occurrence: Int = 1, source: String? = nil) -> JSONValue {
+            let text = source ?? self.text(relative)
+            var from = text.startIndex
+            var found = text.startIndex
+            for _ in 0..<occurrence {
+                guard let r = text.range(of: needle, range: from..<text.endIndex) else { break }
+                found = r.lowerBound
+                from = r.upperBound
+            }
+            let before = text[..<found]
+            let line = before.filter { $0 == "\n" }.count
+            let column = before.split(separator: "\n", omittingEmptySubsequences: false).last.map { $0.utf16.count } ?? 0
+            return obj(("textDocument", obj(("uri", .string(uri(relative))))),
+                       ("position", obj(("line", .number(Double(line))), ("character", .number(Double(column + shift))))))
+        }
+
+        /// The diagnostics last published for a document, by code.
+        func published(_ relative: String) -> [String]? {
+            let last = notifications.last { $0["method"] == "textDocument/publishDiagnostics" && $0["params"]?["uri"]?.stringValue == uri(relative) }
+            return last?["params"]?["diagnostics"]?.arrayValue?.compactMap { $0["code"]?.stringValue }
+        }
+    }
+
+    @Test func anImportedFileIsCheckedWithTheImporter() throws {
+        let w = try Workspace()
+        w.open("screens/login.anim")
+        #expect(w.published("screens/login.anim") == [])
+    }
+
+    @Test func definitionGoesToTheImportedFile() throws {
+        let w = try Workspace()
+        w.open("screens/login.anim")
+        let def = w.request("textDocument/definition", w.at("screens/login.anim", "tokens.fast", shift: 7))["result"]
+        #expect(def?["uri"]?.stringValue == w.uri("motion/tokens.anim"))
+        #expect(def?["range"]?["start"]?["line"] == 2)
+        let component = w.request("textDocument/definition", w.at("screens/login.anim", "ui.Dot", shift: 4))["result"]
+        #expect(component?["uri"]?.stringValue == w.uri("motion/ui.anim"))
+        let file = w.request("textDocument/definition", w.at("screens/login.anim", "\"../motion/ui.anim\"", shift: 3))["result"]
+        #expect(file?["uri"]?.stringValue == w.uri("motion/ui.anim"))
+    }
+
+    @Test func referencesAndRenameReachEveryFile() throws {
+        let w = try Workspace()
+        w.open("motion/tokens.anim")
+        // From the declaration: its file, the component library and both screens (one not open).
+        let refs = try #require(w.request("textDocument/references", w.at("motion/tokens.anim", "let fast", shift: 4))["result"]?.arrayValue)
+        let files = Set(refs.compactMap { $0["uri"]?.stringValue })
+        #expect(files == [w.uri("motion/tokens.anim"), w.uri("motion/ui.anim"), w.uri("screens/login.anim"), w.uri("screens/home.anim")])
+        // From a qualified use in another file: one edit over every document.
+        w.open("screens/login.anim")
+        var params = w.at("screens/login.anim", "tokens.fast", shift: 7)
+        if case .object(var m) = params { m.append(JSONMember("newName", "quick")); params = .object(m) }
+        let changes = try #require(w.request("textDocument/rename", params)["result"]?["changes"]?.objectValue)
+        #expect(Set(changes.map(\.key)) == files)
+        for change in changes {
+            #expect(change.value.arrayValue?.allSatisfy { $0["newText"] == "quick" } == true)
+        }
+        // A name the declaring file already has would change what its uses mean.
+        if case .object(var m) = params { m.removeLast(); m.append(JSONMember("newName", "slow")); params = .object(m) }
+        #expect(w.request("textDocument/rename", params)["error"] != nil)
+    }
+
+    @Test func editingAnImportedFileRepublishesItsImporters() throws {
+        let w = try Workspace()
+        w.open("screens/login.anim")
+        w.open("screens/home.anim")
+        let tokens = w.text("motion/tokens.anim")
+        w.open("motion/tokens.anim")
+        w.notifications.removeAll()
+        // The unsaved text of the open tokens file wins over the disk.
+        w.change("motion/tokens.anim", to: tokens.replacingOccurrences(of: "let fast", with: "let quick"), version: 2)
+        #expect(w.published("screens/login.anim")?.contains("E0327") == true)
+        #expect(w.published("screens/home.anim")?.contains("E0327") == true)
+        w.change("motion/tokens.anim", to: tokens, version: 3)
+        #expect(w.published("screens/login.anim") == [])
+        // Closed again, the disk's text counts; a change on disk arrives as a watched file.
+        w.notify("textDocument/didClose", obj(("textDocument", obj(("uri", .string(w.uri("motion/tokens.anim")))))))
+        try Data(tokens.replacingOccurrences(of: "let slow", with: "let slower").utf8)
+            .write(to: URL(fileURLWithPath: w.root + "/motion/tokens.anim"))
+        w.notifications.removeAll()
+        w.notify("workspace/didChangeWatchedFiles", obj(("changes", .array([obj(("uri", .string(w.uri("motion/tokens.anim"))), ("type", 2))]))))
+        #expect(w.published("screens/home.anim")?.contains("E0327") == true)
+    }
+
+    @Test func hoverOnAQualifiedNameShowsTheValueAndWhere() throws {
+        let w = try Workspace()
+        w.open("screens/login.anim")
+        let hover = w.request("textDocument/hover", w.at("screens/login.anim", "tokens.fast", shift: 8))["result"]?["contents"]?["value"]?.stringValue
+        #expect(hover?.contains("tokens.fast") == true)
+        #expect(hover?.contains("0.2s") == true)
+        #expect(hover?.contains("motion/tokens.anim, line 3") == true)
+    }
+
+    @Test func workspaceSymbolsCoverTheProject() throws {
+        let w = try Workspace()
+        let symbols = w.request("workspace/symbol", obj(("query", "Dot")))["result"]?.arrayValue ?? []
+        #expect(symbols.contains { $0["name"] == "Dot" && $0["location"]?["uri"]?.stringValue == w.uri("motion/ui.anim") })
+    }
+}
