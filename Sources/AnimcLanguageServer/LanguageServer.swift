@@ -59,6 +59,9 @@ public final class LanguageServer {
     var documents: [String: Document] = [:]
     /// The workspace's folders (paths), whose `.anim` files navigation across files reads.
     var workspaceRoots: [String] = []
+    /// Project files read from disk, by path, with the stamp they were read at (see
+    /// ``projectFile(_:)``).
+    var diskFiles: [String: (stamp: String, file: ProjectFile)] = [:]
     /// Documents whose diagnostics are stale: checked (or sent to be checked) and
     /// published at the end of a batch.
     var dirty: [String] = []

@@ -262,8 +262,11 @@ extension LanguageServer {
             for c in name.lowercased() where q < query.endIndex && c == query[q] { q += 1 }
             return q == query.endIndex
         }
-        var out: [JSONValue] = []
-        // The open documents and the project's files on disk.
+        // The open documents and the project's files on disk; the best matches first (the
+        // name itself, then names it starts, then the rest), open documents first among equals.
+        let open = Set(documents.keys)
+        var found: [(rank: Int, symbol: JSONValue)] = []
+        let text = String(query)
         for file in projectFiles() {
             let uri = file.uri, a = file
             for d in a.names.declarations where d.kind != .loopVariable && d.kind != .parameter && d.kind != .module && matches(d.name) {
@@ -274,11 +277,14 @@ extension LanguageServer {
                 case .timing: kind = SymbolKind.function
                 default: kind = SymbolKind.constant
                 }
-                out.append(obj(("name", .string(d.name)), ("kind", .number(Double(kind))), ("containerName", .string(d.kind.noun)),
-                               ("location", obj(("uri", .string(uri)), ("range", a.positions.json(d.range))))))
-                if out.count >= 1000 { return .array(out) }
+                let name = d.name.lowercased()
+                let rank = (name == text ? 0 : name.hasPrefix(text) ? 2 : 4) + (open.contains(uri) ? 0 : 1)
+                found.append((rank, obj(("name", .string(d.name)), ("kind", .number(Double(kind))), ("containerName", .string(d.kind.noun)),
+                                        ("location", obj(("uri", .string(uri)), ("range", a.positions.json(d.range)))))))
             }
         }
-        return .array(out)
+        // A stable sort keeps file and declaration order within a rank.
+        let out = found.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.prefix(1000).map(\.element.symbol)
+        return .array(Array(out))
     }
 }

@@ -33,6 +33,10 @@ struct ExportedDeclaration {
 extension LanguageServer {
     /// The most files a request reads from the workspace's folders.
     static let projectFileLimit = 5_000
+    /// Files on disk larger than this are left out of project-wide searches (references,
+    /// rename, workspace symbols) unless open or imported: they are generated, nobody
+    /// names into them, and parsing them on every search cost seconds.
+    static let projectScanSizeLimit = 1 << 20
 
     /// The project file at `path`: the open document, else the disk's (nil when it
     /// cannot be read or is over the input cap).
@@ -41,10 +45,22 @@ extension LanguageServer {
             let a = currentAnalysis(doc)
             return ProjectFile(path: path, uri: uri, tree: a.result.tree, names: a.names, positions: a.positions, analysis: a)
         }
+        // Read again only when the file changed: the one cache of files on disk.
+        let stamp = LanguageServer.stamp(path)
+        if let stamp, let cached = diskFiles[path], cached.stamp == stamp { return cached.file }
         guard case .success(let file) = WorkspaceLoader(open: [:]).load(path) else { return nil }
         let tree = parse(file)
-        return ProjectFile(path: path, uri: LanguageServer.uri(forPath: path), tree: tree, names: NameIndex.build(tree),
-                           positions: PositionMap(bytes: file.bytes, encoding: encoding), analysis: nil)
+        let project = ProjectFile(path: path, uri: LanguageServer.uri(forPath: path), tree: tree, names: NameIndex.build(tree),
+                                  positions: PositionMap(bytes: file.bytes, encoding: encoding), analysis: nil)
+        if let stamp { diskFiles[path] = (stamp, project) }
+        return project
+    }
+
+    /// What tells one version of a file on disk from another: its size and modification time.
+    static func stamp(_ path: String) -> String? {
+        guard let a = try? FileManager.default.attributesOfItem(atPath: path), let size = a[.size] as? Int,
+              let date = a[.modificationDate] as? Date else { return nil }
+        return "\(size):\(date.timeIntervalSince1970)"
     }
 
     /// Every `.anim` file of the project: the open documents and the files under the
@@ -61,6 +77,7 @@ extension LanguageServer {
                     continue
                 }
                 guard relative.hasSuffix(".anim") else { continue }
+                if let size = walker.fileAttributes?[.size] as? Int, size > Self.projectScanSizeLimit { continue }
                 let path = ImportResolution.normalize(root + "/" + relative)
                 if seen.insert(path).inserted { paths.append(path) }
             }

@@ -4,7 +4,8 @@
 -- animation with its interval, completion of a shape layer's properties, and
 -- formatting that gives `animc fmt`'s output; then, on editors/test/features.anim,
 -- signature help, completion by type, inlay hints, highlights, links, workspace
--- symbols, the code lens and hover on a colour. Exits non-zero on the first failure.
+-- symbols, the code lens and hover on a colour; then, on examples/motion-system,
+-- definition and rename across files. Exits non-zero on the first failure.
 local animc = os.getenv("ANIMC") or "animc"
 local fixture = "editors/nvim/test/typo.anim"
 
@@ -133,6 +134,43 @@ hover = request("textDocument/hover", at(26, 18))
 text = hover and hover.contents and hover.contents.value or ""
 if not text:find("rgb(51, 102, 255)", 1, true) then fail("hover on a colour: " .. text) end
 pass("hover on #3366ff: rgb(51, 102, 255)")
+
+-- 6. A project of several files (examples/motion-system): go to a token's definition
+-- in the file that declares it, and rename it in every file that reads it. The edit is
+-- applied to buffers and never saved.
+vim.cmd("edit examples/motion-system/loading.anim")
+buf = vim.api.nvim_get_current_buf()
+vim.bo[buf].filetype = "anim"
+vim.lsp.buf_attach_client(buf, client_id)
+local function find(needle)
+  for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+    local column = line:find(needle, 1, true)
+    if column then return i - 1, column - 1 end
+  end
+  fail("no '" .. needle .. "' in " .. vim.api.nvim_buf_get_name(buf))
+end
+local line, column = find("tokens.standard")
+local definition = request("textDocument/definition", at(line, column + #"tokens."))
+local location = definition and (definition.uri and definition or definition[1])
+if not (location and location.uri:find("examples/motion%-system/motion/tokens%.anim$") and location.range.start.line == 5) then
+  fail("definition of tokens.standard: " .. vim.inspect(definition))
+end
+pass("definition of tokens.standard: motion/tokens.anim, line " .. (location.range.start.line + 1))
+
+line, column = find("tokens.onSurface")
+local rename = request("textDocument/rename", vim.tbl_extend("force", at(line, column + #"tokens."), { newName = "ink" }))
+local renamed = {}
+for uri, _ in pairs(rename and rename.changes or {}) do table.insert(renamed, (uri:gsub(".*/examples/motion%-system/", ""))) end
+table.sort(renamed)
+if not vim.deep_equal(renamed, { "loading.anim", "motion/tokens.anim", "toast.anim" }) then fail("rename of onSurface: " .. vim.inspect(rename)) end
+vim.lsp.util.apply_workspace_edit(rename, client.offset_encoding or "utf-16")
+local tokens = vim.fn.bufnr("examples/motion-system/motion/tokens.anim")
+local toast = vim.fn.bufnr("examples/motion-system/toast.anim")
+local function has(b, needle) return table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), "\n"):find(needle, 1, true) ~= nil end
+if not (has(tokens, "let ink = ") and has(buf, "tokens.ink") and has(toast, "tokens.ink") and not has(toast, "onSurface")) then
+  fail("the rename was not applied across the files")
+end
+pass("rename tokens.onSurface → ink across " .. #renamed .. " files: " .. table.concat(renamed, ", "))
 
 client.stop()
 vim.cmd("qall!")
