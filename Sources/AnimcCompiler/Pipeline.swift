@@ -73,7 +73,9 @@ public enum Pipeline {
         let diagnostics = tree.diagnostics + extra + checked.diagnostics
         let (kept, suppressed) = Suppressions.apply(diagnostics, comments: tree.comments, file: file,
                                                    knownCodes: DiagnosticRegistry.codes)
-        return CompileResult(file: file, tree: tree, composition: checked.composition,
+        // The IR only when nothing is wrong, the imports included.
+        let failed = extra.contains { $0.severity == .error }
+        return CompileResult(file: file, tree: tree, composition: failed ? nil : checked.composition,
                              diagnostics: kept.sorted(by: Diagnostic.ordered), suppressed: suppressed,
                              foldedValues: checked.foldedValues, partialComposition: checked.partialComposition,
                              names: checked.names)

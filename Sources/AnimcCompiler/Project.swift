@@ -131,8 +131,8 @@ private struct ProjectCompiler {
                 continue
             }
             guard let path = ImportResolution.resolve(declaration.path, from: tree.file.name) else {
-                fail("cannot import '\(declaration.path)' from \(tree.file.name): an import is relative to the importing file's directory",
-                     help: "check the file from its path instead of standard input")
+                fail("cannot import '\(declaration.path)' into \(tree.file.name): a source read from standard input has no directory to import from",
+                     help: "give the file's path instead")
                 continue
             }
             if let first = seenHere[path] {

@@ -1,0 +1,86 @@
+import AnimcBase
+import AnimcChecker
+import AnimcCompiler
+import AnimcDriver
+import AnimcTestSupport
+import AnimcTimeline
+import Testing
+
+/// Files that import each other (Fixtures/projects, examples/motion-system): an import
+/// changes nothing a file means, each file is checked once per compilation, and an
+/// editor's memo never replays what an imported file's change invalidated.
+@Suite struct ProjectTests {
+    static let folder = "Tests/AnimcDriverTests/Fixtures/projects"
+
+    static func fileSystem() -> InMemoryFileSystem {
+        let fs = InMemoryFileSystem()
+        for path in Repository.filesRecursively(in: folder, withExtension: "anim") + Repository.exampleFiles {
+            fs[path] = Repository.bytes(path)
+        }
+        return fs
+    }
+
+    static func compile(_ path: String, in fs: InMemoryFileSystem, memo: CheckMemo? = nil) -> ProjectResult {
+        Pipeline.compile(SourceFile(name: path, bytes: fs[path] ?? []), loader: FileSystemLoader(fileSystem: fs), memo: memo)
+    }
+
+    /// A file that reads its tokens and components from libraries builds the same
+    /// timeline, byte for byte, as the same file with every value written in place.
+    @Test func importingChangesNothingTheFileMeans() throws {
+        let fs = Self.fileSystem()
+        let imported = Self.compile(Self.folder + "/tokens/a.anim", in: fs)
+        let inlined = Self.compile(Self.folder + "/tokens/inlined.anim", in: fs)
+        #expect(!imported.hasErrors && !inlined.hasErrors)
+        var a = try #require(imported.main.composition), b = try #require(inlined.main.composition)
+        a.name = "same"
+        b.name = "same"
+        #expect(TimelineWriter.bytes(a) == TimelineWriter.bytes(b))
+        #expect(a.layers.map(\.id) == ["first", "row", "row.dot[0]", "row.dot[1]"])
+    }
+
+    /// Every file of the example project checks and builds, and each library once.
+    @Test func theExampleProjectBuilds() throws {
+        let fs = Self.fileSystem()
+        for app in ["examples/motion-system/loading.anim", "examples/motion-system/toast.anim"] {
+            let project = Self.compile(app, in: fs)
+            #expect(project.reports.allSatisfy { $0.diagnostics.isEmpty }, "\(app): \(project.reports.flatMap(\.diagnostics).map(\.message))")
+            #expect(project.main.composition != nil)
+            #expect(project.imported.map(\.file.name) == ["examples/motion-system/motion/tokens.anim", "examples/motion-system/motion/components.anim"])
+        }
+    }
+
+    /// An editor's memo replays an item only for the same imported files: after the
+    /// library changes, the check with the memo equals a fresh one (here, a value that
+    /// only the library's text holds).
+    @Test func aMemoDoesNotOutliveTheFilesItImported() throws {
+        let fs = Self.fileSystem()
+        let app = Self.folder + "/tokens/b.anim", tokens = Self.folder + "/tokens/motion/tokens.anim"
+        let memo = CheckMemo()
+        _ = Self.compile(app, in: fs, memo: memo)
+        _ = Self.compile(app, in: fs, memo: memo)
+        #expect(memo.reused > 0)
+        fs[tokens] = Array(String(decoding: fs[tokens] ?? [], as: UTF8.self).replacingOccurrences(of: "let slow = 0.6s", with: "let slow = 0.9s").utf8)
+        let withMemo = try #require(Self.compile(app, in: fs, memo: memo).main.composition)
+        let fresh = try #require(Self.compile(app, in: fs).main.composition)
+        #expect(TimelineWriter.bytes(withMemo) == TimelineWriter.bytes(fresh))
+        #expect(TimelineWriter.bytes(fresh).count > 0 && String(decoding: TimelineWriter.bytes(fresh), as: UTF8.self).contains("0.9"))
+    }
+
+    /// A file imported along two paths (directly and through another library) is
+    /// checked once, and its findings are reported once.
+    @Test func aFileImportedTwiceIsCheckedOnce() {
+        let fs = Self.fileSystem()
+        let project = Self.compile(Self.folder + "/tokens/a.anim", in: fs)
+        #expect(project.imported.map(\.file.name) == [Self.folder + "/tokens/motion/tokens.anim", Self.folder + "/tokens/motion/shapes.anim"])
+        #expect(project.reports.flatMap(\.diagnostics).filter { $0.code.rawValue == "W0310" }.count == 1)
+    }
+
+    /// Compiled alone (from standard input, or by a caller without a loader), an import
+    /// is an error at its string: never a silent hole in the output.
+    @Test func withoutALoaderAnImportIsAnError() {
+        let fs = Self.fileSystem()
+        let alone = Pipeline.compile(SourceFile(name: "<stdin>", bytes: fs[Self.folder + "/tokens/b.anim"] ?? []))
+        #expect(alone.composition == nil)
+        #expect(alone.diagnostics.contains { $0.code.rawValue == "E0324" && $0.message.contains("standard input") })
+    }
+}
