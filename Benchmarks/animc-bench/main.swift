@@ -972,4 +972,78 @@ if wants("lsp") {
     print()
 }
 
+// MARK: - A project of many files
+
+if wants("project") {
+    print("## a project: 200 animations importing a tokens file and a components file")
+    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("animc").path
+    guard FileManager.default.isExecutableFile(atPath: executable) else {
+        fail("project: \(executable) not found; build it first (swift build -c release --product animc)")
+    }
+    let root = writeProject(files: 200)
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    func run(_ arguments: [String]) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { fail("project: cannot run \(executable)") }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+    guard run(["check", root]) == 0 else { fail("project: the generated project does not check clean") }
+    let check = best(repeats) { sink += Double(run(["check", root])) }
+    let one = best(repeats) { sink += Double(run(["check", root + "/screen0.anim"])) }
+    print("| command | files | wall time |")
+    print("|---|---:|---:|")
+    print("| `animc check DIR` (every file, libraries once each) | 202 | \(f(check * 1000)) ms |")
+    print("| `animc check screen0.anim` (one file and its two imports) | 3 | \(f(one * 1000)) ms |")
+    print()
+
+    // An editor with 20 importers open and the tokens file: an edit to a token, and the
+    // time until every importer's diagnostics are published again.
+    print("| editor: edit to the tokens file → all 20 open importers re-published | p50 | worst | edits |")
+    print("|---|---:|---:|---:|")
+    guard let session = EditorSession(executable: executable) else { fail("project: cannot start \(executable) lsp") }
+    let initialize = session.request("initialize", .object([
+        JSONMember("processId", .null), JSONMember("rootUri", .string("file://" + root)), JSONMember("capabilities", .object([]))]))
+    guard session.wait({ $0["id"]?.numberValue == Double(initialize) }) != nil else { fail("project: no answer to initialize") }
+    session.notify("initialized", .object([]))
+    func open(_ path: String) -> String {
+        let uri = "file://" + path
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        session.notify("textDocument/didOpen", .object([JSONMember("textDocument", .object([
+            JSONMember("uri", .string(uri)), JSONMember("languageId", "anim"), JSONMember("version", 1), JSONMember("text", .string(text))]))]))
+        guard session.wait(EditorSession.diagnostics(uri, version: 1)) != nil else { fail("project: no diagnostics for \(path)") }
+        return uri
+    }
+    let importers = (0..<20).map { open(root + "/screen\($0).anim") }
+    let tokensPath = root + "/motion/tokens.anim"
+    let tokensURI = open(tokensPath)
+    let tokensText = (try? String(contentsOfFile: tokensPath, encoding: .utf8)) ?? ""
+    var times: [Double] = []
+    for k in 0..<(quick ? 6 : 20) {
+        // A token's value changes (a digit typed into a duration), and back.
+        let text = k % 2 == 0 ? tokensText.replacingOccurrences(of: "= 100ms", with: "= 1005ms") : tokensText
+        let from = session.count
+        let sent = now()
+        session.notify("textDocument/didChange", .object([
+            JSONMember("textDocument", .object([JSONMember("uri", .string(tokensURI)), JSONMember("version", .number(Double(k + 2)))])),
+            JSONMember("contentChanges", .array([.object([JSONMember("text", .string(text))])]))]))
+        var last = sent
+        for uri in importers {
+            guard let published = session.wait(from: from, EditorSession.diagnostics(uri, version: 1)) else {
+                fail("project: \(uri) was not re-published after edit \(k)")
+            }
+            last = max(last, published.time)
+        }
+        times.append(last - sent)
+    }
+    session.close()
+    times.sort()
+    print("| 21 open documents | \(f(median(times) * 1000)) ms | \(f((times.last ?? 0) * 1000)) ms | \(times.count) |")
+    print()
+}
+
 if sink == 42.4242 { print("") }
