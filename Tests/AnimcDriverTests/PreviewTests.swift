@@ -227,7 +227,9 @@ import Glibc
 
     /// `animc preview --serve` on a copy of `example`, in a directory of its own: the
     /// process, its port and the directory; nil (skipped) without a built binary.
-    static func startServer(serving example: String) throws -> (Process, Int, String)? {
+    /// Serves a copy of `example` as s.anim in a fresh folder, with `besides` (files by
+    /// name) written beside it first.
+    static func startServer(serving example: String, besides: [String: String] = [:]) throws -> (Process, Int, String)? {
         let binary = Repository.path(".build/debug/animc")
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             print("skipped: build animc first (swift build) to test the preview server")
@@ -236,6 +238,7 @@ import Glibc
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("animc-serve-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let source = dir + "/s.anim"
+        for (name, text) in besides { try Data(text.utf8).write(to: URL(fileURLWithPath: dir + "/" + name)) }
         try Data(Repository.bytes(example)).write(to: URL(fileURLWithPath: source))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
@@ -317,6 +320,26 @@ import Glibc
 }
 
 extension PreviewTests {
+    /// A file the served file imports is watched too: saving it rebuilds the page.
+    @Test func theServerReloadsWhenAnImportedFileIsSaved() throws {
+        let tokens = "let tint = rgb(200, 40, 40)\n"
+        guard let (process, port, dir) = try Self.startServer(serving: "Tests/AnimcDriverTests/Fixtures/preview/imports-tokens.anim",
+                                                             besides: ["tokens.anim": tokens]) else { return }
+        defer { if process.isRunning { process.terminate() } }
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let page = try #require(HTTP.get(port: port, path: "/"))
+        #expect(page.hasPrefix("HTTP/1.1 200") && page.contains("\"version\":1"))
+        let stream = try #require(HTTP.open(port: port, path: "/events"))
+        defer { close(stream) }
+        #expect(HTTP.read(stream, until: ": animc", seconds: 2))
+        try Data(tokens.replacingOccurrences(of: "200, 40, 40", with: "40, 40, 200").utf8).write(to: URL(fileURLWithPath: dir + "/tokens.anim"))
+        #expect(HTTP.read(stream, until: "data: 2", seconds: 1.5), "no reload event after the imported file was saved")
+        let update = try #require(HTTP.get(port: port, path: "/update?from=1"))
+        #expect(update.contains("\"version\":2"))
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+    }
+
     /// The server's resident memory, from /proc (Linux), in MiB.
     static func residentMiB(_ pid: Int32) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
