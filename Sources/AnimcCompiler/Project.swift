@@ -105,6 +105,9 @@ private struct ProjectCompiler {
     /// seen from it: the cycle is reported at every import that closes it, in each file.
     var cycles: [String: (next: String, files: [String], notes: [Note])] = [:]
 
+    /// How many files deep imports may nest (a file importing a file importing ...).
+    static let maxImportDepth = 256
+
     init(loader: (any SourceLoader)?, limits: ExpansionLimits) {
         self.loader = loader
         self.limits = limits
@@ -177,6 +180,12 @@ private struct ProjectCompiler {
             }
             guard let loader else {
                 fail("cannot import '\(declaration.path)': this source is not compiled with its files")
+                continue
+            }
+            // Each level of imports is a level of recursion here and in the checker.
+            guard chain.count < Self.maxImportDepth else {
+                fail("cannot import '\(declaration.path)': imports nest more than \(Self.maxImportDepth) files deep",
+                     label: "too deep")
                 continue
             }
             switch loader.load(path) {
