@@ -27,7 +27,7 @@ import Testing
     @Test(arguments: fixtures)
     func aChangedValueIsKeptOrReported(_ path: String) {
         let original = Repository.read(path)
-        guard let clean = Pipeline.compile(SourceFile(name: path, text: original)).composition else {
+        guard let clean = Pipeline.compile(SourceFile(name: path, text: original), loader: FolderLoader()).main.composition else {
             Issue.record("\(path) does not compile")
             return
         }
@@ -41,7 +41,7 @@ import Testing
             for replacement in Self.replacements {
                 var mutated = lines
                 mutated[i] = indent + trimmed[...colon] + " " + replacement
-                let result = Pipeline.compile(SourceFile(name: path, text: mutated.joined(separator: "\n")))
+                let result = Pipeline.compile(SourceFile(name: path, text: mutated.joined(separator: "\n")), loader: FolderLoader()).main
                 guard !result.hasErrors else { continue }
                 #expect(result.composition.map(Self.shape) == expected,
                         "\(path):\(i + 1) '\(mutated[i].drop { $0 == " " })' dropped a layer or animation without an error")

@@ -84,12 +84,13 @@ import Testing
     }
 }
 
-/// Reads the files a fixture imports from a repository folder (paths relative to it).
+/// Reads the files a fixture imports from a repository folder (paths relative to it;
+/// to the repository with no folder).
 struct FolderLoader: SourceLoader {
-    let folder: String
+    var folder = ""
 
     func load(_ path: String) -> Result<SourceFile, ImportFailure> {
-        let relative = folder + "/" + path
+        let relative = folder.isEmpty ? path : folder + "/" + path
         guard FileManager.default.fileExists(atPath: Repository.path(relative)) else { return .failure(ImportFailure("no such file")) }
         return .success(SourceFile(name: path, bytes: Repository.bytes(relative)))
     }

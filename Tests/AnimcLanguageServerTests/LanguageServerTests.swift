@@ -18,13 +18,15 @@ import Testing
 
         /// A client that supports what the server can send (Markdown, snippets, nested
         /// symbols, code action literals); `capabilities` replaces that.
-        init(encodings: [String] = ["utf-16"], open text: String? = LanguageServerTests.pulse, capabilities: JSONValue? = nil) {
+        /// `rootUri`: the workspace's folder, for a project of several files.
+        init(encodings: [String] = ["utf-16"], open text: String? = LanguageServerTests.pulse, capabilities: JSONValue? = nil,
+             rootUri: String? = nil) {
             let full = obj(("general", obj(("positionEncodings", .array(encodings.map(JSONValue.string))))),
                            ("textDocument", obj(("hover", obj(("contentFormat", ["markdown", "plaintext"]))),
                                                 ("completion", obj(("completionItem", obj(("snippetSupport", true))))),
                                                 ("documentSymbol", obj(("hierarchicalDocumentSymbolSupport", true))),
                                                 ("codeAction", obj(("codeActionLiteralSupport", obj(("codeActionKind", obj(("valueSet", ["quickfix"]))))))))))
-            let r = request("initialize", obj(("capabilities", capabilities ?? full)))
+            let r = request("initialize", obj(("capabilities", capabilities ?? full), ("rootUri", rootUri.map(JSONValue.string))))
             #expect(r["result"]?["capabilities"]?["hoverProvider"] == true)
             notify("initialized", obj())
             if let text {

@@ -12,41 +12,32 @@ import Testing
     /// workspace it is.
     final class Workspace {
         let root: String
-        let server = LanguageServer()
-        var notifications: [JSONValue] = []
-        var nextID = 1
+        let client: LanguageServerTests.Client
 
         init() throws {
-            root = NSTemporaryDirectory() + "animc-project-\(UUID().uuidString)"
+            let root = NSTemporaryDirectory() + "animc-project-\(UUID().uuidString)"
             let fixture = "Tests/AnimcLanguageServerTests/Fixtures/project"
             for path in Repository.filesRecursively(in: fixture, withExtension: "anim") {
                 let target = root + path.dropFirst(fixture.count)
                 try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                 try Data(Repository.bytes(path)).write(to: URL(fileURLWithPath: target))
             }
-            let r = request("initialize", obj(("rootUri", .string(uri("."))), ("capabilities", obj())))
-            #expect(r["result"]?["capabilities"]?["renameProvider"] != nil)
-            notify("initialized", obj())
+            self.root = root
+            client = LanguageServerTests.Client(open: nil, rootUri: LanguageServer.uri(forPath: root))
         }
 
         deinit { try? FileManager.default.removeItem(atPath: root) }
 
         func uri(_ relative: String) -> String { LanguageServer.uri(forPath: ImportResolution.normalize(root + "/" + relative)) }
         func text(_ relative: String) -> String { (try? String(contentsOfFile: root + "/" + relative, encoding: .utf8)) ?? "" }
+        var notifications: [JSONValue] {
+            get { client.notifications }
+            set { client.notifications = newValue }
+        }
 
         @discardableResult
-        func request(_ method: String, _ params: JSONValue) -> JSONValue {
-            let id = nextID
-            nextID += 1
-            let replies = server.handle(obj(("jsonrpc", "2.0"), ("id", .number(Double(id))), ("method", .string(method)), ("params", params)))
-            notifications += server.flushDiagnostics()
-            return replies.first { $0["id"] == .number(Double(id)) } ?? .null
-        }
-
-        func notify(_ method: String, _ params: JSONValue) {
-            _ = server.handle(obj(("jsonrpc", "2.0"), ("method", .string(method)), ("params", params)))
-            notifications += server.flushDiagnostics()
-        }
+        func request(_ method: String, _ params: JSONValue) -> JSONValue { client.request(method, params) }
+        func notify(_ method: String, _ params: JSONValue) { client.notify(method, params) }
 
         func open(_ relative: String, text: String? = nil) {
             notify("textDocument/didOpen", obj(("textDocument", obj(("uri", .string(uri(relative))), ("languageId", "anim"), ("version", 1),
