@@ -102,6 +102,14 @@ public final class LanguageServer {
             return [reply] + extra
         }
         notify(method: method, params: params)
+        if method == "initialized", state == .running, client.watchedFilesRegistration {
+            // Files on disk that open documents import: their changes re-check the importers.
+            nextRequestID += 1
+            return [obj(("jsonrpc", "2.0"), ("id", .string("animc-\(nextRequestID)")), ("method", "client/registerCapability"),
+                        ("params", obj(("registrations", .array([obj(
+                            ("id", "animc-watched-files"), ("method", "workspace/didChangeWatchedFiles"),
+                            ("registerOptions", obj(("watchers", .array([obj(("globPattern", "**/*.anim"))])))))])))))]
+        }
         return []
     }
 
@@ -520,6 +528,8 @@ struct ClientCapabilities {
     var codeActionLiterals = false
     var applyEdit = false
     var showDocument = false
+    /// Whether the client watches files for the server when asked (`client/registerCapability`).
+    var watchedFilesRegistration = false
 
     init() {}
 
@@ -534,5 +544,6 @@ struct ClientCapabilities {
         codeActionLiterals = text?["codeAction"]?["codeActionLiteralSupport"] != nil
         applyEdit = c["workspace"]?["applyEdit"]?.boolValue ?? false
         showDocument = c["window"]?["showDocument"]?["support"]?.boolValue ?? false
+        watchedFilesRegistration = c["workspace"]?["didChangeWatchedFiles"]?["dynamicRegistration"]?.boolValue ?? false
     }
 }

@@ -143,6 +143,26 @@ import Testing
         #expect(hover?.contains("motion/tokens.anim, line 3") == true)
     }
 
+    /// A client that watches files when asked is asked, once initialized, to watch the
+    /// project's `.anim` files: their changes on disk re-check the open importers.
+    @Test func theServerAsksToBeToldOfChangedFiles() {
+        let server = LanguageServer()
+        _ = server.handle(obj(("jsonrpc", "2.0"), ("id", 1), ("method", "initialize"), ("params", obj(("capabilities", obj(
+            ("workspace", obj(("didChangeWatchedFiles", obj(("dynamicRegistration", true)))))))))))
+        let sent = server.handle(obj(("jsonrpc", "2.0"), ("method", "initialized"), ("params", obj())))
+        let registration = sent.first { $0["method"] == "client/registerCapability" }?["params"]?["registrations"]?.arrayValue?.first
+        #expect(registration?["method"] == "workspace/didChangeWatchedFiles")
+        let watchers = registration?["registerOptions"]?["watchers"]?.arrayValue ?? []
+        #expect(watchers.first?["globPattern"] == "**/*.anim")
+        // Its answer is taken quietly.
+        let answered = server.handle(obj(("jsonrpc", "2.0"), ("id", sent.first?["id"] ?? .null), ("result", .null)))
+        #expect(answered.isEmpty)
+        // A client that does not watch files is not asked.
+        let other = LanguageServer()
+        _ = other.handle(obj(("jsonrpc", "2.0"), ("id", 1), ("method", "initialize"), ("params", obj(("capabilities", obj())))))
+        #expect(other.handle(obj(("jsonrpc", "2.0"), ("method", "initialized"), ("params", obj()))).isEmpty)
+    }
+
     @Test func workspaceSymbolsCoverTheProject() throws {
         let w = try Workspace()
         let symbols = w.request("workspace/symbol", obj(("query", "Dot")))["result"]?.arrayValue ?? []
