@@ -83,4 +83,21 @@ import Testing
         #expect(alone.composition == nil)
         #expect(alone.diagnostics.contains { $0.code.rawValue == "E0324" && $0.message.contains("standard input") })
     }
+
+    /// A file with a composition may be imported: its declarations are visible, its
+    /// layers and composition are not (the importer's layers are its own).
+    @Test func importingAnAnimationTakesOnlyItsDeclarations() throws {
+        let fs = InMemoryFileSystem([
+            "app/other.anim": Array("composition { size: 50 x 50 }\nlet inset = 12\nlayer theirs { bounds: 10 x 10 }\n".utf8),
+            "app/main.anim": Array("import \"other.anim\"\ncomposition { size: 100 x 100 }\nlayer mine { position: (other.inset, 0) }\n".utf8),
+        ])
+        let project = Self.compile("app/main.anim", in: fs)
+        let c = try #require(project.main.composition)
+        #expect(c.layers.map(\.id) == ["mine"])
+        #expect(c.size.width == 100)
+        // Its layers are not a name to read through the import.
+        fs["app/main.anim"] = Array("import \"other.anim\"\ncomposition { size: 100 x 100 }\nlayer mine { opacity: other.theirs }\n".utf8)
+        let wrong = Self.compile("app/main.anim", in: fs)
+        #expect(wrong.main.diagnostics.map(\.code.rawValue) == ["E0327"])
+    }
 }
