@@ -141,6 +141,9 @@ extension LanguageServer {
         let tree = a.result.tree
         if previous?.kind == .colon, i > 0, at > 0, a.file.bytes[Int(at) - 1] == 0x3A { out.prefix = " " }
         if previous?.kind == .dot {
+            if i > 0, tokens[i - 1].kind == .identifier, moduleCompletion(a.file.text(tokens[i - 1].range), a, into: &out) {
+                return .array(out.items)
+            }
             keyPathCompletion(i, tokens, a, into: &out)
             return .array(out.items)
         }
@@ -176,6 +179,29 @@ extension LanguageServer {
         }
         itemCompletion(at: at, a, into: &out)
         return .array(out.items)
+    }
+
+    /// After `tokens.`, where `tokens` names an import: what the imported file declares,
+    /// each with its value when the document's check folded it. False when `name` names
+    /// no import.
+    private func moduleCompletion(_ name: String, _ a: Analysis, into out: inout CompletionItems) -> Bool {
+        guard let module = a.names.declarations.firstIndex(where: { $0.kind == .module && $0.name == name }) else { return false }
+        let here = ProjectFile(path: a.file.name, uri: "", tree: a.result.tree, names: a.names, positions: a.positions, analysis: a)
+        guard let path = here.importedPath(of: module), let target = projectFile(path) else { return true }
+        let folded = a.imported.first { $0.file.name == path }?.foldedValues
+        let topLevel = Set(target.tree[target.tree.root.items].map(\.range.start))
+        for d in target.names.declarations where topLevel.contains(d.extent.start) {
+            let kind: Int
+            switch d.kind {
+            case .constant, .path: kind = CompletionKind.constant
+            case .timing: kind = CompletionKind.function
+            case .component: kind = CompletionKind.class
+            default: continue
+            }
+            let value = folded?[d.range.start].map { " = \($0)" } ?? ""
+            out.add(d.name, kind: kind, detail: d.kind.noun + value)
+        }
+        return true
     }
 
     private func inCommentOrString(_ at: UInt32, _ a: Analysis, _ tokens: [Token]) -> Bool {

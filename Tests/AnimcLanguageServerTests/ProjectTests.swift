@@ -163,6 +163,18 @@ import Testing
         #expect(other.handle(obj(("jsonrpc", "2.0"), ("method", "initialized"), ("params", obj()))).isEmpty)
     }
 
+    /// After `tokens.`, what the imported file declares.
+    @Test func completionAfterAnImportsNameOffersItsDeclarations() throws {
+        let w = try Workspace()
+        let text = w.text("screens/login.anim").replacingOccurrences(of: "duration: tokens.slow", with: "duration: tokens.")
+        w.open("screens/login.anim", text: text)
+        let completion = w.request("textDocument/completion", w.at("screens/login.anim", "tokens.\n", shift: 7, source: text))["result"]
+        let items = completion?["items"]?.arrayValue ?? completion?.arrayValue ?? []
+        let labels = Set(items.compactMap { $0["label"]?.stringValue })
+        #expect(labels == ["fast", "slow", "ease"], "\(labels)")
+        #expect(items.first { $0["label"] == "fast" }?["detail"]?.stringValue == "constant = 0.2s")
+    }
+
     @Test func workspaceSymbolsCoverTheProject() throws {
         let w = try Workspace()
         let symbols = w.request("workspace/symbol", obj(("query", "Dot")))["result"]?.arrayValue ?? []
