@@ -191,6 +191,9 @@ private struct ProjectCompiler {
             switch loader.load(path) {
             case .failure(let failure):
                 fail("cannot import '\(declaration.path)': \(path): \(failure.reason)", label: failure.reason)
+            case .success(let file) where file.bytes.count > Pipeline.maxSourceSize:
+                // The cap of every source, whatever the loader checked.
+                fail("cannot import '\(declaration.path)': \(path): file is \(Pipeline.sourceTooLarge)", label: "too large")
             case .success(let file):
                 let imported = parse(file)
                 let (its, extra) = resolveImports(of: imported, chain: chain + [path], links: links + [here])

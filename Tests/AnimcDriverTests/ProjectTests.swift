@@ -100,4 +100,17 @@ import Testing
         let wrong = Self.compile("app/main.anim", in: fs)
         #expect(wrong.main.diagnostics.map(\.code.rawValue) == ["E0327"])
     }
+
+    /// An imported file over the input cap is refused at the import, as any source is.
+    @Test func anImportedFileOverTheCapIsAnErrorAtTheImport() {
+        let fs = InMemoryFileSystem([
+            "big.anim": Array(repeating: 0x20, count: Pipeline.maxSourceSize + 1),
+            "main.anim": Array("import \"big.anim\"\ncomposition { size: 10 x 10 }\n".utf8),
+        ])
+        let project = Self.compile("main.anim", in: fs)
+        let d = project.main.diagnostics.first
+        #expect(d?.code.rawValue == "E0324" && d?.message.contains("larger than 8 MiB") == true, "\(project.main.diagnostics.map(\.message))")
+        #expect(d?.range == SourceRange(start: 7, end: 17))
+        #expect(project.imported.isEmpty && project.main.composition == nil)
+    }
 }
