@@ -44,6 +44,7 @@ extension Checker {
             }
         }
         evaluateUnevaluated(global)
+        if isLibrary { checkComponentsOfLibrary() }
         if cancelled { return nil }
         if masksWritten { resolveMasks() }
         guard let comp = composition else {

@@ -170,11 +170,13 @@ extension Checker {
         reportFromModule(reports, module, component: info, at: value.range)
     }
 
-    /// Reports what `module` reported while lowering for this file, at `range`.
+    /// Reports what `module` reported while lowering for this file, at `range`; not what
+    /// its own check reported already (a library's check lowers each component once:
+    /// a mistake whatever the arguments is its own finding, counted by E0326 here).
     private func reportFromModule(_ reports: [Diagnostic], _ module: CheckedModule, component: ComponentInfo, at range: SourceRange) {
         guard !reports.isEmpty else { return }
         let index = LineIndex(module.file)
-        for d in reports {
+        for d in reports where !module.checker.seen.contains(Checker.reportKey(d)) {
             let place = index.location(of: d.range.start)
             let quoted = module.file.text(d.range).prefix(60)
             var notes = [Note("in component '\(component.name.name)', at \(module.file.name):\(place.line):\(place.column)"
@@ -182,6 +184,24 @@ extension Checker {
             notes += d.notes.filter { $0.range == nil }
             report(Diagnostic(code: d.code, severity: d.severity, message: d.message, primary: Label(range, "in this instance"),
                               notes: notes, help: d.help))
+        }
+    }
+
+    /// A library's components, each lowered once apart from any layer tree, so that
+    /// checking the library finds what is wrong in their bodies whatever the arguments
+    /// (its importers' instances would each find it again). A parameter takes its
+    /// default, or, without one, a poisoned value: what depends on it says nothing.
+    func checkComponentsOfLibrary() {
+        for binding in global.bindings where binding.kind == .component {
+            guard !cancelled, case .component(let info)? = binding.value else { continue }
+            var values: [(Identifier, SemaValue)] = []
+            for parameter in tree[info.parameterList] {
+                var v = parameter.defaultValue.map { eval($0, global) } ?? .poison
+                if let type = parameter.type, !v.isPoison { v = checkDeclaredType(v, type, parameter.defaultValue?.range ?? parameter.range) }
+                values.append((parameter.name, v))
+            }
+            let scratch = LayerNode(name: "", id: "", nameRange: info.name.range, kind: .layer, isMask: false, range: info.range)
+            instantiate(info, values: values, instanceName: info.name.name, nameRange: info.name.range, range: info.range, parent: scratch)
         }
     }
 

@@ -1,0 +1,1 @@
+check projects/component-mistake
