@@ -1,6 +1,6 @@
 " .anim syntax for Vim and Neovim (the language server adds semantic tokens on top).
 if exists("b:current_syntax") | finish | endif
-syntax keyword animKeyword let timing component composition for in if else path mask along as
+syntax keyword animKeyword let timing component composition for in if else path mask along as import
 syntax keyword animBoolean true false
 syntax keyword animKind layer shape text gradient image replicator emitter transform basic keyframes motion spring decay group
 syntax match animNumber "\<\d\+\(\.\d\+\)\?\([eE][-+]\?\d\+\)\?\(s\|ms\|deg\|rad\|turn\|%\)\?\>"
