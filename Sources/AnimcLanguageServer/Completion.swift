@@ -341,6 +341,16 @@ extension LanguageServer {
                 out.add(d.name, kind: CompletionKind.class, detail: "component", insert: "name = \(d.name)(",
                         snippet: "${1:name} = \(d.name)($0)")
             }
+            // The components of the imported files, qualified.
+            let here = ProjectFile(path: a.file.name, uri: "", tree: a.result.tree, names: a.names, positions: a.positions, analysis: a)
+            for (m, module) in a.names.declarations.enumerated() where module.kind == .module {
+                guard let path = here.importedPath(of: m), let target = projectFile(path) else { continue }
+                for d in target.names.declarations where d.kind == .component && target.names.exported(d.name, in: target.tree) != nil {
+                    let qualified = module.name + "." + d.name
+                    out.add(qualified, kind: CompletionKind.class, detail: "component in \(path.split(separator: "/").last ?? "")",
+                            insert: "name = \(qualified)(", snippet: "${1:name} = \(qualified)($0)")
+                }
+            }
         case .top:
             out.add("composition", kind: CompletionKind.keyword, insert: "composition ",
                     snippet: "composition ${1:Name} {\n\tsize: ${2:375} x ${3:667}\n}")
@@ -351,6 +361,7 @@ extension LanguageServer {
             out.add("timing", kind: CompletionKind.keyword, insert: "timing ", snippet: "timing ${1:name} = cubic(${2:0.25}, ${3:0.1}, ${4:0.25}, ${5:1})")
             out.add("component", kind: CompletionKind.keyword, insert: "component ", snippet: "component ${1:Name}(${2}) {\n\tlayer {\n\t\t$0\n\t}\n}")
             out.add("path", kind: CompletionKind.keyword, insert: "path ", snippet: "path ${1:name} {\n\tmove (${2:0}, ${3:0})\n\t$0\n}")
+            out.add("import", kind: CompletionKind.keyword, insert: "import \"", snippet: "import \"${1:motion/tokens.anim}\"")
         case .composition:
             for name in ["size", "fps", "window", "backgroundColor"] { out.add(name, kind: CompletionKind.property, insert: name + ": ") }
         }

@@ -59,11 +59,11 @@ import Testing
                 found = r.lowerBound
                 from = r.upperBound
             }
-            let before = text[..<found]
+            let before = text[..<(text.index(found, offsetBy: shift, limitedBy: text.endIndex) ?? text.endIndex)]
             let line = before.filter { $0 == "\n" }.count
             let column = before.split(separator: "\n", omittingEmptySubsequences: false).last.map { $0.utf16.count } ?? 0
             return obj(("textDocument", obj(("uri", .string(uri(relative))))),
-                       ("position", obj(("line", .number(Double(line))), ("character", .number(Double(column + shift))))))
+                       ("position", obj(("line", .number(Double(line))), ("character", .number(Double(column))))))
         }
 
         /// The diagnostics last published for a document, by code.
@@ -173,6 +173,16 @@ import Testing
         let labels = Set(items.compactMap { $0["label"]?.stringValue })
         #expect(labels == ["fast", "slow", "ease"], "\(labels)")
         #expect(items.first { $0["label"] == "fast" }?["detail"]?.stringValue == "constant = 0.2s")
+    }
+
+    /// In a layer's body, the imported files' components are offered qualified.
+    @Test func completionInALayerOffersImportedComponents() throws {
+        let w = try Workspace()
+        let text = w.text("screens/login.anim").replacingOccurrences(of: "  bounds: 80 x 20\n", with: "  bounds: 80 x 20\n  \n")
+        w.open("screens/login.anim", text: text)
+        let completion = w.request("textDocument/completion", w.at("screens/login.anim", "80 x 20\n  \n", shift: 10, source: text))["result"]
+        let items = completion?["items"]?.arrayValue ?? completion?.arrayValue ?? []
+        #expect(items.contains { $0["label"] == "ui.Dot" }, "\(items.compactMap { $0["label"]?.stringValue })")
     }
 
     @Test func workspaceSymbolsCoverTheProject() throws {
