@@ -211,7 +211,7 @@ extension LanguageServer {
     }
 
     enum SymbolKind {
-        static let module = 2, `class` = 5, enumMember = 22, constant = 14, function = 12, object = 19, event = 24
+        static let module = 2, namespace = 3, `class` = 5, enumMember = 22, constant = 14, function = 12, object = 19, event = 24
     }
 
     private func symbols(_ block: Block, _ a: Analysis, budget: inout Int, depth: Int) -> [JSONValue] {
@@ -233,6 +233,9 @@ extension LanguageServer {
             case .pathDecl(let n, _): name = n.name; kind = SymbolKind.constant; selection = n.range
             case .component(let n, _, let b): name = n.name; kind = SymbolKind.class; selection = n.range; children = b
             case .instance(let n, _, _): name = n.name; kind = SymbolKind.object; selection = n.range
+            case .importDecl(let path, let alias):
+                guard case .string(let text) = tree[path] else { continue }
+                name = "import \"\(text)\"" + (alias.map { " as \($0.name)" } ?? ""); kind = SymbolKind.namespace; selection = path.range
             case .forLoop(_, let b):
                 out += symbols(b, a, budget: &budget, depth: depth + 1)
                 continue

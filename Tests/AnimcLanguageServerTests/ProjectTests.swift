@@ -185,6 +185,15 @@ import Testing
         #expect(items.contains { $0["label"] == "ui.Dot" }, "\(items.compactMap { $0["label"]?.stringValue })")
     }
 
+    /// The outline lists the imports first, as written.
+    @Test func theOutlineShowsTheImports() throws {
+        let w = try Workspace()
+        w.open("screens/home.anim")
+        let symbols = w.request("textDocument/documentSymbol", obj(("textDocument", obj(("uri", .string(w.uri("screens/home.anim")))))))
+        let names = (symbols["result"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
+        #expect(names.first == "import \"../motion/tokens.anim\" as t", "\(names)")
+    }
+
     @Test func workspaceSymbolsCoverTheProject() throws {
         let w = try Workspace()
         let symbols = w.request("workspace/symbol", obj(("query", "Dot")))["result"]?.arrayValue ?? []
