@@ -75,7 +75,8 @@ extension Pipeline {
                                limits: ExpansionLimits = .standard) -> ProjectResult {
         var project = ProjectCompiler(loader: loader, limits: limits)
         let tree = parse(file)
-        let (imports, extra) = project.resolveImports(of: tree, chain: [ImportResolution.normalize(file.name)])
+        var (imports, extra) = project.resolveImports(of: tree, chain: [ImportResolution.normalize(file.name)])
+        imports.fingerprint = project.fingerprint
         let main = assemble(tree, check(tree, imports: imports, memo: memo, limits: limits), extra: extra)
         return ProjectResult(main: main, imported: project.results)
     }
@@ -87,7 +88,8 @@ extension Pipeline {
                                until isCancelled: @escaping () -> Bool) -> ProjectResult? {
         var project = ProjectCompiler(loader: loader, limits: .standard)
         let tree = parse(file)
-        let (imports, extra) = project.resolveImports(of: tree, chain: [ImportResolution.normalize(file.name)])
+        var (imports, extra) = project.resolveImports(of: tree, chain: [ImportResolution.normalize(file.name)])
+        imports.fingerprint = project.fingerprint
         guard let checked = check(tree, imports: imports, memo: memo, until: isCancelled) else { return nil }
         return ProjectResult(main: assemble(tree, checked, extra: extra), imported: project.results)
     }
@@ -175,7 +177,6 @@ private struct ProjectCompiler {
                     continue
                 }
                 resolved.modules[key] = module
-                resolved.fingerprint.append(fingerprint(module.file))
                 continue
             }
             guard let loader else {
@@ -210,16 +211,18 @@ private struct ProjectCompiler {
                     continue
                 }
                 resolved.modules[key] = module
-                resolved.fingerprint.append(fingerprint(file))
-                resolved.fingerprint += its.fingerprint
             }
         }
         return (resolved, diagnostics)
     }
 
-    private func fingerprint(_ file: SourceFile) -> String {
-        var hasher = Hasher()
-        hasher.combine(file.bytes)
-        return "\(file.name):\(file.bytes.count):\(hasher.finalize())"
+    /// What identifies every file the compilation imported, directly or not: a memo's
+    /// records stand only while it is the same (``ResolvedImports/fingerprint``).
+    var fingerprint: [String] {
+        results.map { result in
+            var hasher = Hasher()
+            hasher.combine(result.file.bytes)
+            return "\(result.file.name):\(result.file.bytes.count):\(hasher.finalize())"
+        }
     }
 }
