@@ -48,7 +48,9 @@ enum Help {
         Parse and check .anim files and report every diagnostic. Writes no output files,
         and changes none unless --fix is given. Directories are searched recursively for
         *.anim files; symbolic links are followed only when they lead to a place inside
-        the directory given.
+        the directory given. Each file is checked with the files it imports; a file
+        imported by several is checked once, and its findings are reported once, at its
+        own path.
 
         OPTIONS:
           --format FORMAT   human (default, to stderr), json (JSON Lines), sarif, github
