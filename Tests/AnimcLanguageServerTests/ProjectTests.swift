@@ -66,6 +66,15 @@ import Testing
                        ("position", obj(("line", .number(Double(line))), ("character", .number(Double(column))))))
         }
 
+        /// The completion items where `needle` (plus `shift`) is, in the file opened with
+        /// `old` replaced by `new`.
+        func completion(in relative: String, replacing old: String, with new: String, at needle: String, shift: Int) -> [JSONValue] {
+            let text = self.text(relative).replacingOccurrences(of: old, with: new)
+            open(relative, text: text)
+            let completion = request("textDocument/completion", at(relative, needle, shift: shift, source: text))["result"]
+            return completion?["items"]?.arrayValue ?? completion?.arrayValue ?? []
+        }
+
         /// The diagnostics last published for a document, by code.
         func published(_ relative: String) -> [String]? {
             let last = notifications.last { $0["method"] == "textDocument/publishDiagnostics" && $0["params"]?["uri"]?.stringValue == uri(relative) }
@@ -166,10 +175,7 @@ import Testing
     /// After `tokens.`, what the imported file declares.
     @Test func completionAfterAnImportsNameOffersItsDeclarations() throws {
         let w = try Workspace()
-        let text = w.text("screens/login.anim").replacingOccurrences(of: "duration: tokens.slow", with: "duration: tokens.")
-        w.open("screens/login.anim", text: text)
-        let completion = w.request("textDocument/completion", w.at("screens/login.anim", "tokens.\n", shift: 7, source: text))["result"]
-        let items = completion?["items"]?.arrayValue ?? completion?.arrayValue ?? []
+        let items = w.completion(in: "screens/login.anim", replacing: "duration: tokens.slow", with: "duration: tokens.", at: "tokens.\n", shift: 7)
         let labels = Set(items.compactMap { $0["label"]?.stringValue })
         #expect(labels == ["fast", "slow", "ease"], "\(labels)")
         #expect(items.first { $0["label"] == "fast" }?["detail"]?.stringValue == "constant = 0.2s")
@@ -178,10 +184,8 @@ import Testing
     /// In a layer's body, the imported files' components are offered qualified.
     @Test func completionInALayerOffersImportedComponents() throws {
         let w = try Workspace()
-        let text = w.text("screens/login.anim").replacingOccurrences(of: "  bounds: 80 x 20\n", with: "  bounds: 80 x 20\n  \n")
-        w.open("screens/login.anim", text: text)
-        let completion = w.request("textDocument/completion", w.at("screens/login.anim", "80 x 20\n  \n", shift: 10, source: text))["result"]
-        let items = completion?["items"]?.arrayValue ?? completion?.arrayValue ?? []
+        let items = w.completion(in: "screens/login.anim", replacing: "  bounds: 80 x 20\n", with: "  bounds: 80 x 20\n  \n",
+                                 at: "80 x 20\n  \n", shift: 10)
         #expect(items.contains { $0["label"] == "ui.Dot" }, "\(items.compactMap { $0["label"]?.stringValue })")
     }
 
