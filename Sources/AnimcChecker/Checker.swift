@@ -159,6 +159,8 @@ struct FileFacts {
     let namesHostClock: Bool
     /// Whether the file holds declarations only (see ``Checker/isLibrary``).
     let isLibrary: Bool
+    /// The file's imports, by where each item starts.
+    let imports: [UInt32: ImportDeclaration]
 
     init(_ tree: SyntaxTree) {
         let errors = tree.diagnostics.filter { $0.severity == .error }
@@ -172,9 +174,12 @@ struct FileFacts {
             default: continue
             }
         }
+        var imports: [UInt32: ImportDeclaration] = [:]
         for i in tree.imports {
+            imports[i.item.range.start] = i
             if let n = i.name, declarations[n.name] == nil { declarations[n.name] = i.item }
         }
+        self.imports = imports
         topLevelDeclarations = declarations
         isLibrary = !tree[tree.root.items].contains {
             switch tree.tag($0) {
@@ -238,9 +243,8 @@ final class Checker {
     let tree: SyntaxTree
     let facts: FileFacts
     let global: Scope
-    /// What the file's imports resolved to, and its imports by the start of their path.
+    /// What the file's imports resolved to.
     let imports: ResolvedImports
-    let importDeclarations: [UInt32: ImportDeclaration]
     /// Reuse of top-level items between checks; nil without one.
     let memo: CheckMemo?
 
@@ -300,9 +304,6 @@ final class Checker {
         self.tree = tree
         self.memo = memo
         self.imports = imports
-        var declarations: [UInt32: ImportDeclaration] = [:]
-        for i in tree.imports { declarations[i.item.range.start] = i }
-        importDeclarations = declarations
         memo?.begin(importing: imports.fingerprint)
         self.limits = limits
         evaluationLimit = limits.evaluations
@@ -502,7 +503,7 @@ final class Checker {
         let exported: Set<UInt32> = isLibrary
             ? Set(tree[tree.root.items].filter { tree.tag($0) != .importDecl }.map(\.range.start)) : []
         // An import that failed was reported; it is not also unused.
-        let failedImports = Set(importDeclarations.values.filter { imports.modules[$0.pathRange.start] ?? nil == nil }.map(\.item.range.start))
+        let failedImports = Set(facts.imports.values.filter { imports.modules[$0.pathRange.start] ?? nil == nil }.map(\.item.range.start))
         let unreferenced = index.unreferenced.filter {
             let d = index.declarations[$0]
             return Checker.warnsUnused(d.kind) && !exported.contains(d.extent.start) && !(d.kind == .module && failedImports.contains(d.extent.start))

@@ -98,7 +98,7 @@ extension Checker {
             if let v = swiftCall(expr, callee, scope) { return v }
             return call(callee, arguments, expr.range, scope)
         case .qualifiedCall(let qualifier, let callee, _):
-            let v = eval(qualifier, callee, scope)
+            let v = qualifiedValue(qualifier, callee, scope)
             if v.isPoison { return .poison }
             if case .component = v {
                 report(Messages.badInstance(expr.range, problem: "a component makes a layer, not a value",
@@ -509,7 +509,7 @@ extension Checker {
     }
 
     /// `module.name` read where a call needs it, reported when `module` names no import.
-    func eval(_ qualifier: Identifier, _ name: Identifier, _ scope: Scope) -> SemaValue {
+    func qualifiedValue(_ qualifier: Identifier, _ name: Identifier, _ scope: Scope) -> SemaValue {
         if let v = importedMember(qualifier, name, scope) { return v }
         let base = lookupValue(qualifier.name, qualifier.range, scope, id: qualifier.nameID)
         if !base.isPoison {

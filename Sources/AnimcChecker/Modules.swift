@@ -29,11 +29,9 @@ public final class CheckedModule: @unchecked Sendable {
     /// (its imports are not re-exported).
     func export(_ name: String) -> SemaValue? {
         guard let binding = checker.global.local(name), binding.kind != .module else { return nil }
-        // Evaluated by the module's own check; a declaration it never reached (a
-        // cancelled check) is evaluated now, its mistakes being the module's.
-        if let v = binding.value { return v }
-        let (v, _) = checker.capturing { checker.value(of: binding, in: checker.global, at: binding.name.range) }
-        return v
+        // The module's check ran to the end (it is never cancelled) and evaluated every
+        // declaration, its mistakes reported there.
+        return binding.value ?? .poison
     }
 }
 
@@ -69,7 +67,7 @@ extension Checker {
     /// Registers an `import` as a name bound to its module (poison when it could not
     /// be imported: uses say nothing more).
     func registerImport(_ item: Item) {
-        guard let declaration = importDeclarations[item.range.start] else { return }
+        guard let declaration = facts.imports[item.range.start] else { return }
         guard let name = declaration.name else {
             // A path that is not of an .anim file is reported as that, where it is loaded.
             guard declaration.path.hasSuffix(ImportPaths.fileExtension) else { return }
