@@ -186,7 +186,7 @@ extension LanguageServer {
     /// no import.
     private func moduleCompletion(_ name: String, _ a: Analysis, into out: inout CompletionItems) -> Bool {
         guard let module = a.names.declarations.firstIndex(where: { $0.kind == .module && $0.name == name }) else { return false }
-        let here = ProjectFile(path: a.file.name, uri: "", tree: a.result.tree, names: a.names, positions: a.positions, analysis: a)
+        let here = ProjectFile(a)
         guard let path = here.importedPath(of: module), let target = projectFile(path) else { return true }
         let folded = a.imported.first { $0.file.name == path }?.foldedValues
         let topLevel = Set(target.tree[target.tree.root.items].map(\.range.start))
@@ -342,7 +342,7 @@ extension LanguageServer {
                         snippet: "${1:name} = \(d.name)($0)")
             }
             // The components of the imported files, qualified.
-            let here = ProjectFile(path: a.file.name, uri: "", tree: a.result.tree, names: a.names, positions: a.positions, analysis: a)
+            let here = ProjectFile(a)
             for (m, module) in a.names.declarations.enumerated() where module.kind == .module {
                 guard let path = here.importedPath(of: m), let target = projectFile(path) else { continue }
                 for d in target.names.declarations where d.kind == .component && target.names.exported(d.name, in: target.tree) != nil {

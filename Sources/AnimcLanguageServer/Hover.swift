@@ -17,8 +17,8 @@ extension LanguageServer {
         // `tokens.fast`: what the imported file declares, its value and where.
         if let q = a.names.qualifiedReference(at: offset) {
             let module = a.names.declarations[q.module].name
-            guard let i = tree.imports.first(where: { $0.item.range.start == a.names.declarations[q.module].extent.start }),
-                  let path = ImportResolution.resolve(i.path, from: a.file.name),
+            let file = ProjectFile(a)
+            guard let i = file.importDeclaration(of: q.module), let path = file.importedPath(of: q.module),
                   let imported = a.imported.first(where: { $0.file.name == path }),
                   let names = imported.names, let d = names.exported(q.name, in: imported.tree) else { return nil }
             let decl = names.declarations[d]

@@ -10,7 +10,7 @@ extension LanguageServer {
     func definition(_ r: inout Request) throws(RequestError) -> JSONValue {
         let (doc, a) = try currentAnalysis(r)
         let at = try offset(r, a)
-        let here = ProjectFile(path: a.file.name, uri: doc.uri, tree: a.result.tree, names: a.names, positions: a.positions, analysis: a)
+        let here = ProjectFile(a)
         // `tokens.fast`: the declaration in the imported file.
         if a.names.qualifiedReference(at: at) != nil {
             guard let e = exportedDeclaration(at: at, in: here) else { return .null }
@@ -28,7 +28,7 @@ extension LanguageServer {
     func references(_ r: inout Request) throws(RequestError) -> JSONValue {
         let (doc, a) = try currentAnalysis(r)
         let at = try offset(r, a)
-        let here = ProjectFile(path: a.file.name, uri: doc.uri, tree: a.result.tree, names: a.names, positions: a.positions, analysis: a)
+        let here = ProjectFile(a)
         // A declaration other files may read: its uses across the project.
         if let e = exportedDeclaration(at: at, in: here) {
             let includeDeclaration = r["context"]?["includeDeclaration"]?.boolValue ?? true
@@ -81,7 +81,7 @@ extension LanguageServer {
             throw RequestError(code: JSONRPC.ErrorCode.invalidParams, message: "'\(newName)' is not a valid name")
         }
         let at = try offset(r, a)
-        let here = ProjectFile(path: a.file.name, uri: doc.uri, tree: a.result.tree, names: a.names, positions: a.positions, analysis: a)
+        let here = ProjectFile(a)
         if let e = exportedDeclaration(at: at, in: here) {
             return try renameAcrossFiles(e, to: newName)
         }

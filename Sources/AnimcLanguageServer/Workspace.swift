@@ -15,11 +15,29 @@ struct ProjectFile {
     /// The analysis of an open document (its check, when there is one).
     let analysis: Analysis?
 
-    /// The path each import of this file names, by the import's declaration.
-    func importedPath(of module: Int) -> String? {
+    /// An open document as a project file.
+    init(_ a: Analysis) {
+        self.init(path: a.file.name, uri: a.uri, tree: a.result.tree, names: a.names, positions: a.positions, analysis: a)
+    }
+
+    init(path: String, uri: String, tree: SyntaxTree, names: NameIndex, positions: PositionMap, analysis: Analysis?) {
+        self.path = path
+        self.uri = uri
+        self.tree = tree
+        self.names = names
+        self.positions = positions
+        self.analysis = analysis
+    }
+
+    /// The import that declares `module` (a declaration of the `.module` kind).
+    func importDeclaration(of module: Int) -> ImportDeclaration? {
         let extent = names.declarations[module].extent
-        guard let i = tree.imports.first(where: { $0.item.range.start == extent.start }) else { return nil }
-        return ImportResolution.resolve(i.path, from: tree.file.name)
+        return tree.imports.first { $0.item.range.start == extent.start }
+    }
+
+    /// The path the import that declares `module` names.
+    func importedPath(of module: Int) -> String? {
+        importDeclaration(of: module).flatMap { ImportResolution.resolve($0.path, from: tree.file.name) }
     }
 }
 
@@ -41,9 +59,8 @@ extension LanguageServer {
     /// The project file at `path`: the open document, else the disk's (nil when it
     /// cannot be read or is over the input cap).
     func projectFile(_ path: String) -> ProjectFile? {
-        if let (uri, doc) = documents.first(where: { LanguageServer.displayName($0.key) == path }), !doc.tooLarge {
-            let a = currentAnalysis(doc)
-            return ProjectFile(path: path, uri: uri, tree: a.result.tree, names: a.names, positions: a.positions, analysis: a)
+        if let doc = documents.first(where: { LanguageServer.displayName($0.key) == path })?.value, !doc.tooLarge {
+            return ProjectFile(currentAnalysis(doc))
         }
         // Read again only when the file changed: the one cache of files on disk.
         let stamp = LanguageServer.stamp(path)
