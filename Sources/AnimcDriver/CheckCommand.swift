@@ -77,12 +77,8 @@ extension CheckCommand {
     /// import it (a file that is among them is reported where it is).
     static func compileAll(_ files: [SourceFile], loader: (any SourceLoader)?) -> [CompileResult] {
         let results = Slots<ProjectResult>(count: files.count)
-        if files.count > 1 {
-            DispatchQueue.concurrentPerform(iterations: files.count) { i in
-                results.set(i, Pipeline.compile(files[i], loader: loader))
-            }
-        } else {
-            for (i, file) in files.enumerated() { results.set(i, Pipeline.compile(file, loader: loader)) }
+        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+            results.set(i, Pipeline.compile(files[i], loader: loader))
         }
         let projects = results.values
         var reported = Set(files.map { ImportResolution.normalize($0.name) })
