@@ -30,6 +30,10 @@ let package = Package(
         .target(name: "AnimcChecker", dependencies: ["AnimcBase", "AnimcDiagnostics", "AnimcSyntax", "AnimcIR"], exclude: readme),
         // Stage 3: Core Animation's timing and interpolation model over the IR. Embeddable.
         .target(name: "AnimcRuntime", dependencies: ["AnimcBase", "AnimcIR"], exclude: readme),
+        // Pixels and the image codecs (PNG, deflate), written here. A leaf: the standard library only.
+        .target(name: "AnimcImage", exclude: readme),
+        // The native renderer: a scene state rasterised with exact-area anti-aliasing.
+        .target(name: "AnimcRender", dependencies: ["AnimcBase", "AnimcIR", "AnimcRuntime", "AnimcImage"], exclude: readme),
         // Backends: the portable timeline JSON (writer and loader) and baked per-frame JSON.
         .target(name: "AnimcTimeline", dependencies: ["AnimcBase", "AnimcIR"], exclude: readme),
         .target(name: "AnimcBake", dependencies: ["AnimcBase", "AnimcIR", "AnimcRuntime"], exclude: readme),
@@ -82,6 +86,9 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "AnimcRuntimeTests",
                     dependencies: ["AnimcRuntime", "AnimcIR", "AnimcBase", "AnimcTestSupport"]),
+        .testTarget(name: "AnimcRenderTests",
+                    dependencies: ["AnimcImage", "AnimcRender", "AnimcRuntime", "AnimcIR", "AnimcBase", "AnimcTestSupport"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "AnimcBackendTests",
                     dependencies: ["AnimcTimeline", "AnimcBake", "AnimcRuntime", "AnimcIR", "AnimcBase",
                                    "AnimcDriver", "AnimcCompiler", "AnimcLottie", "AnimcDiagnostics", "AnimcTestSupport"],

@@ -1,0 +1,328 @@
+/// PNG decoding and encoding (ISO/IEC 15948).
+public enum PNG {
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// Whether `bytes` start with PNG's signature.
+    public static func isPNG(_ bytes: [UInt8]) -> Bool { bytes.count >= 8 && Array(bytes[0..<8]) == signature }
+
+    /// The image's header fields.
+    public struct Header: Sendable, Equatable {
+        public var width: Int, height: Int
+        public var bitDepth: Int, colorType: Int, interlaced: Bool
+
+        var channels: Int {
+            switch colorType {
+            case 0, 3: return 1
+            case 2: return 3
+            case 4: return 2
+            default: return 4
+            }
+        }
+        /// Bytes from one pixel to the same component of the next (at least 1), which the
+        /// filters use as their left neighbour.
+        var filterStride: Int { max(1, channels * bitDepth / 8) }
+        func rowBytes(_ width: Int) -> Int { (width * channels * bitDepth + 7) / 8 }
+    }
+
+    /// Decodes a PNG into straight-alpha RGBA8. Sixteen-bit samples keep their high byte
+    /// (as libpng's `strip_16` and browsers do); low bit depths scale to 0–255;
+    /// `tRNS` makes its colour (or palette entries) transparent. Gamma and colour-profile
+    /// chunks are read as sRGB, which is what Pillow gives too.
+    public static func decode(_ bytes: [UInt8], limits: DecodeLimits = .standard) throws -> Bitmap {
+        guard isPNG(bytes) else { throw ImageError("not a PNG file (its signature is missing)") }
+        var position = 8
+        var header: Header?
+        var palette: [UInt8] = []
+        var transparency: [UInt8]?
+        var data: [UInt8] = []
+        var sawIDAT = false, endedIDAT = false
+        while true {
+            guard position + 12 <= bytes.count else { throw ImageError("the PNG file is truncated (no IEND chunk)") }
+            let length = Int(read32(bytes, position))
+            guard length <= Int(Int32.max), position + 12 + length <= bytes.count else {
+                throw ImageError("a PNG chunk runs past the end of the file")
+            }
+            let type = Array(bytes[(position + 4)..<(position + 8)])
+            let body = (position + 8)..<(position + 8 + length)
+            let stored = read32(bytes, position + 8 + length)
+            guard CRC32.checksum(bytes[(position + 4)..<(position + 8 + length)]) == stored else {
+                throw ImageError("the PNG chunk '\(chunkName(type))' has a wrong CRC")
+            }
+            position += 12 + length
+            let name = chunkName(type)
+            if header == nil, name != "IHDR" { throw ImageError("the PNG does not begin with IHDR") }
+            if sawIDAT, name != "IDAT" { endedIDAT = true }
+            switch name {
+            case "IHDR":
+                guard header == nil, length == 13 else { throw ImageError("the PNG's IHDR chunk is malformed") }
+                header = try readHeader(bytes, body.lowerBound, limits: limits)
+            case "PLTE":
+                guard length % 3 == 0, length > 0, length <= 768 else { throw ImageError("the PNG's palette has a wrong length") }
+                palette = Array(bytes[body])
+            case "tRNS":
+                transparency = Array(bytes[body])
+            case "IDAT":
+                guard header != nil else { throw ImageError("the PNG has image data before its header") }
+                guard !endedIDAT else { throw ImageError("the PNG's image data is not contiguous") }
+                sawIDAT = true
+                data.append(contentsOf: bytes[body])
+            case "IEND":
+                guard let header else { throw ImageError("the PNG has no IHDR chunk") }
+                guard sawIDAT else { throw ImageError("the PNG has no image data") }
+                return try decodeImage(header, data: data, palette: palette, transparency: transparency)
+            default:
+                // Bit 5 of the first letter: lower case is ancillary, safe to skip.
+                guard type[0] & 0x20 != 0 else { throw ImageError("the PNG has an unknown critical chunk '\(name)'") }
+            }
+        }
+    }
+
+    static func chunkName(_ type: [UInt8]) -> String {
+        String(decoding: type.map { (0x20...0x7E).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+    }
+
+    @inline(__always)
+    static func read32(_ b: [UInt8], _ i: Int) -> UInt32 {
+        UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
+    }
+
+    static func readHeader(_ b: [UInt8], _ i: Int, limits: DecodeLimits) throws -> Header {
+        let width = Int(read32(b, i)), height = Int(read32(b, i + 4))
+        let depth = Int(b[i + 8]), type = Int(b[i + 9])
+        guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
+            throw ImageError("the PNG's size \(width)×\(height) is not a size")
+        }
+        guard width.multipliedReportingOverflow(by: height).overflow == false, width * height <= limits.maxPixels else {
+            throw ImageError("the PNG is \(width)×\(height), over the limit of \(limits.maxPixels) pixels")
+        }
+        let allowed: [Int: [Int]] = [0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16]]
+        guard let depths = allowed[type], depths.contains(depth) else {
+            throw ImageError("the PNG's colour type \(type) with bit depth \(depth) is not a PNG format")
+        }
+        guard b[i + 10] == 0 else { throw ImageError("the PNG uses an unknown compression method") }
+        guard b[i + 11] == 0 else { throw ImageError("the PNG uses an unknown filter method") }
+        guard b[i + 12] <= 1 else { throw ImageError("the PNG uses an unknown interlace method") }
+        return Header(width: width, height: height, bitDepth: depth, colorType: type, interlaced: b[i + 12] == 1)
+    }
+
+    /// Adam7's passes: the first column and row, and the steps between them.
+    static let passes: [(x: Int, y: Int, dx: Int, dy: Int)] = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4),
+                                                               (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+
+    static func decodeImage(_ h: Header, data: [UInt8], palette: [UInt8], transparency: [UInt8]?) throws -> Bitmap {
+        if h.colorType == 3, palette.isEmpty { throw ImageError("the PNG is indexed but has no palette") }
+        let images: [(x: Int, y: Int, dx: Int, dy: Int, w: Int, h: Int)] = h.interlaced
+            ? passes.map { p in (p.x, p.y, p.dx, p.dy, (h.width - p.x + p.dx - 1) / p.dx, (h.height - p.y + p.dy - 1) / p.dy) }
+                .filter { $0.w > 0 && $0.h > 0 }
+            : [(0, 0, 1, 1, h.width, h.height)]
+        var expected = 0
+        for i in images {
+            let (size, overflow) = (h.rowBytes(i.w) + 1).multipliedReportingOverflow(by: i.h)
+            guard !overflow else { throw ImageError("the PNG is too large") }
+            expected += size
+        }
+        let raw = try Inflate.zlib(data, maxOutput: expected)
+        guard raw.count == expected else { throw ImageError("the PNG's image data is shorter than its size needs") }
+        var out = [UInt8](repeating: 0, count: h.width * h.height * 4)
+        let converter = try SampleConverter(h, palette: palette, transparency: transparency)
+        var offset = 0
+        for pass in images {
+            let rowBytes = h.rowBytes(pass.w)
+            var previous = [UInt8](repeating: 0, count: rowBytes)
+            var row = [UInt8](repeating: 0, count: rowBytes)
+            for y in 0..<pass.h {
+                let filter = raw[offset]
+                for k in 0..<rowBytes { row[k] = raw[offset + 1 + k] }
+                offset += 1 + rowBytes
+                try unfilter(filter, &row, previous, stride: h.filterStride)
+                converter.convert(row, width: pass.w) { x, r, g, b, a in
+                    let i = ((pass.y + y * pass.dy) * h.width + pass.x + x * pass.dx) * 4
+                    out[i] = r; out[i + 1] = g; out[i + 2] = b; out[i + 3] = a
+                }
+                swap(&row, &previous)
+            }
+        }
+        return Bitmap(width: h.width, height: h.height, alpha: .straight, pixels: out) ?? Bitmap(width: 0, height: 0)
+    }
+
+    static func unfilter(_ filter: UInt8, _ row: inout [UInt8], _ previous: [UInt8], stride: Int) throws {
+        let n = row.count
+        switch filter {
+        case 0: break
+        case 1: if n > stride { for i in stride..<n { row[i] = row[i] &+ row[i - stride] } }
+        case 2: for i in 0..<n { row[i] = row[i] &+ previous[i] }
+        case 3:
+            for i in 0..<n {
+                let left = i >= stride ? Int(row[i - stride]) : 0
+                row[i] = row[i] &+ UInt8((left + Int(previous[i])) / 2)
+            }
+        case 4:
+            for i in 0..<n {
+                let a = i >= stride ? Int(row[i - stride]) : 0
+                let c = i >= stride ? Int(previous[i - stride]) : 0
+                row[i] = row[i] &+ UInt8(paeth(a, Int(previous[i]), c))
+            }
+        default:
+            throw ImageError("the PNG uses the unknown row filter \(filter)")
+        }
+    }
+
+    @inline(__always)
+    static func paeth(_ a: Int, _ b: Int, _ c: Int) -> Int {
+        let p = a + b - c
+        let pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+        return pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+    }
+
+    /// Turns a row of samples into RGBA8 pixels.
+    struct SampleConverter {
+        let header: Header
+        var palette: [(UInt8, UInt8, UInt8, UInt8)] = []
+        /// The transparent colour's samples at full depth (grey, or R, G, B).
+        var key: [Int]?
+
+        init(_ h: Header, palette: [UInt8], transparency: [UInt8]?) throws {
+            header = h
+            if h.colorType == 3 {
+                for k in 0..<(palette.count / 3) {
+                    let a = transparency.flatMap { k < $0.count ? $0[k] : nil } ?? 255
+                    self.palette.append((palette[k * 3], palette[k * 3 + 1], palette[k * 3 + 2], a))
+                }
+            } else if let t = transparency {
+                // tRNS on a type with alpha, or of the wrong length, is ignored (as libpng warns and does).
+                if h.colorType == 0, t.count >= 2 { key = [Int(t[0]) << 8 | Int(t[1])] }
+                if h.colorType == 2, t.count >= 6 {
+                    key = [Int(t[0]) << 8 | Int(t[1]), Int(t[2]) << 8 | Int(t[3]), Int(t[4]) << 8 | Int(t[5])]
+                }
+            }
+        }
+
+        @inline(__always)
+        func convert(_ row: [UInt8], width: Int, _ put: (Int, UInt8, UInt8, UInt8, UInt8) -> Void) {
+            let depth = header.bitDepth
+            @inline(__always) func sample(_ index: Int) -> Int {
+                switch depth {
+                case 16: return Int(row[index * 2]) << 8 | Int(row[index * 2 + 1])
+                case 8: return Int(row[index])
+                default:
+                    let bit = index * depth
+                    return Int(row[bit >> 3]) >> (8 - depth - (bit & 7)) & ((1 << depth) - 1)
+                }
+            }
+            @inline(__always) func eight(_ v: Int) -> UInt8 {
+                switch depth {
+                case 16: return UInt8(v >> 8)
+                case 8: return UInt8(v)
+                default: return UInt8(v * 255 / ((1 << depth) - 1))
+                }
+            }
+            let c = header.channels
+            for x in 0..<width {
+                switch header.colorType {
+                case 0:
+                    let v = sample(x)
+                    let g = eight(v)
+                    put(x, g, g, g, key.map { $0[0] == v ? 0 : 255 } ?? 255)
+                case 2:
+                    let r = sample(x * c), g = sample(x * c + 1), b = sample(x * c + 2)
+                    let transparent = key.map { $0[0] == r && $0[1] == g && $0[2] == b } ?? false
+                    put(x, eight(r), eight(g), eight(b), transparent ? 0 : 255)
+                case 3:
+                    let i = sample(x)
+                    // An index past the palette is black and opaque (libpng's choice).
+                    let p = i < palette.count ? palette[i] : (0, 0, 0, 255)
+                    put(x, p.0, p.1, p.2, p.3)
+                case 4:
+                    let g = eight(sample(x * 2))
+                    put(x, g, g, g, eight(sample(x * 2 + 1)))
+                default:
+                    put(x, eight(sample(x * 4)), eight(sample(x * 4 + 1)), eight(sample(x * 4 + 2)), eight(sample(x * 4 + 3)))
+                }
+            }
+        }
+    }
+
+    /// Encodes `image` as an 8-bit PNG: RGB when every pixel is opaque, else RGBA
+    /// (straight alpha, converted from premultiplied if need be). Each row takes the
+    /// filter whose output has the smallest sum of absolute values (libpng's heuristic);
+    /// the data is deflated with dynamic Huffman codes.
+    public static func encode(_ image: Bitmap, effort: Deflate.Effort = .standard) -> [UInt8] {
+        let straight = image.straightened()
+        var opaque = true
+        var i = 3
+        while i < straight.pixels.count {
+            if straight.pixels[i] != 255 { opaque = false; break }
+            i += 4
+        }
+        let channels = opaque ? 3 : 4
+        let rowBytes = straight.width * channels
+        var raw = [UInt8]()
+        raw.reserveCapacity((rowBytes + 1) * straight.height)
+        var previous = [UInt8](repeating: 0, count: rowBytes)
+        var row = [UInt8](repeating: 0, count: rowBytes)
+        var candidate = [UInt8](repeating: 0, count: rowBytes)
+        var best = [UInt8](repeating: 0, count: rowBytes)
+        for y in 0..<straight.height {
+            let base = y * straight.width * 4
+            for x in 0..<straight.width {
+                for k in 0..<channels { row[x * channels + k] = straight.pixels[base + x * 4 + k] }
+            }
+            var bestFilter: UInt8 = 0
+            var bestScore = Int.max
+            for filter in UInt8(0)...4 {
+                filterRow(filter, row, previous, stride: channels, into: &candidate)
+                var score = 0
+                for b in candidate { score += b < 128 ? Int(b) : 256 - Int(b) }
+                if score < bestScore {
+                    bestScore = score
+                    bestFilter = filter
+                    swap(&best, &candidate)
+                }
+            }
+            raw.append(bestFilter)
+            raw.append(contentsOf: best)
+            swap(&previous, &row)
+        }
+        var out = signature
+        var ihdr = [UInt8]()
+        append32(&ihdr, UInt32(straight.width))
+        append32(&ihdr, UInt32(straight.height))
+        ihdr += [8, opaque ? 2 : 6, 0, 0, 0]
+        writeChunk(&out, "IHDR", ihdr)
+        writeChunk(&out, "IDAT", Deflate.zlib(raw, effort: effort))
+        writeChunk(&out, "IEND", [])
+        return out
+    }
+
+    static func filterRow(_ filter: UInt8, _ row: [UInt8], _ previous: [UInt8], stride: Int, into out: inout [UInt8]) {
+        for i in 0..<row.count {
+            let a = i >= stride ? Int(row[i - stride]) : 0
+            let b = Int(previous[i])
+            let c = i >= stride ? Int(previous[i - stride]) : 0
+            let predicted: Int
+            switch filter {
+            case 0: predicted = 0
+            case 1: predicted = a
+            case 2: predicted = b
+            case 3: predicted = (a + b) / 2
+            default: predicted = paeth(a, b, c)
+            }
+            out[i] = row[i] &- UInt8(truncatingIfNeeded: predicted)
+        }
+    }
+
+    static func append32(_ out: inout [UInt8], _ v: UInt32) {
+        out += [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+    }
+
+    static func writeChunk(_ out: inout [UInt8], _ type: String, _ body: [UInt8]) {
+        append32(&out, UInt32(body.count))
+        let typeBytes = Array(type.utf8)
+        var crc = CRC32()
+        crc.update(typeBytes)
+        crc.update(body)
+        out += typeBytes
+        out += body
+        append32(&out, crc.value)
+    }
+}

@@ -1,0 +1,124 @@
+import AnimcImage
+import AnimcTestSupport
+import Foundation
+import Testing
+
+/// The codecs against independent references: Python's zlib and Pillow made the corpus
+/// (Tests/render/make_png_corpus.py); round trips check the encoders through the decoders,
+/// and the decoders are checked against that corpus, so neither side grades itself.
+@Suite struct CodecTests {
+    static let corpus = Repository.files(in: "Tests/AnimcRenderTests/Fixtures/png", withExtension: "png")
+
+    @Test func theCorpusCoversPngSuitesGround() {
+        let names = Set(Self.corpus.map { ($0 as NSString).lastPathComponent })
+        #expect(names.count >= 150)
+        for required in ["t0-d01-plain-none.png", "t0-d16-adam7-mixed.png", "t2-d16-plain-paeth.png", "t3-d01-adam7-paeth.png",
+                         "t4-d16-plain-average.png", "t6-d08-plain-sub.png", "trns-palette.png", "trns-grey8.png",
+                         "trns-rgb8.png", "size-1x1-adam7.png", "idat-split.png", "deflate-stored.png", "pillow-P.png"] {
+            #expect(names.contains(required), "\(required) is missing: run Tests/render/make_png_corpus.py")
+        }
+    }
+
+    @Test(arguments: corpus)
+    func decodesToPillowsPixels(_ path: String) throws {
+        let image = try PNG.decode(Repository.bytes(path))
+        let expected = Repository.bytes(String(path.dropLast(4)) + ".rgba")
+        #expect(image.alpha == .straight)
+        #expect(image.pixels.count == expected.count)
+        let differing = zip(image.pixels, expected).enumerated().first { $0.element.0 != $0.element.1 }
+        #expect(differing == nil, "\(path): first difference at byte \(differing?.offset ?? -1) (pixel \((differing?.offset ?? 0) / 4))")
+    }
+
+    @Test func deflateRoundTripsAndCompresses() throws {
+        var rng = SplitMix64(seed: 41)
+        let text = Array(String(repeating: "animc compiles .anim files; ", count: 2000).utf8)
+        let noise = (0..<70_000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        let runs = [UInt8](repeating: 7, count: 300_000)
+        let mixed = (0..<200_000).map { i in UInt8(truncatingIfNeeded: (i / 97) &* 31 ^ (i % 13 == 0 ? Int(rng.next() & 3) : 0)) }
+        for (name, data) in [("empty", []), ("one byte", [42]), ("text", text), ("noise", noise), ("runs", runs), ("mixed", mixed)] {
+            let z = Deflate.zlib(data)
+            #expect(try Inflate.zlib(z, maxOutput: data.count) == data, "\(name)")
+            #expect(try Inflate.zlib(Deflate.zlib(data, effort: .fast), maxOutput: data.count) == data, "\(name), fast")
+            if name == "text" || name == "runs" { #expect(z.count * 20 < data.count, "\(name): \(z.count) bytes") }
+            // Noise is not compressible: stored blocks bound its growth.
+            if name == "noise" { #expect(z.count < data.count + data.count / 100 + 64) }
+        }
+    }
+
+    /// Python's zlib (through the corpus generator) is one reference; the stream written
+    /// here must also decode in it, which the CI script checks. In-process, the stream's
+    /// blocks must be coded, not stored, wherever coding pays.
+    @Test func deflateUsesHuffmanCodedBlocks() {
+        let data = Array(String(repeating: "abcabcabd", count: 500).utf8)
+        let raw = Deflate.deflate(data)
+        // The first block's type, bits 1-2 of the first byte: 1 fixed, 2 dynamic.
+        #expect((raw[0] >> 1) & 3 != 0)
+    }
+
+    @Test func packageMergeRespectsTheLimitAndIsComplete() {
+        // Fibonacci frequencies make the unlimited Huffman code as deep as there are symbols.
+        var fib = [1, 1]
+        while fib.count < 30 { fib.append(fib[fib.count - 1] + fib[fib.count - 2]) }
+        for limit in [7, 9, 15] {
+            let lengths = HuffmanLengths.limited(fib, limit: limit)
+            #expect(lengths.allSatisfy { $0 >= 1 && Int($0) <= limit })
+            let kraft = lengths.reduce(0.0) { $0 + pow(2.0, -Double($1)) }
+            #expect(abs(kraft - 1) < 1e-12, "the code must be complete (Kraft sum \(kraft))")
+        }
+        // Without pressure from the limit it is a Huffman code: 1:1:2:4 gives 3, 3, 2, 1.
+        #expect(HuffmanLengths.limited([1, 1, 2, 4], limit: 15) == [3, 3, 2, 1])
+    }
+
+    @Test func pngRoundTripsExactly() throws {
+        var rng = SplitMix64(seed: 7)
+        for (w, h) in [(1, 1), (3, 5), (64, 33), (375, 20)] {
+            var image = Bitmap(width: w, height: h, alpha: .straight)
+            for i in 0..<image.pixels.count { image.pixels[i] = UInt8(truncatingIfNeeded: rng.next() >> 60 &* 17) }
+            let decoded = try PNG.decode(PNG.encode(image))
+            #expect(decoded == image)
+            // Opaque images are written as RGB.
+            for i in stride(from: 3, to: image.pixels.count, by: 4) { image.pixels[i] = 255 }
+            let opaque = PNG.encode(image)
+            #expect(opaque[25] == 2)
+            #expect(try PNG.decode(opaque) == image)
+        }
+    }
+
+    @Test func premultipliedImagesAreWrittenStraight() throws {
+        guard let image = Bitmap(width: 2, height: 1, alpha: .premultiplied, pixels: [64, 32, 0, 128, 0, 0, 0, 0]) else {
+            Issue.record("a 2×1 image")
+            return
+        }
+        let decoded = try PNG.decode(PNG.encode(image))
+        #expect(decoded.pixels == [128, 64, 0, 128, 0, 0, 0, 0])
+    }
+
+    @Test func malformedFilesAreErrorsNeverTraps() throws {
+        let good = PNG.encode(Bitmap(width: 8, height: 8, alpha: .straight))
+        #expect(throws: ImageError.self) { try PNG.decode([]) }
+        #expect(throws: ImageError.self) { try PNG.decode(Array(good.prefix(40))) }
+        var badCRC = good
+        badCRC[29] ^= 1
+        #expect(throws: ImageError.self) { try PNG.decode(badCRC) }
+        // Every truncation and every single-byte change either decodes or throws.
+        for n in 0..<good.count { _ = try? PNG.decode(Array(good.prefix(n))) }
+        for i in 0..<good.count {
+            var changed = good
+            changed[i] ^= 0x5A
+            _ = try? PNG.decode(changed)
+        }
+        // A header declaring more pixels than the limit is refused before any allocation.
+        var huge = good
+        huge.replaceSubrange(16..<24, with: [0x7F, 0xFF, 0xFF, 0xFF, 0x7F, 0xFF, 0xFF, 0xFF])
+        let crc = CRC32.checksum(huge[12..<29])
+        huge.replaceSubrange(29..<33, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+        #expect(throws: ImageError.self) { try PNG.decode(huge) }
+        // A deflate bomb: 1 MB of zeros where 64 bytes are declared.
+        #expect(throws: ImageError.self) { try Inflate.zlib(Deflate.zlib([UInt8](repeating: 0, count: 1 << 20)), maxOutput: 64) }
+    }
+
+    @Test func checksumsMatchTheirStandardVectors() {
+        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+        #expect(Adler32.checksum(Array("Wikipedia".utf8)) == 0x11E6_0398)
+    }
+}
