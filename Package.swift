@@ -57,7 +57,8 @@ let package = Package(
         .target(
             name: "AnimcDriver",
             dependencies: ["AnimcBase", "AnimcDiagnostics", "AnimcSyntax", "AnimcIR", "AnimcChecker", "AnimcCompiler",
-                           "AnimcLanguageServer", "AnimcRuntime", "AnimcTimeline", "AnimcBake", "AnimcPreview", "AnimcLottie"],
+                           "AnimcLanguageServer", "AnimcRuntime", "AnimcTimeline", "AnimcBake", "AnimcPreview", "AnimcLottie",
+                           "AnimcImage", "AnimcRender"],
             exclude: readme),
         .executableTarget(name: "animc", dependencies: ["AnimcDriver"], exclude: readme),
         .executableTarget(

@@ -67,6 +67,8 @@ public struct CommandLineTool {
             return wantsHelp(rest) ? showHelp(first) : EvalCommand(tool: self).run(rest)
         case "preview":
             return wantsHelp(rest) ? showHelp(first) : PreviewCommand(tool: self).run(rest)
+        case "render":
+            return wantsHelp(rest) ? showHelp(first) : RenderCommand(tool: self).run(rest)
         case "explain":
             return wantsHelp(rest) ? showHelp(first) : ExplainCommand(tool: self).run(rest)
         default:

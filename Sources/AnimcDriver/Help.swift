@@ -1,7 +1,7 @@
 /// Usage texts. Kept beside the commands they describe and checked by tests: every
 /// command has a help text and every option in a spec appears in it.
 enum Help {
-    static let commands = ["check", "lint", "fmt", "lsp", "parse", "build", "eval", "preview", "explain", "help", "version"]
+    static let commands = ["check", "lint", "fmt", "lsp", "parse", "build", "eval", "preview", "render", "explain", "help", "version"]
 
     static let main = """
     animc \(CommandLineTool.version): compile .anim animations
@@ -13,6 +13,7 @@ enum Help {
       check PATH...          report every diagnostic (--fix: apply the safe fixes; alias: lint)
       eval FILE --at TIME    print property values at given times
       preview FILE           write an HTML page that plays it (--serve: live)
+      render FILE --at TIME  draw frames as PNG, without a browser
       fmt PATH...            format files in place (--check: print a diff instead)
       lsp                    run the language server on stdin and stdout
       parse FILE --dump      print the syntax tree
@@ -35,6 +36,7 @@ enum Help {
         case "build": return build
         case "eval": return eval
         case "preview": return preview
+        case "render": return render
         case "help": return main
         case "version": return "USAGE: animc --version\n"
         default: return nil
@@ -217,4 +219,30 @@ enum Help {
       animc preview examples/splash.anim --serve --port 8123
 
     """
+
+    static let render = """
+    USAGE: animc render FILE --at TIME [-o FRAME.png] [options]
+           animc render FILE --at START..END/FPS -o DIR/ [options]
+
+    Draw the composition as PNG images with animc's own renderer (no browser): the
+    layers in tree order, as Core Animation draws them (docs/render.md lists what it
+    does not draw yet). A range of times writes one numbered PNG per time into DIR
+    (created if missing), NAME-0000.png and on.
+
+    OPTIONS:
+      --at TIME           a time (1.5, 1.5s, 1500ms) or a range START..END/FPS (the end
+                          left out; ... includes it)
+      -o, --output PATH   the PNG (default: NAME.png beside the input), or the folder
+                          for a range
+      --scale N           device pixels per point (default 1; 2 for Retina frames)
+      --background COLOR  drawn under everything: #RRGGBB, #RRGGBBAA, white, black or
+                          transparent (default: the composition's background)
+      --color WHEN        auto (default), always or never (for diagnostics)
+
+    EXAMPLES:
+      animc render examples/splash.anim --at 1s -o splash.png
+      animc render examples/splash.anim --at 0..3/30 -o frames/ --scale 2
+
+    """
 }
+

@@ -1,0 +1,399 @@
+import AnimcIR
+import AnimcImage
+import AnimcRuntime
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a frame is rendered.
+public struct RenderOptions: Sendable {
+    /// Device pixels per point.
+    public var scale: Double = 1
+    /// Drawn under everything; the composition's `background` when nil (transparent if it has none).
+    public var background: Color?
+    /// Curves become polylines within this distance of the curve, in device pixels.
+    public var tolerance: Double = 0.1
+    public init(scale: Double = 1, background: Color? = nil) {
+        self.scale = scale
+        self.background = background
+    }
+}
+
+/// Rasterises a ``SceneState`` as Core Animation draws the layer tree: each layer, in
+/// tree order, draws its background (rounded by `cornerRadius`), its content (a shape's
+/// fill then stroke, or a gradient), its sublayers (clipped to its rounded bounds when
+/// `masksToBounds`), then its border, inside its bounds, over the sublayers. A layer whose
+/// opacity is below 1 and that draws more than one thing, or that has a mask, is drawn
+/// into a group first and composited once with its opacity and its mask's alpha, as Core
+/// Animation composites group opacity. Every layer is a projected quad: its points go
+/// through its composed matrix (perspective included) before rasterising.
+///
+/// Not yet drawn (docs/render.md): shadows, image contents.
+///
+/// A renderer keeps its buffers between frames; it is not shared between threads.
+public final class SceneRenderer {
+    public let timeline: Timeline
+    public let options: RenderOptions
+    public let width: Int
+    public let height: Int
+    var raster: CoverageRaster
+    var root: Canvas
+    var groups: [Canvas] = []
+    let sublayers: [[Int]]
+    let topLevel: [Int]
+    let keys: Keys
+
+    /// The size is the composition's times the scale, rounded up, at most 16,384 pixels a side.
+    public init(timeline: Timeline, options: RenderOptions = RenderOptions()) {
+        self.timeline = timeline
+        var o = options
+        if !(o.scale.isFinite && o.scale > 0) { o.scale = 1 }
+        self.options = o
+        let size = timeline.composition.size
+        func pixels(_ v: Double) -> Int { v.isFinite && v > 0 ? Int(min((v * o.scale).rounded(.up), 16384)) : 1 }
+        width = pixels(size.width)
+        height = pixels(size.height)
+        raster = CoverageRaster(width: width, height: height)
+        root = Canvas(width: width, height: height)
+        let layers = timeline.composition.layers
+        var children = [[Int]](repeating: [], count: layers.count)
+        var top: [Int] = []
+        for (i, l) in layers.enumerated() where !l.isMask {
+            if let p = l.parent, p >= 0, p < layers.count { children[p].append(i) } else { top.append(i) }
+        }
+        sublayers = children
+        topLevel = top
+        keys = Keys()
+    }
+
+    /// The frame at composition time `t`.
+    public func render(at t: Double) -> Bitmap {
+        var state = timeline.makeState()
+        timeline.evaluate(at: t, into: &state)
+        return render(state)
+    }
+
+    /// The frame `state` holds, premultiplied RGBA8.
+    public func render(_ state: SceneState) -> Bitmap {
+        root.dirty = PixelBox(x0: 0, y0: 0, x1: width, y1: height)
+        root.clear()
+        if let bg = options.background ?? timeline.composition.backgroundColor {
+            root.fillAll(premultiply(bg))
+        }
+        var frame = Frame(state: state)
+        for i in topLevel { draw(i, &frame, into: &root, clip: nil, depth: 0) }
+        return root.bitmap()
+    }
+
+    /// What one frame's drawing carries.
+    struct Frame {
+        let state: SceneState
+    }
+
+    struct Keys {
+        let opacity = PropertyTable.keyPath("opacity"), hidden = PropertyTable.keyPath("hidden")
+        let bounds = PropertyTable.keyPath("bounds"), backgroundColor = PropertyTable.keyPath("backgroundColor")
+        let cornerRadius = PropertyTable.keyPath("cornerRadius"), borderWidth = PropertyTable.keyPath("borderWidth")
+        let borderColor = PropertyTable.keyPath("borderColor"), masksToBounds = PropertyTable.keyPath("masksToBounds")
+        let path = PropertyTable.keyPath("path"), fillColor = PropertyTable.keyPath("fillColor")
+        let strokeColor = PropertyTable.keyPath("strokeColor"), lineWidth = PropertyTable.keyPath("lineWidth")
+        let strokeStart = PropertyTable.keyPath("strokeStart"), strokeEnd = PropertyTable.keyPath("strokeEnd")
+        let lineCap = PropertyTable.keyPath("lineCap"), lineJoin = PropertyTable.keyPath("lineJoin")
+        let miterLimit = PropertyTable.keyPath("miterLimit"), lineDashPhase = PropertyTable.keyPath("lineDashPhase")
+        let lineDashPattern = PropertyTable.keyPath("lineDashPattern"), fillRule = PropertyTable.keyPath("fillRule")
+        let colors = PropertyTable.keyPath("colors"), locations = PropertyTable.keyPath("locations")
+        let startPoint = PropertyTable.keyPath("startPoint"), endPoint = PropertyTable.keyPath("endPoint")
+        let gradientType = PropertyTable.keyPath("gradientType")
+    }
+
+    func value(_ key: KeyPathInfo?, _ layer: Int, _ frame: Frame) -> Value? {
+        guard let key else { return nil }
+        return timeline.value(key, layer: layer, in: frame.state)
+    }
+    func number(_ key: KeyPathInfo?, _ layer: Int, _ frame: Frame) -> Double? {
+        if case .number(let x)? = value(key, layer, frame), x.isFinite { return x }
+        return nil
+    }
+    func color(_ key: KeyPathInfo?, _ layer: Int, _ frame: Frame) -> Color? {
+        if case .color(let c)? = value(key, layer, frame) { return c }
+        return nil
+    }
+    func flag(_ key: KeyPathInfo?, _ layer: Int, _ frame: Frame) -> Bool {
+        switch value(key, layer, frame) {
+        case .bool(let b)?: return b
+        case .number(let x)?: return x >= 0.5
+        default: return false
+        }
+    }
+    func enumeration(_ key: KeyPathInfo?, _ layer: Int, _ frame: Frame) -> String? {
+        if case .enumeration(let e)? = value(key, layer, frame) { return e }
+        return nil
+    }
+
+    func premultiply(_ c: Color, _ opacity: Double = 1) -> Premultiplied {
+        func unit(_ v: Double) -> Float { v.isFinite ? Float(min(max(v, 0), 1)) : 0 }
+        let a = unit(c.alpha) * unit(opacity)
+        return Premultiplied(r: unit(c.red) * a, g: unit(c.green) * a, b: unit(c.blue) * a, a: a)
+    }
+
+    /// A layer's points in device pixels, through its composed matrix.
+    struct Projection {
+        let matrix: M4
+        let scale: Double
+        /// Layer units per device pixel near the layer's bounds: curves are flattened
+        /// in layer units to a device tolerance.
+        var layerUnitsPerPixel = 1.0
+
+        init(_ matrix: M4, scale: Double, around center: Point) {
+            self.matrix = matrix
+            self.scale = scale
+            if let c = map(center), let x = map(Point(center.x + 1, center.y)), let y = map(Point(center.x, center.y + 1)) {
+                let stretch = max(hypot(x.x - c.x, x.y - c.y), hypot(y.x - c.x, y.y - c.y))
+                if stretch.isFinite, stretch > 1e-12 { layerUnitsPerPixel = 1 / stretch }
+            }
+        }
+
+        func map(_ p: Point) -> DevicePoint? {
+            let r = matrix.apply(p.x, p.y)
+            // Behind the eye: the point has no place on screen.
+            guard r.w > 1e-9, r.x.isFinite, r.y.isFinite else { return nil }
+            return DevicePoint(r.x * scale, r.y * scale)
+        }
+
+        /// Maps every polygon; nil if any point is behind the viewer.
+        func map(_ polygons: [[Point]]) -> [[DevicePoint]]? {
+            var out: [[DevicePoint]] = []
+            out.reserveCapacity(polygons.count)
+            for polygon in polygons {
+                var mapped: [DevicePoint] = []
+                mapped.reserveCapacity(polygon.count)
+                for p in polygon {
+                    guard let d = map(p) else { return nil }
+                    mapped.append(d)
+                }
+                out.append(mapped)
+            }
+            return out
+        }
+
+        /// The layer point under a device pixel's centre (the matrix's plane inverted).
+        func inverse() -> ((Double, Double) -> Point?)? {
+            let m = matrix.m
+            // Row vector (x, y, 1) times H gives (X, Y, W).
+            let h = [m.0, m.1, m.3, m.4, m.5, m.7, m.12, m.13, m.15]
+            let det = h[0] * (h[4] * h[8] - h[5] * h[7]) - h[1] * (h[3] * h[8] - h[5] * h[6]) + h[2] * (h[3] * h[7] - h[4] * h[6])
+            guard det.isFinite, abs(det) > 1e-300 else { return nil }
+            let inv = [(h[4] * h[8] - h[5] * h[7]) / det, (h[2] * h[7] - h[1] * h[8]) / det, (h[1] * h[5] - h[2] * h[4]) / det,
+                       (h[5] * h[6] - h[3] * h[8]) / det, (h[0] * h[8] - h[2] * h[6]) / det, (h[2] * h[3] - h[0] * h[5]) / det,
+                       (h[3] * h[7] - h[4] * h[6]) / det, (h[1] * h[6] - h[0] * h[7]) / det, (h[0] * h[4] - h[1] * h[3]) / det]
+            let s = scale
+            return { px, py in
+                let X = (px + 0.5) / s, Y = (py + 0.5) / s
+                let x = X * inv[0] + Y * inv[3] + inv[6]
+                let y = X * inv[1] + Y * inv[4] + inv[7]
+                let w = X * inv[2] + Y * inv[5] + inv[8]
+                guard w != 0 else { return nil }
+                return Point(x / w, y / w)
+            }
+        }
+    }
+
+    /// The group canvas for `depth`, moved out of the pool (so drawing into it copies
+    /// nothing); ``give(_:depth:)`` puts it back, cleared.
+    func take(depth: Int) -> Canvas {
+        while groups.count <= depth { groups.append(Canvas(width: width, height: height)) }
+        var c = Canvas(width: 0, height: 0)
+        swap(&c, &groups[depth])
+        return c.width == width ? c : Canvas(width: width, height: height)
+    }
+
+    func give(_ canvas: Canvas, depth: Int) {
+        groups[depth] = canvas
+    }
+
+    func draw(_ i: Int, _ frame: inout Frame, into target: inout Canvas, clip: CoverageMask?, depth: Int) {
+        let layers = timeline.composition.layers
+        guard depth < 512 else { return }
+        if flag(keys.hidden, i, frame) { return }
+        let opacity = min(max(number(keys.opacity, i, frame) ?? 1, 0), 1)
+        if opacity <= 0 { return }
+        // A layer facing away with doubleSided off has effective opacity 0 from the runtime.
+        if frame.state.effectiveOpacity(ofLayer: i) <= 0 { return }
+        let bounds: Rect = { if case .rect(let r)? = value(keys.bounds, i, frame) { return r }; return .zero }()
+        let projection = Projection(frame.state.matrix(ofLayer: i), scale: options.scale,
+                                    around: Point(bounds.x + bounds.width / 2, bounds.y + bounds.height / 2))
+        let tolerance = options.tolerance * projection.layerUnitsPerPixel
+        let radius = max(number(keys.cornerRadius, i, frame) ?? 0, 0)
+        let children = sublayers[i]
+        let mask = layers[i].mask
+        var parts = 0
+        let background = color(keys.backgroundColor, i, frame).flatMap { $0.alpha > 0 ? $0 : nil }
+        if background != nil { parts += 1 }
+        let borderWidth = max(number(keys.borderWidth, i, frame) ?? 0, 0)
+        let border = borderWidth > 0 ? color(keys.borderColor, i, frame).flatMap { $0.alpha > 0 ? $0 : nil } : nil
+        if border != nil { parts += 1 }
+        if layers[i].kind == .shape || layers[i].kind == .gradient { parts += 2 }
+        parts += children.count
+        let grouped = mask != nil || (opacity < 1 && parts > 1)
+        let ownAlpha = grouped ? 1 : opacity
+
+        var group = grouped ? take(depth: depth + 1) : Canvas(width: 0, height: 0)
+        func paint(_ body: (inout Canvas) -> Void) {
+            if grouped { body(&group) } else { body(&target) }
+        }
+        let innerClip: CoverageMask? = grouped ? nil : clip
+
+        if let background {
+            let outline = Flattening.roundedRect(bounds, radius: radius, tolerance: tolerance)
+            paint { fillSolid([outline], .nonZero, projection, premultiply(background, ownAlpha), clip: innerClip, into: &$0) }
+        }
+        switch layers[i].kind {
+        case .shape: paint { drawShape(i, frame, projection, tolerance, ownAlpha, innerClip, into: &$0) }
+        case .gradient: paint { drawGradient(i, frame, projection, bounds, ownAlpha, innerClip, into: &$0) }
+        default: break
+        }
+        if !children.isEmpty {
+            var childClip = innerClip
+            if flag(keys.masksToBounds, i, frame) {
+                let outline = Flattening.roundedRect(bounds, radius: radius, tolerance: tolerance)
+                childClip = intersect(innerClip, [outline], projection)
+            }
+            for c in children {
+                if grouped { draw(c, &frame, into: &group, clip: childClip, depth: depth + 1) } else {
+                    draw(c, &frame, into: &target, clip: childClip, depth: depth + 1)
+                }
+            }
+        }
+        if let border {
+            let outer = Flattening.roundedRect(bounds, radius: radius, tolerance: tolerance)
+            let inset = Rect(bounds.x + borderWidth, bounds.y + borderWidth, bounds.width - 2 * borderWidth,
+                             bounds.height - 2 * borderWidth)
+            var shapes = [outer]
+            if inset.width > 0, inset.height > 0 {
+                shapes.append(Flattening.roundedRect(inset, radius: max(radius - borderWidth, 0), tolerance: tolerance).reversed())
+            }
+            paint { fillSolid(shapes, .nonZero, projection, premultiply(border, ownAlpha), clip: innerClip, into: &$0) }
+        }
+        guard grouped else { return }
+        var maskCoverage: CoverageMask?
+        if let m = mask, m >= 0, m < layers.count {
+            var maskCanvas = take(depth: depth + 2)
+            draw(m, &frame, into: &maskCanvas, clip: nil, depth: depth + 2)
+            maskCoverage = maskCanvas.alphaMask()
+            maskCanvas.clear()
+            give(maskCanvas, depth: depth + 2)
+        }
+        target.composite(&group, opacity: Float(opacity), mask: maskCoverage, clip: clip)
+        give(group, depth: depth + 1)
+    }
+
+    func fillSolid(_ polygons: [[Point]], _ rule: FillRule, _ projection: Projection, _ color: Premultiplied,
+                   clip: CoverageMask?, into canvas: inout Canvas) {
+        guard color.a > 0, let device = projection.map(polygons) else { return }
+        for p in device { raster.addPolygon(p) }
+        canvas.fill(&raster, rule, clip: clip) { _, _ in color }
+    }
+
+    /// `clip` times the coverage of `polygons`.
+    func intersect(_ clip: CoverageMask?, _ polygons: [[Point]], _ projection: Projection) -> CoverageMask {
+        var values = [Float](repeating: 0, count: width * height)
+        var box = PixelBox.empty
+        if let device = projection.map(polygons) {
+            for p in device { raster.addPolygon(p) }
+            raster.sweep(.nonZero) { row, x0, coverage in
+                var first = Int.max, last = Int.min
+                for k in 0..<coverage.count where coverage[k] > 0 {
+                    let j = row * width + x0 + k
+                    values[j] = coverage[k] * (clip?.values[j] ?? 1)
+                    first = min(first, x0 + k); last = max(last, x0 + k)
+                }
+                if first <= last { box.include(row: row, from: first, to: last + 1) }
+            }
+        }
+        return CoverageMask(values: values, box: box)
+    }
+
+    func drawShape(_ i: Int, _ frame: Frame, _ projection: Projection, _ tolerance: Double, _ alpha: Double,
+                   _ clip: CoverageMask?, into canvas: inout Canvas) {
+        guard case .path(let path)? = value(keys.path, i, frame) else { return }
+        let polylines = Flattening.polylines(path, tolerance: tolerance)
+        if let fill = color(keys.fillColor, i, frame), fill.alpha > 0 {
+            let rule: FillRule = enumeration(keys.fillRule, i, frame) == "evenOdd" ? .evenOdd : .nonZero
+            fillSolid(polylines.map(\.points), rule, projection, premultiply(fill, alpha), clip: clip, into: &canvas)
+        }
+        if let stroke = color(keys.strokeColor, i, frame), stroke.alpha > 0 {
+            var style = StrokeStyle(width: number(keys.lineWidth, i, frame) ?? 1)
+            style.cap = ["round": .round, "square": .square][enumeration(keys.lineCap, i, frame) ?? ""] ?? .butt
+            style.join = ["round": .round, "bevel": .bevel][enumeration(keys.lineJoin, i, frame) ?? ""] ?? .miter
+            style.miterLimit = number(keys.miterLimit, i, frame) ?? 10
+            style.dashPhase = number(keys.lineDashPhase, i, frame) ?? 0
+            if case .numbers(let dashes)? = value(keys.lineDashPattern, i, frame) { style.dashPattern = dashes }
+            style.start = number(keys.strokeStart, i, frame) ?? 0
+            style.end = number(keys.strokeEnd, i, frame) ?? 1
+            let outline = Stroker(style, tolerance: tolerance).outline(polylines)
+            fillSolid(outline, .nonZero, projection, premultiply(stroke, alpha), clip: clip, into: &canvas)
+        }
+    }
+
+    /// Axial, radial and conic gradients over the bounds. `startPoint`/`endPoint` are in
+    /// the unit square of the bounds; colours interpolate straight (as CGGradient does)
+    /// between `locations` (evenly spaced when there are none) and hold beyond the ends.
+    func drawGradient(_ i: Int, _ frame: Frame, _ projection: Projection, _ bounds: Rect, _ alpha: Double,
+                      _ clip: CoverageMask?, into canvas: inout Canvas) {
+        guard case .colors(let colors)? = value(keys.colors, i, frame), !colors.isEmpty,
+              bounds.width > 0, bounds.height > 0, let inverse = projection.inverse() else { return }
+        var locations: [Double] = []
+        if case .numbers(let l)? = value(keys.locations, i, frame), l.count == colors.count { locations = l }
+        if locations.isEmpty {
+            locations = colors.count == 1 ? [0] : (0..<colors.count).map { Double($0) / Double(colors.count - 1) }
+        }
+        func point(_ key: KeyPathInfo?, _ fallback: Point) -> Point {
+            if case .point(let p)? = value(key, i, frame) { return p }
+            return fallback
+        }
+        let type = enumeration(keys.gradientType, i, frame) ?? "axial"
+        let start = point(keys.startPoint, Point(0.5, 0)), end = point(keys.endPoint, Point(0.5, 1))
+        let sx = bounds.x + start.x * bounds.width, sy = bounds.y + start.y * bounds.height
+        let ex = bounds.x + end.x * bounds.width, ey = bounds.y + end.y * bounds.height
+        let dx = ex - sx, dy = ey - sy
+        let lengthSquared = dx * dx + dy * dy
+        let rx = abs(dx), ry = abs(dy)
+        let startAngle = atan2(dy, dx)
+        func parameter(_ p: Point) -> Double {
+            switch type {
+            case "radial":
+                guard rx > 0 || ry > 0 else { return 1 }
+                let u = rx > 0 ? (p.x - sx) / rx : 0, v = ry > 0 ? (p.y - sy) / ry : 0
+                return (u * u + v * v).squareRoot()
+            case "conic":
+                var a = atan2(p.y - sy, p.x - sx) - startAngle
+                a = a.truncatingRemainder(dividingBy: 2 * Double.pi)
+                if a < 0 { a += 2 * Double.pi }
+                return a / (2 * Double.pi)
+            default:
+                return lengthSquared > 0 ? ((p.x - sx) * dx + (p.y - sy) * dy) / lengthSquared : 0
+            }
+        }
+        let stops = zip(locations, colors).sorted { $0.0 < $1.0 }
+        func colorAt(_ t: Double) -> Color {
+            guard let first = stops.first, let last = stops.last else { return .clear }
+            if !(t > first.0) { return first.1 }
+            if t >= last.0 { return last.1 }
+            var k = 1
+            while k < stops.count - 1, stops[k].0 < t { k += 1 }
+            let (l0, c0) = stops[k - 1], (l1, c1) = stops[k]
+            let f = l1 > l0 ? (t - l0) / (l1 - l0) : 1
+            return Color(red: c0.red + (c1.red - c0.red) * f, green: c0.green + (c1.green - c0.green) * f,
+                         blue: c0.blue + (c1.blue - c0.blue) * f, alpha: c0.alpha + (c1.alpha - c0.alpha) * f)
+        }
+        let outline = Flattening.roundedRect(bounds, radius: 0, tolerance: 1)
+        guard let device = projection.map([outline]) else { return }
+        for p in device { raster.addPolygon(p) }
+        canvas.fill(&raster, .nonZero, clip: clip) { x, y in
+            guard let p = inverse(Double(x), Double(y)) else { return .clear }
+            return premultiply(colorAt(parameter(p)), alpha)
+        }
+    }
+}
