@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "AnimcRuntimeTests",
                     dependencies: ["AnimcRuntime", "AnimcIR", "AnimcBase", "AnimcTestSupport"]),
         .testTarget(name: "AnimcRenderTests",
-                    dependencies: ["AnimcImage", "AnimcRender", "AnimcRuntime", "AnimcIR", "AnimcBase", "AnimcTestSupport"],
+                    dependencies: ["AnimcImage", "AnimcRender", "AnimcRuntime", "AnimcIR", "AnimcBase", "AnimcCompiler", "AnimcTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "AnimcBackendTests",
                     dependencies: ["AnimcTimeline", "AnimcBake", "AnimcRuntime", "AnimcIR", "AnimcBase",

@@ -237,6 +237,8 @@ enum Help {
       --scale N           device pixels per point (default 1; 2 for Retina frames)
       --background COLOR  drawn under everything: #RRGGBB, #RRGGBBAA, white, black or
                           transparent (default: the composition's background)
+      --layer ID          draw only this layer's own content (not its sublayers), at
+                          its effective opacity
       --color WHEN        auto (default), always or never (for diagnostics)
 
     EXAMPLES:

@@ -13,7 +13,7 @@ import AnimcRuntime
 /// a pull request, without a browser.
 struct RenderCommand {
     let tool: CommandLineTool
-    static let spec = ArgumentSpec(valued: ["at", "output", "scale", "background", "color"], flags: [], aliases: ["o": "output"])
+    static let spec = ArgumentSpec(valued: ["at", "output", "scale", "background", "layer", "color"], flags: [], aliases: ["o": "output"])
 
     func run(_ args: ArraySlice<String>) -> Int32 {
         let parsed: ParsedArguments
@@ -73,6 +73,14 @@ struct RenderCommand {
         DiagnosticOutput(console: tool.console, useColor: useColor)
             .emit(compiled.reports.filter { !$0.diagnostics.isEmpty }, format: "human", summaryVerb: nil)
         guard let composition = compiled.composition else { return CommandLineTool.ExitCode.findings }
+        if let layer = parsed.value("layer") {
+            guard let i = composition.layerIndex(layer) else {
+                var message = "no layer '\(layer)' in \(path)"
+                if let guess = closestMatch(to: layer, in: composition.layers.map(\.id)) { message += "; did you mean '\(guess)'?" }
+                return tool.usageError(message, command: "render")
+            }
+            options.onlyLayer = i
+        }
         let renderer = SceneRenderer(timeline: Timeline(composition), options: options)
 
         if isRange {

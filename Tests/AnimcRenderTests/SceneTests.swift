@@ -1,0 +1,144 @@
+import AnimcBase
+import AnimcCompiler
+import AnimcIR
+import AnimcImage
+import AnimcRender
+import AnimcRuntime
+import AnimcTestSupport
+import Foundation
+import Testing
+
+/// Whole scenes (Tests/AnimcRenderTests/Fixtures/scenes) against what geometry says they
+/// cover: areas of rounded rectangles, annuli and projected quads, centroids, and colours
+/// composited by hand. Each expectation is computed here from the scene's numbers.
+@Suite struct SceneTests {
+    func render(_ name: String, scale: Double = 1, at t: Double = 0) throws -> Bitmap {
+        let path = "Tests/AnimcRenderTests/Fixtures/scenes/\(name).anim"
+        let result = Pipeline.compile(SourceFile(name: path, bytes: Repository.bytes(path)))
+        let composition = try #require(result.composition, "\(name) compiles")
+        return SceneRenderer(timeline: Timeline(composition), options: RenderOptions(scale: scale)).render(at: t)
+    }
+
+    /// Σ alpha, in pixels.
+    func coverage(_ b: Bitmap) -> Double {
+        stride(from: 3, to: b.pixels.count, by: 4).reduce(0.0) { $0 + Double(b.pixels[$1]) / 255 }
+    }
+
+    func centroid(_ b: Bitmap) -> (Double, Double) {
+        var sx = 0.0, sy = 0.0, total = 0.0
+        for y in 0..<b.height {
+            for x in 0..<b.width {
+                let a = Double(b[x, y].3) / 255
+                sx += a * (Double(x) + 0.5); sy += a * (Double(y) + 0.5); total += a
+            }
+        }
+        return (sx / total, sy / total)
+    }
+
+    @Test func aRingsEdgePixelsHaveTheAnnulussArea() throws {
+        let image = try render("ring")
+        let r0 = 1.37 * 29, r1 = 1.37 * 31
+        var worst = 0.0
+        for y in 0..<120 {
+            for x in 0..<120 {
+                let d = hypot(Double(x) + 0.5 - 60, Double(y) + 0.5 - 60)
+                guard d > r0 - 1.5, d < r1 + 1.5 else { continue }
+                // The pixel's area inside the annulus, by 32 × 32 samples (error < 1/32 on one edge).
+                var inside = 0
+                for j in 0..<32 {
+                    for i in 0..<32 {
+                        let dx = Double(x) + (Double(i) + 0.5) / 32 - 60, dy = Double(y) + (Double(j) + 0.5) / 32 - 60
+                        let q = dx * dx + dy * dy
+                        if q >= r0 * r0, q <= r1 * r1 { inside += 1 }
+                    }
+                }
+                worst = max(worst, abs(Double(image[x, y].0) / 255 - Double(inside) / 1024))
+            }
+        }
+        // Headless Chromium's SVG stroke of the same ring is off by up to 0.27 (docs/render.md).
+        #expect(worst < 0.05, "the largest per-pixel error is \(worst)")
+    }
+
+    @Test func aTurnedRectangleKeepsItsAreaAndCentre() throws {
+        let image = try render("rotated-rect")
+        #expect(abs(coverage(image) - 30.5 * 17.25 * 0.6) < 0.005 * 30.5 * 17.25)
+        let (cx, cy) = centroid(image)
+        #expect(abs(cx - 47.3) < 0.02 && abs(cy - 38.9) < 0.02, "centroid (\(cx), \(cy))")
+        // At twice the scale: four times the pixels, the same centre in points.
+        let double = try render("rotated-rect", scale: 2)
+        #expect(double.width == 200 && double.height == 160)
+        #expect(abs(coverage(double) - 4 * 30.5 * 17.25 * 0.6) < 0.005 * 4 * 30.5 * 17.25)
+        let (dx, dy) = centroid(double)
+        #expect(abs(dx / 2 - 47.3) < 0.02 && abs(dy / 2 - 38.9) < 0.02)
+    }
+
+    @Test func opacityIsAppliedToTheGroupAsAWhole() throws {
+        let image = try render("group-opacity")
+        func rgb(_ x: Int, _ y: Int) -> [Int] { let p = image[x, y]; return [Int(p.0), Int(p.1), Int(p.2)] }
+        // Over white at half strength: 255 · 0.5 + 255 · 0.5 and 0 · 0.5 + 255 · 0.5.
+        #expect(rgb(12, 20) == [128, 128, 255])  // a alone
+        #expect(rgb(25, 20) == [255, 128, 128])  // b over a: b alone, not b over half of a
+        #expect(rgb(38, 20) == [255, 128, 128])  // b alone
+        #expect(rgb(55, 5) == [255, 255, 255])
+    }
+
+    @Test func masksToBoundsClipsToTheRoundedBounds() throws {
+        let image = try render("clip-rounded")
+        let area = 60.0 * 40 - (4 - Double.pi) * 100
+        // The corners' inscribed polygons lose at most the tolerance (0.025 px) times their
+        // length, 2π · 10; rounding to 8 bits moves each edge pixel by at most 1/510.
+        #expect(coverage(image) <= area + 0.3)
+        #expect(coverage(image) >= area - 0.025 * 2 * Double.pi * 10 - 0.3, "\(coverage(image)) vs \(area)")
+        #expect(image[10, 5].3 == 0)  // the cut corner
+        #expect(image[40, 30].3 == 255)
+    }
+
+    @Test func aMaskShowsWhereItsStrokeDraws() throws {
+        let image = try render("ring-mask")
+        let area = Double.pi * (35 * 35 - 25 * 25)
+        #expect(abs(coverage(image) - area) < 0.005 * area, "\(coverage(image)) vs \(area)")
+        #expect(image[50, 50].3 == 0)  // the disc's centre is outside the mask's stroke
+        #expect(image[50, 20].0 == 255 && image[50, 20].3 == 255)
+    }
+
+    @Test func bordersAreDrawnInsideTheBounds() throws {
+        let image = try render("border")
+        // The inner edges cross pixels at their middles: 112 pixels, each rounded by 1/510.
+        #expect(abs(coverage(image) - (40 * 30 - (40 - 7) * (30 - 7))) < 112.0 / 510)
+        #expect(image[9, 9].3 == 0 && image[10, 10].3 == 255 && image[30, 25].3 == 0)
+    }
+
+    @Test func evenOddLeavesTheInnerSquareEmpty() throws {
+        let image = try render("even-odd")
+        #expect(abs(coverage(image) - (2500 - 400)) < 0.05)
+        #expect(image[25, 25].3 == 0 && image[10, 10].3 == 255)
+    }
+
+    @Test func anAxialGradientInterpolatesAlongItsAxis() throws {
+        let image = try render("gradient")
+        for y in [0, 13, 50, 77, 99] {
+            let t = (Double(y) + 0.5) / 100
+            let p = image[20, y]
+            #expect(abs(Double(p.0) - 255 * (1 - t)) <= 1 && p.1 == 0 && abs(Double(p.2) - 255 * t) <= 1, "row \(y): \(p)")
+        }
+    }
+
+    @Test func aLayerInPerspectiveCoversItsProjectedQuad() throws {
+        let image = try render("perspective")
+        // Corners (±20, ±20) turned by 50° about y, then m34 = −1/150: x' = x cos θ / w,
+        // y' = y / w with w = 1 + x sin θ / 150 (the sign of the turn mirrors the quad,
+        // which keeps its area).
+        let theta = 50 * Double.pi / 180
+        let corners = [(-20.0, -20.0), (20.0, -20.0), (20.0, 20.0), (-20.0, 20.0)].map { (x, y) -> (Double, Double) in
+            let w = 1 + x * sin(theta) / 150
+            return (x * cos(theta) / w + 50, y / w + 50)
+        }
+        var area = 0.0
+        for k in 0..<4 {
+            let a = corners[k], b = corners[(k + 1) % 4]
+            area += a.0 * b.1 - b.0 * a.1
+        }
+        area = abs(area) / 2
+        #expect(abs(coverage(image) - area) < 0.002 * area, "\(coverage(image)) vs \(area)")
+    }
+}

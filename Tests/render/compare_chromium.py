@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""animc's renderer against headless Chromium drawing the preview page.
+
+    python3 Tests/render/compare_chromium.py ANIMC OUT_DIR [EXAMPLE.anim...]
+
+For each example (all of examples/ by default) at five frames of its window (the first,
+the last and three between), `animc render` draws the frame and Chromium screenshots the
+preview page at the same time (the page's checkerboard backdrop replaced by white, and the
+render composited over white, so both show the same backdrop). Where the preview is exact
+(docs/preview.md lists where it is not), at most 1% of the stage's pixels may differ by
+more than 8/255 in any channel. Excluded, per frame, from the page's own layout boxes
+(grown by 2 px): image layers (the page draws a labelled placeholder for a missing image,
+the renderer nothing), layers with sublayers whose own opacity is below 1 with their
+sublayers (the page applies opacity per layer, not to the group), and dashed strokes with
+strokeStart/strokeEnd not at 0 and 1 (the page draws them solid).
+
+Then, per layer drawn alone (every other layer hidden, in both), the alpha-weighted
+centroid must agree within 0.25 px and the coverage within 1% (layers covering at least
+20 pixels, exact in the page as above).
+
+Needs Pillow and chromium-headless-shell. Prints one line per frame and exits 1 on a failure.
+"""
+import json, os, re, shutil, subprocess, sys
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
+
+ANIMC, OUT = sys.argv[1], sys.argv[2]
+FILES = sys.argv[3:] or sorted(os.path.join(d, f) for d, _, fs in os.walk("examples") for f in fs if f.endswith(".anim"))
+BROWSER = next((b for b in ("chromium-headless-shell", "chromium", "chromium-browser") if shutil.which(b)), None)
+if BROWSER is None:
+    sys.exit("no Chromium found (install chromium-headless-shell)")
+failures = []
+
+
+def fail(message):
+    failures.append(message)
+    print("FAIL", message)
+
+
+def browser(*args, size=(900, 800)):
+    return subprocess.run([BROWSER, "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
+                           "--window-size=%d,%d" % size, "--virtual-time-budget=3000", *args],
+                          capture_output=True, text=True, timeout=120).stdout
+
+
+def page_state(page, t, size):
+    dom = browser("--dump-dom", "file://%s#t=%s&state" % (os.path.abspath(page), t), size=size)
+    m = re.search(r'<script type="application/json" id="animc-state">(.*?)</script>', dom, re.S)
+    return json.loads(m.group(1)) if m else None
+
+
+def make_page(source, page, hide=None):
+    """The preview page with a white backdrop; `hide` keeps only that layer visible."""
+    subprocess.run([ANIMC, "preview", source, "-o", page], check=True, capture_output=True)
+    html = open(page, encoding="utf-8").read()
+    css = "#viewport { background: #fff !important; } #stage { box-shadow: none !important; }"
+    if hide is not None:
+        css += ' .l:not([data-layer="%s"]) { visibility: hidden !important; }' % hide.replace('"', '\\"')
+    html = html.replace("</style>", css + "</style>", 1)
+    with open(page, "w", encoding="utf-8") as f:
+        f.write(html)
+
+
+def shoot(page, t, size, stage, w, h, name):
+    shot = os.path.join(OUT, name)
+    browser("--screenshot=%s" % shot, "file://%s#t=%s" % (os.path.abspath(page), t), size=size)
+    left, top = stage
+    return Image.open(shot).convert("RGB").crop((round(left), round(top), round(left) + w, round(top) + h))
+
+
+def render(source, t, name, only=None):
+    out = os.path.join(OUT, name)
+    args = [ANIMC, "render", source, "--at", t, "-o", out] + (["--layer", only] if only else [])
+    subprocess.run(args, check=True, capture_output=True)
+    image = Image.open(out).convert("RGBA")
+    white = Image.new("RGBA", image.size, (255, 255, 255, 255))
+    white.alpha_composite(image)
+    return white.convert("RGB")
+
+
+def excluded(got, composition, w, h):
+    """A 0/255 mask of the pixels where the page is not exact at this frame."""
+    mask = Image.new("L", (w, h), 0)
+    boxes = got["boxes"]
+    layers = {l["id"]: l for l in got["state"]["layers"]}
+    skip = set()
+    for l in composition["layers"]:
+        lid = l["id"]
+        if l["kind"] == "image":
+            skip.add(lid)
+        children = [c for c in composition["layers"] if c.get("parent") == l["index"]]
+        own = layers.get(lid, {}).get("opacity", 1)
+        parent = composition["layers"][l["parent"]]["id"] if l.get("parent") is not None else None
+        inherited = layers.get(parent, {}).get("opacity", 1) if parent else 1
+        if children and inherited > 0 and own / inherited < 1 - 1e-9:
+            skip.add(lid)
+            stack = list(children)
+            while stack:
+                c = stack.pop()
+                skip.add(c["id"])
+                stack += [d for d in composition["layers"] if d.get("parent") == c["index"]]
+        values = layers.get(lid, {}).get("values", {})
+        if l.get("dashed") and (values.get("strokeStart", 0) != 0 or values.get("strokeEnd", 1) != 1):
+            skip.add(lid)
+    from PIL import ImageDraw
+    draw = ImageDraw.Draw(mask)
+    for lid in skip:
+        if lid in boxes:
+            x, y, bw, bh = boxes[lid]
+            draw.rectangle([x - 2, y - 2, x + bw + 2, y + bh + 2], fill=255)
+    return mask
+
+
+def composition_of(source):
+    """Layer ids, kinds and parents from the portable timeline `animc build` writes."""
+    out = os.path.join(OUT, "timeline.json")
+    subprocess.run([ANIMC, "build", source, "--target", "timeline", "-o", out], check=True, capture_output=True)
+    doc = json.load(open(out))
+    comp = doc["composition"]
+    layers = []
+    for i, l in enumerate(doc["layers"]):
+        props = l.get("properties", {})
+        dashed = "lineDashPattern" in props and props["lineDashPattern"] not in ([], None)
+        layers.append({"index": i, "id": l["id"], "kind": l["kind"], "parent": l.get("parent"), "dashed": dashed})
+    return {"layers": layers, "size": comp["size"]}
+
+
+def edges(image):
+    """Pixels whose 3×3 neighbourhood is not one colour (within 8/255): anti-aliased edges."""
+    worst = None
+    for band in image.split():
+        spread = ImageChops.subtract(band.filter(ImageFilter.MaxFilter(3)), band.filter(ImageFilter.MinFilter(3)))
+        worst = spread if worst is None else ImageChops.lighter(worst, spread)
+    return worst.point(lambda v: 255 if v > 8 else 0)
+
+
+def differing(a, b, ignore):
+    """Pixels differing by more than 8/255 in a channel, outside `ignore`: all of them, and
+    those not on an edge both images anti-alias (see the module's note on edges)."""
+    diff = ImageChops.difference(a, b).split()
+    worst = ImageChops.lighter(ImageChops.lighter(diff[0], diff[1]), diff[2])
+    over = worst.point(lambda v: 255 if v > 8 else 0)
+    over = ImageChops.subtract(over, ignore)
+    counted = (ignore.size[0] * ignore.size[1]) - sum(1 for v in ignore.get_flattened_data() if v)
+    bad = sum(1 for v in over.get_flattened_data() if v)
+    off_edges = ImageChops.subtract(over, ImageChops.multiply(edges(a), edges(b)))
+    bad_off_edges = sum(1 for v in off_edges.get_flattened_data() if v)
+    return bad, bad_off_edges, max(counted, 1), over
+
+
+def weights(image):
+    """Alpha-like weight per pixel: how far from white (the backdrop) it is."""
+    grey = ImageChops.invert(image.convert("L"))
+    return grey
+
+
+def centroid_and_coverage(image):
+    g = weights(image)
+    w, h = g.size
+    data = list(g.get_flattened_data())
+    total = sum(data) / 255.0
+    if total == 0:
+        return None, 0
+    cx = sum(v * (i % w + 0.5) for i, v in enumerate(data)) / 255.0 / total
+    cy = sum(v * (i // w + 0.5) for i, v in enumerate(data)) / 255.0 / total
+    return (cx, cy), total
+
+
+os.makedirs(OUT, exist_ok=True)
+for source in FILES:
+    name = os.path.basename(source)[:-5]
+    try:
+        comp = composition_of(source)
+    except subprocess.CalledProcessError:
+        print("skip", source, "(a library or a file with errors)")
+        continue
+    w, h = int(comp["size"][0] if isinstance(comp["size"], list) else comp["size"]["width"]), \
+        int(comp["size"][1] if isinstance(comp["size"], list) else comp["size"]["height"])
+    size = (max(900, w + 100), max(800, h + 200))
+    page = os.path.join(OUT, name + ".html")
+    make_page(source, page)
+    first = page_state(page, "0", size)
+    if first is None:
+        fail("%s: the page reported no state" % name)
+        continue
+    frames = first["frames"]
+    picked = sorted({0, frames["count"] // 4, frames["count"] // 2, 3 * frames["count"] // 4, frames["count"] - 1})
+    for f in picked:
+        t = repr(round(frames["start"] + f / frames["fps"], 9))
+        got = page_state(page, t, size)
+        web = shoot(page, t, size, got["stage"], w, h, "%s-%s-web.png" % (name, t))
+        mine = render(source, t, "%s-%s-animc.png" % (name, t))
+        ignore = excluded(got, comp, w, h)
+        bad, bad_off_edges, counted, over = differing(web, mine, ignore)
+        share = bad_off_edges / counted
+        line = "%s at %s s: %.3f%% of %d pixels differ by more than 8/255 (%.3f%% counting anti-aliased edges)" % (
+            name, t, share * 100, counted, bad / counted * 100)
+        if share > 0.01:
+            over.save(os.path.join(OUT, "%s-%s-diff.png" % (name, t)))
+            fail(line)
+        else:
+            print("ok", line)
+    # Each layer alone, at the middle frame.
+    t = repr(round(frames["start"] + (frames["count"] // 2) / frames["fps"], 9))
+    got = page_state(page, t, size)
+    ignore = excluded(got, comp, w, h)
+    for l in comp["layers"]:
+        lid = l["id"]
+        if lid not in got["boxes"] or l["kind"] == "image":
+            continue
+        x, y, bw, bh = got["boxes"][lid]
+        box = ignore.crop((max(0, int(x)), max(0, int(y)), min(w, int(x + bw) + 1), min(h, int(y + bh) + 1)))
+        if any(box.get_flattened_data()):
+            continue
+        alone = os.path.join(OUT, "%s-alone.html" % name)
+        make_page(source, alone, hide=lid)
+        safe = re.sub(r"[^A-Za-z0-9_.-]", "_", lid)
+        web = shoot(alone, t, size, got["stage"], w, h, "%s-%s-alone-web.png" % (name, safe))
+        mine = render(source, t, "%s-%s-alone-animc.png" % (name, safe), only=lid)
+        (c1, a1), (c2, a2) = centroid_and_coverage(web), centroid_and_coverage(mine)
+        if a1 < 20 and a2 < 20:
+            continue
+        if c1 is None or c2 is None:
+            fail("%s at %s: layer %s draws in one renderer only (coverage %.1f in the page, %.1f here)" % (name, t, lid, a1, a2))
+            continue
+        dc = ((c1[0] - c2[0]) ** 2 + (c1[1] - c2[1]) ** 2) ** 0.5
+        da = abs(a1 - a2) / max(a1, a2)
+        line = "%s at %s: layer %s alone: centroid %.3f px apart, coverage %.2f%% apart" % (name, t, lid, dc, da * 100)
+        if dc > 0.25 or da > 0.01:
+            fail(line)
+        else:
+            print("ok", line)
+    print("ok", name)
+
+if failures:
+    print("%d failure(s)" % len(failures))
+    sys.exit(1)
+print("every example matches the preview where the preview is exact")
