@@ -72,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "animc-fuzz",
             dependencies: ["AnimcDriver", "AnimcCompiler", "AnimcSyntax", "AnimcChecker", "AnimcDiagnostics", "AnimcRuntime", "AnimcIR",
-                           "AnimcTimeline", "AnimcBase"],
+                           "AnimcTimeline", "AnimcBase", "AnimcImage", "AnimcRender"],
             path: "Fuzz/animc-fuzz"),
 
         // Test support: golden files, fixture discovery, seeded mutations.

@@ -11,7 +11,8 @@
 // then evaluation). Fuzz/README.md says how to build it with libFuzzer and
 // AddressSanitizer; a plain `swift build` gives the replay mode, which CI uses to run
 // the corpus of past findings. `animc-fuzz loops --emit FILE` prints the program a
-// `loops` input stands for.
+// `loops` input stands for. `png` is the PNG decoder on arbitrary bytes; `pipeline` and
+// `timeline` also render what they compile, small.
 
 import AnimcBase
 import AnimcChecker
@@ -19,13 +20,15 @@ import AnimcCompiler
 import AnimcDiagnostics
 import AnimcDriver
 import AnimcIR
+import AnimcImage
+import AnimcRender
 import AnimcRuntime
 import AnimcSyntax
 import AnimcTimeline
 import Foundation
 
 enum Target: String, CaseIterable {
-    case parse, pipeline, loops, edit, timeline
+    case parse, pipeline, loops, edit, timeline, png
 }
 
 /// The checker's limits divided by 100: any input is checked within a fraction of the
@@ -57,6 +60,7 @@ func fuzzPipeline(_ bytes: [UInt8]) {
     let loaded: Composition
     do { loaded = try TimelineLoader.load(written) } catch { preconditionFailure("a written timeline does not load: \(error)") }
     evaluateEverywhere(Timeline(loaded))
+    renderSmall(Timeline(loaded))
 }
 
 /// An editor's re-checks: the input, then edits derived from it (a character removed
@@ -159,6 +163,24 @@ func fuzzLoops(_ bytes: [UInt8]) {
 func fuzzTimeline(_ bytes: [UInt8]) {
     guard let composition = try? TimelineLoader.load(bytes) else { return }
     evaluateEverywhere(Timeline(composition))
+    renderSmall(Timeline(composition))
+}
+
+/// The PNG decoder on arbitrary bytes (images an animation embeds come from anywhere):
+/// it throws or decodes, within a megapixel; what decodes re-encodes to the same pixels.
+func fuzzPNG(_ bytes: [UInt8]) {
+    guard let image = try? PNG.decode(bytes, limits: DecodeLimits(maxPixels: 1 << 20)) else { return }
+    let again: Bitmap
+    do { again = try PNG.decode(PNG.encode(image, effort: .fast)) } catch { preconditionFailure("a PNG written here does not decode: \(error)") }
+    precondition(again == image, "a decoded PNG re-encodes to other pixels")
+}
+
+/// The renderer at a few times, scaled so the frame is at most 64 pixels a side.
+func renderSmall(_ timeline: Timeline) {
+    let size = timeline.composition.size
+    let side = max(size.width.isFinite ? size.width : 1, size.height.isFinite ? size.height : 1, 1)
+    let renderer = SceneRenderer(timeline: timeline, options: RenderOptions(scale: min(1, 64 / side)))
+    for t in [0.0, 1, .nan, 1e300] { _ = renderer.render(at: t) }
 }
 
 /// Samples at ordinary and extreme times, and every animation at a few fractions.
@@ -188,6 +210,7 @@ func run(_ bytes: [UInt8]) {
     case .loops: fuzzLoops(bytes)
     case .edit: fuzzEdit(bytes)
     case .timeline: fuzzTimeline(bytes)
+    case .png: fuzzPNG(bytes)
     }
 }
 

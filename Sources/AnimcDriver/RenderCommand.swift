@@ -1,3 +1,4 @@
+import AnimcBake
 import AnimcBase
 import AnimcCompiler
 import AnimcDiagnostics
@@ -6,32 +7,90 @@ import AnimcImage
 import AnimcRender
 import AnimcRuntime
 
-/// `animc render FILE --at TIME [-o frame.png] [--scale N] [--background COLOR]`
+/// `animc render FILE --at TIME [-o frame.png] [--scale N] [--background COLOR] [--layer ID]`
 /// `animc render FILE --at START..END/FPS -o DIR/`
+/// `animc render FILE --apng anim.png | --gif anim.gif [--window START..END] [--fps N] [--dither]`
+/// `animc render FILE --filmstrip N -o strip.png`
 ///
-/// Frames as PNG, drawn by the native renderer (AnimcRender): what a CI job attaches to
-/// a pull request, without a browser.
+/// Frames drawn by the native renderer (AnimcRender): what a CI job attaches to a pull
+/// request or a README shows, without a browser.
 struct RenderCommand {
     let tool: CommandLineTool
-    static let spec = ArgumentSpec(valued: ["at", "output", "scale", "background", "layer", "color"], flags: [], aliases: ["o": "output"])
+    static let spec = ArgumentSpec(valued: ["at", "output", "scale", "background", "layer", "apng", "gif", "filmstrip", "window",
+                                            "fps", "color"],
+                                   flags: ["dither"], aliases: ["o": "output"])
+    /// More frames than this in one command is a mistake (a window of hours at 60 fps).
+    static let maxFrames = 100_000
+
+    enum Mode {
+        case frame(Double, output: String)
+        case frames([Double], directory: String)
+        case apng(output: String)
+        case gif(output: String)
+        case filmstrip(Int, output: String)
+    }
 
     func run(_ args: ArraySlice<String>) -> Int32 {
         let parsed: ParsedArguments
         let useColor: Bool
+        let sampling: (fps: Double?, window: TimeWindow?)
         do {
             parsed = try parseArguments(args, spec: RenderCommand.spec, command: "render")
             useColor = try tool.useColor(parsed.value("color"))
+            sampling = try samplingOptions(parsed)
         } catch {
             return tool.usageError(error.message, command: "render")
         }
         guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
             return tool.usageError("expected exactly one FILE", command: "render")
         }
-        guard let atText = parsed.value("at") else {
-            return tool.usageError("missing --at TIME (such as 1s, or 0..3/30 for frames)", command: "render")
+        let modes = ["at", "apng", "gif", "filmstrip"].filter { parsed.value($0) != nil }
+        guard modes.count == 1 else {
+            return tool.usageError(modes.isEmpty ? "say what to draw: --at TIME, --apng FILE, --gif FILE or --filmstrip N"
+                                   : "give one of --at, --apng, --gif and --filmstrip, not " + modes.map { "--" + $0 }.joined(separator: " and "),
+                                   command: "render")
         }
-        guard let at = TimeSpec(atText) else {
-            return tool.usageError("invalid time '\(atText)' in --at; write seconds such as 1.5, 1.5s or 1500ms, or a range START..END/FPS such as 0..3/30", command: "render")
+        let stem = String(path.split(separator: "/").last ?? "frame").replacingSuffix(".anim", with: "")
+        let mode: Mode
+        if let atText = parsed.value("at") {
+            guard let at = TimeSpec(atText) else {
+                return tool.usageError("invalid time '\(atText)' in --at; write seconds such as 1.5, 1.5s or 1500ms, or a range START..END/FPS such as 0..3/30", command: "render")
+            }
+            if sampling.fps != nil || sampling.window != nil {
+                return tool.usageError("--fps and --window go with --apng, --gif and --filmstrip; --at takes a range START..END/FPS", command: "render")
+            }
+            var times: [Double] = []
+            var tooMany = false
+            at.forEach { t in if times.count <= RenderCommand.maxFrames { times.append(t) } else { tooMany = true } }
+            guard !tooMany else { return tool.usageError("--at asks for more than \(RenderCommand.maxFrames) frames", command: "render") }
+            guard !times.isEmpty else { return tool.usageError("the range in --at holds no frame", command: "render") }
+            if case .range = at {
+                guard let o = parsed.value("output") else {
+                    return tool.usageError("a range of times writes numbered frames: give a folder with -o DIR/", command: "render")
+                }
+                mode = .frames(times, directory: o)
+            } else {
+                mode = .frame(times[0], output: parsed.value("output") ?? String(path.dropLast(path.hasSuffix(".anim") ? 5 : 0)) + ".png")
+            }
+        } else if let o = parsed.value("apng") {
+            mode = .apng(output: o)
+        } else if let o = parsed.value("gif") {
+            mode = .gif(output: o)
+        } else {
+            let text = parsed.value("filmstrip") ?? ""
+            guard let n = Int(text), n >= 1, n <= 100 else {
+                return tool.usageError("invalid value '\(text)' for '--filmstrip' (expected a count of frames from 1 to 100)", command: "render")
+            }
+            mode = .filmstrip(n, output: parsed.value("output") ?? String(path.dropLast(path.hasSuffix(".anim") ? 5 : 0)) + ".filmstrip.png")
+        }
+        if parsed.has("dither"), case .gif = mode {} else if parsed.has("dither") {
+            return tool.usageError("--dither applies to --gif only", command: "render")
+        }
+        if parsed.value("output") != nil {
+            switch mode {
+            case .apng, .gif: return tool.usageError("--apng and --gif name their output; -o is for --at and --filmstrip", command: "render")
+            default: break
+            }
         }
         var options = RenderOptions()
         if let s = parsed.value("scale") {
@@ -45,23 +104,6 @@ struct RenderCommand {
                 return tool.usageError("invalid colour '\(b)' for '--background' (expected #RRGGBB, #RRGGBBAA, white, black or transparent)", command: "render")
             }
             options.background = color
-        }
-        var times: [Double] = []
-        at.forEach { times.append($0) }
-        let isRange: Bool
-        if case .range = at { isRange = true } else { isRange = false }
-        guard !times.isEmpty else { return tool.usageError("the range in --at holds no frame", command: "render") }
-        guard times.count <= 100_000 else {
-            return tool.usageError("--at asks for \(times.count) frames; at most 100,000", command: "render")
-        }
-        let stem = String(path.split(separator: "/").last ?? "frame").replacingSuffix(".anim", with: "")
-        let output: String
-        if let o = parsed.value("output") {
-            output = o
-        } else if isRange {
-            return tool.usageError("a range of times writes numbered frames: give a folder with -o DIR/", command: "render")
-        } else {
-            output = String(path.dropLast(path.hasSuffix(".anim") ? 5 : 0)) + ".png"
         }
 
         guard tool.fileSystem.exists(path), !tool.fileSystem.isDirectory(path) else {
@@ -81,37 +123,115 @@ struct RenderCommand {
             }
             options.onlyLayer = i
         }
-        let renderer = SceneRenderer(timeline: Timeline(composition), options: options)
+        let timeline = Timeline(composition)
+        let renderer = SceneRenderer(timeline: timeline, options: options)
+        let status = compiled.reports.contains { $0.diagnostics.contains { $0.severity == .error } }
+            ? CommandLineTool.ExitCode.findings : CommandLineTool.ExitCode.success
 
-        if isRange {
-            do { try tool.fileSystem.createDirectory(output) } catch {
+        func write(_ output: String, _ bytes: () throws -> [UInt8]) -> Bool {
+            do {
+                try tool.fileSystem.writeFileAtomically(output, try bytes())
+                return true
+            } catch let error as FileSystemError {
+                tool.ioError(error, command: "render")
+            } catch {
+                tool.console.writeErr("animc render: error: \(output): \(error)\n")
+            }
+            return false
+        }
+        /// Every frame of the window at the rate (`--window`, `--fps`, else the composition's).
+        func plan(maxFPS: Double? = nil) -> BakePlan? {
+            var fps = sampling.fps ?? composition.fps
+            if let m = maxFPS, sampling.fps == nil { fps = min(fps, m) }
+            switch Baker.plan(timeline, fps: fps, window: sampling.window, sampleLimit: Int.max / 4) {
+            case .success(let p):
+                guard p.frameCount <= RenderCommand.maxFrames else {
+                    _ = tool.usageError("the window holds \(p.frameCount) frames at \(formatNumber(fps)) fps; at most \(RenderCommand.maxFrames) (give --window or --fps)", command: "render")
+                    return nil
+                }
+                guard p.frameCount > 0 else {
+                    _ = tool.usageError("the window holds no frame", command: "render")
+                    return nil
+                }
+                return p
+            case .failure(.unbounded(let animation, _)):
+                _ = tool.usageError("'\(timeline.layerID(ofAnimation: animation.id))/\(animation.path)' repeats forever and the composition has no window: give --window START..END", command: "render")
+                return nil
+            case .failure:
+                _ = tool.usageError("the window is too long; give --window START..END", command: "render")
+                return nil
+            }
+        }
+        func renderAll(_ times: [Double], _ each: (Int, Bitmap) -> Bool) -> Bool {
+            var state = timeline.makeState()
+            let progress = Progress(console: tool.console, total: times.count)
+            defer { progress.finish() }
+            for (n, t) in times.enumerated() {
+                timeline.evaluate(at: t, into: &state)
+                guard each(n, renderer.render(state)) else { return false }
+                progress.step(n + 1)
+            }
+            return true
+        }
+        let size = "\(renderer.width)×\(renderer.height)"
+
+        switch mode {
+        case .frame(let t, let output):
+            guard write(output, { PNG.encode(renderer.render(at: t)) }) else { return CommandLineTool.ExitCode.usage }
+        case .frames(let times, let directory):
+            do { try tool.fileSystem.createDirectory(directory) } catch {
                 tool.ioError(error, command: "render")
                 return CommandLineTool.ExitCode.usage
             }
             let digits = max(4, String(times.count - 1).count)
-            var state = renderer.timeline.makeState()
-            let progress = Progress(console: tool.console, total: times.count)
-            for (n, t) in times.enumerated() {
-                renderer.timeline.evaluate(at: t, into: &state)
+            let ok = renderAll(times) { n, image in
                 let number = String(n)
-                let name = output + (output.hasSuffix("/") ? "" : "/") + stem + "-" + String(repeating: "0", count: max(0, digits - number.count)) + number + ".png"
-                do { try tool.fileSystem.writeFileAtomically(name, PNG.encode(renderer.render(state))) } catch {
-                    progress.finish()
-                    tool.ioError(error, command: "render")
-                    return CommandLineTool.ExitCode.usage
-                }
-                progress.step(n + 1)
+                let name = directory + (directory.hasSuffix("/") ? "" : "/") + stem + "-"
+                    + String(repeating: "0", count: max(0, digits - number.count)) + number + ".png"
+                return write(name) { PNG.encode(image) }
             }
-            progress.finish()
-            tool.console.writeErr("wrote \(times.count) frames (\(renderer.width)×\(renderer.height)) to \(output)\n")
-        } else {
-            do { try tool.fileSystem.writeFileAtomically(output, PNG.encode(renderer.render(at: times[0]))) } catch {
-                tool.ioError(error, command: "render")
+            guard ok else { return CommandLineTool.ExitCode.usage }
+            tool.console.writeErr("wrote \(times.count) frames (\(size)) to \(directory)\n")
+        case .apng(let output):
+            guard let p = plan() else { return CommandLineTool.ExitCode.usage }
+            var frames: [Bitmap] = []
+            _ = renderAll((0..<p.frameCount).map(p.time(ofFrame:))) { _, image in frames.append(image); return true }
+            let delay = Self.delay(fps: p.fps)
+            guard write(output, { try PNG.encodeAnimated(frames, delay: delay) }) else { return CommandLineTool.ExitCode.usage }
+            tool.console.writeErr("wrote \(output): \(frames.count) frames (\(size)) at \(formatNumber(p.fps)) fps\n")
+        case .gif(let output):
+            // Browsers show a GIF delay under 2/100 s as 1/10 s: at most 50 fps unless asked.
+            guard let p = plan(maxFPS: 50) else { return CommandLineTool.ExitCode.usage }
+            var frames: [Bitmap] = []
+            _ = renderAll((0..<p.frameCount).map(p.time(ofFrame:))) { _, image in frames.append(image); return true }
+            // Delays in hundredths, rounded so that they add up to the frames' times.
+            func hundredths(_ n: Int) -> Int { Int((Double(n) * 100 / p.fps).rounded()) }
+            let delays: [Int] = (0..<frames.count).map { n in hundredths(n + 1) - hundredths(n) }
+            guard write(output, { try GIF.encode(frames, delays: delays, options: GIF.Options(dither: parsed.has("dither"))) }) else {
                 return CommandLineTool.ExitCode.usage
             }
+            tool.console.writeErr("wrote \(output): \(frames.count) frames (\(size)) at \(formatNumber(p.fps)) fps\n")
+        case .filmstrip(let count, let output):
+            guard let p = plan() else { return CommandLineTool.ExitCode.usage }
+            // Evenly spaced frames of the window, the first and the last included.
+            let picked = (0..<count).map { k in count == 1 ? 0 : Int((Double(k) * Double(p.frameCount - 1) / Double(count - 1)).rounded()) }
+            let times = picked.map(p.time(ofFrame:))
+            var frames: [Bitmap] = []
+            _ = renderAll(times) { _, image in frames.append(image); return true }
+            let labels = times.map { formatNumber(($0 * 1000).rounded() / 1000) + "s" }
+            let pixel = max(1, Int((2 * options.scale).rounded()))
+            let strip = Filmstrip.compose(frames, labels: labels, gap: 4 * pixel, pixel: pixel)
+            guard write(output, { PNG.encode(strip) }) else { return CommandLineTool.ExitCode.usage }
+            tool.console.writeErr("wrote \(output): \(count) frames (\(size)) of \(formatNumber(p.window.start))..\(formatNumber(p.window.end)) s\n")
         }
-        return compiled.reports.contains { $0.diagnostics.contains { $0.severity == .error } }
-            ? CommandLineTool.ExitCode.findings : CommandLineTool.ExitCode.success
+        return status
+    }
+
+    /// One frame's time as a fraction with a denominator APNG can hold (≤ 65,535).
+    static func delay(fps: Double) -> (numerator: Int, denominator: Int) {
+        if fps == fps.rounded(), fps >= 1, fps <= 65535 { return (1, Int(fps)) }
+        let denominator = 10_000
+        return (max(1, min(65535, Int((Double(denominator) / fps).rounded()))), denominator)
     }
 }
 

@@ -248,24 +248,106 @@ public enum PNG {
     /// the data is deflated with dynamic Huffman codes.
     public static func encode(_ image: Bitmap, effort: Deflate.Effort = .standard) -> [UInt8] {
         let straight = image.straightened()
-        var opaque = true
+        let opaque = isOpaque(straight)
+        var out = signature
+        writeChunk(&out, "IHDR", header(width: straight.width, height: straight.height, opaque: opaque))
+        writeChunk(&out, "IDAT", Deflate.zlib(filtered(straight, x: 0, y: 0, width: straight.width, height: straight.height,
+                                                       channels: opaque ? 3 : 4), effort: effort))
+        writeChunk(&out, "IEND", [])
+        return out
+    }
+
+    /// Frames as an animated PNG (APNG), looping forever, each shown for `delay` seconds
+    /// (a fraction with a denominator of at most 65,535). The first frame is the default
+    /// image (what a viewer without APNG shows); each later frame stores only the rectangle
+    /// that changed, drawn over the previous frame (`APNG_BLEND_OP_SOURCE`), so an
+    /// animation whose corner moves costs that corner. All frames must have one size.
+    public static func encodeAnimated(_ frames: [Bitmap], delay: (numerator: Int, denominator: Int),
+                                      effort: Deflate.Effort = .standard) throws -> [UInt8] {
+        guard let first = frames.first else { throw ImageError("an animated PNG needs at least one frame") }
+        guard frames.allSatisfy({ $0.width == first.width && $0.height == first.height }) else {
+            throw ImageError("the frames of an animated PNG must have one size")
+        }
+        guard first.width > 0, first.height > 0 else { throw ImageError("an animated PNG needs a size") }
+        let straight = frames.map { $0.straightened() }
+        let opaque = straight.allSatisfy(isOpaque)
+        let channels = opaque ? 3 : 4
+        var out = signature
+        writeChunk(&out, "IHDR", header(width: first.width, height: first.height, opaque: opaque))
+        var actl = [UInt8]()
+        append32(&actl, UInt32(frames.count))
+        append32(&actl, 0)
+        writeChunk(&out, "acTL", actl)
+        var sequence: UInt32 = 0
+        let num = UInt16(clamping: delay.numerator), den = UInt16(clamping: max(delay.denominator, 1))
+        for (n, frame) in straight.enumerated() {
+            var box = (x: 0, y: 0, w: frame.width, h: frame.height)
+            if n > 0 { box = changedRectangle(straight[n - 1], frame) }
+            var fctl = [UInt8]()
+            append32(&fctl, sequence); sequence += 1
+            append32(&fctl, UInt32(box.w)); append32(&fctl, UInt32(box.h))
+            append32(&fctl, UInt32(box.x)); append32(&fctl, UInt32(box.y))
+            fctl += [UInt8(num >> 8), UInt8(num & 0xFF), UInt8(den >> 8), UInt8(den & 0xFF), 0, 0]
+            writeChunk(&out, "fcTL", fctl)
+            let data = Deflate.zlib(filtered(frame, x: box.x, y: box.y, width: box.w, height: box.h, channels: channels), effort: effort)
+            if n == 0 {
+                writeChunk(&out, "IDAT", data)
+            } else {
+                var fdat = [UInt8]()
+                append32(&fdat, sequence); sequence += 1
+                writeChunk(&out, "fdAT", fdat + data)
+            }
+        }
+        writeChunk(&out, "IEND", [])
+        return out
+    }
+
+    /// The smallest rectangle holding every pixel that differs (at least one pixel).
+    static func changedRectangle(_ a: Bitmap, _ b: Bitmap) -> (x: Int, y: Int, w: Int, h: Int) {
+        var x0 = Int.max, y0 = Int.max, x1 = -1, y1 = -1
+        for y in 0..<b.height {
+            let row = y * b.width * 4
+            for x in 0..<b.width {
+                let i = row + x * 4
+                if a.pixels[i] != b.pixels[i] || a.pixels[i + 1] != b.pixels[i + 1] || a.pixels[i + 2] != b.pixels[i + 2]
+                    || a.pixels[i + 3] != b.pixels[i + 3] {
+                    x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+                }
+            }
+        }
+        if x1 < 0 { return (0, 0, 1, 1) }
+        return (x0, y0, x1 - x0 + 1, y1 - y0 + 1)
+    }
+
+    static func isOpaque(_ image: Bitmap) -> Bool {
         var i = 3
-        while i < straight.pixels.count {
-            if straight.pixels[i] != 255 { opaque = false; break }
+        while i < image.pixels.count {
+            if image.pixels[i] != 255 { return false }
             i += 4
         }
-        let channels = opaque ? 3 : 4
-        let rowBytes = straight.width * channels
+        return true
+    }
+
+    static func header(width: Int, height: Int, opaque: Bool) -> [UInt8] {
+        var ihdr = [UInt8]()
+        append32(&ihdr, UInt32(width))
+        append32(&ihdr, UInt32(height))
+        return ihdr + [8, opaque ? 2 : 6, 0, 0, 0]
+    }
+
+    /// A rectangle of `image` as filtered scanlines, ready to deflate.
+    static func filtered(_ image: Bitmap, x x0: Int, y y0: Int, width: Int, height: Int, channels: Int) -> [UInt8] {
+        let rowBytes = width * channels
         var raw = [UInt8]()
-        raw.reserveCapacity((rowBytes + 1) * straight.height)
+        raw.reserveCapacity((rowBytes + 1) * height)
         var previous = [UInt8](repeating: 0, count: rowBytes)
         var row = [UInt8](repeating: 0, count: rowBytes)
         var candidate = [UInt8](repeating: 0, count: rowBytes)
         var best = [UInt8](repeating: 0, count: rowBytes)
-        for y in 0..<straight.height {
-            let base = y * straight.width * 4
-            for x in 0..<straight.width {
-                for k in 0..<channels { row[x * channels + k] = straight.pixels[base + x * 4 + k] }
+        for y in y0..<(y0 + height) {
+            let base = (y * image.width + x0) * 4
+            for x in 0..<width {
+                for k in 0..<channels { row[x * channels + k] = image.pixels[base + x * 4 + k] }
             }
             var bestFilter: UInt8 = 0
             var bestScore = Int.max
@@ -283,15 +365,7 @@ public enum PNG {
             raw.append(contentsOf: best)
             swap(&previous, &row)
         }
-        var out = signature
-        var ihdr = [UInt8]()
-        append32(&ihdr, UInt32(straight.width))
-        append32(&ihdr, UInt32(straight.height))
-        ihdr += [8, opaque ? 2 : 6, 0, 0, 0]
-        writeChunk(&out, "IHDR", ihdr)
-        writeChunk(&out, "IDAT", Deflate.zlib(raw, effort: effort))
-        writeChunk(&out, "IEND", [])
-        return out
+        return raw
     }
 
     static func filterRow(_ filter: UInt8, _ row: [UInt8], _ previous: [UInt8], stride: Int, into out: inout [UInt8]) {

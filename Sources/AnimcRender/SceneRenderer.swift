@@ -50,14 +50,15 @@ public final class SceneRenderer {
     let topLevel: [Int]
     let keys: Keys
 
-    /// The size is the composition's times the scale, rounded up, at most 16,384 pixels a side.
+    /// The size is the composition's times the scale, rounded up, at most 4,096 pixels a
+    /// side (a frame is drawn in 16 bytes a pixel; 4,096² is 256 MB).
     public init(timeline: Timeline, options: RenderOptions = RenderOptions()) {
         self.timeline = timeline
         var o = options
         if !(o.scale.isFinite && o.scale > 0) { o.scale = 1 }
         self.options = o
         let size = timeline.composition.size
-        func pixels(_ v: Double) -> Int { v.isFinite && v > 0 ? Int(min((v * o.scale).rounded(.up), 16384)) : 1 }
+        func pixels(_ v: Double) -> Int { v.isFinite && v > 0 ? Int(min((v * o.scale).rounded(.up), 4096)) : 1 }
         width = pixels(size.width)
         height = pixels(size.height)
         raster = CoverageRaster(width: width, height: height)

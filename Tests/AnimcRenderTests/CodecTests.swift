@@ -122,3 +122,61 @@ import Testing
         #expect(Adler32.checksum(Array("Wikipedia".utf8)) == 0x11E6_0398)
     }
 }
+
+/// The encoder's output for a few corpus images, kept as goldens so that CI can check them
+/// in Pillow and Chromium (Tests/render/check_encoders.py): they must decode to exactly
+/// the corpus pixels they were made from. `ANIMC_UPDATE_GOLDENS=1` rewrites them.
+@Suite struct EncoderGoldenTests {
+    static let sources = ["t6-d08-plain-mixed", "t2-d08-plain-paeth", "t0-d08-plain-sub", "t3-d08-plain-none", "trns-palette",
+                          "size-33x17-plain", "size-1x1-plain", "pillow-RGBA"]
+
+    @Test(arguments: sources)
+    func encodedFilesAreStable(_ name: String) throws {
+        let source = try PNG.decode(Repository.bytes("Tests/AnimcRenderTests/Fixtures/png/\(name).png"))
+        let encoded = PNG.encode(source)
+        #expect(try PNG.decode(encoded) == source)
+        let golden = "Tests/AnimcRenderTests/Fixtures/encoded/\(name).png"
+        if Golden.updating {
+            try FileManager.default.createDirectory(atPath: Repository.path("Tests/AnimcRenderTests/Fixtures/encoded"),
+                                                    withIntermediateDirectories: true)
+            try Data(encoded).write(to: URL(fileURLWithPath: Repository.path(golden)))
+        } else {
+            #expect(Repository.bytes(golden) == encoded, "\(golden) is stale: ANIMC_UPDATE_GOLDENS=1 swift test --filter EncoderGoldenTests")
+        }
+    }
+
+    @Test func animatedEncodersWriteEveryFrame() throws {
+        var frames: [Bitmap] = []
+        for n in 0..<5 {
+            var image = Bitmap(width: 16, height: 8, alpha: .straight)
+            for y in 0..<8 {
+                for x in 0..<16 {
+                    let i = (y * 16 + x) * 4
+                    image.pixels[i] = x == n * 3 ? 255 : 0
+                    image.pixels[i + 2] = UInt8(y * 30)
+                    image.pixels[i + 3] = x == 15 ? 0 : 255
+                }
+            }
+            frames.append(image)
+        }
+        let apng = try PNG.encodeAnimated(frames, delay: (1, 30))
+        // The default image is the first frame; acTL says five frames, looping forever.
+        #expect(try PNG.decode(apng) == frames[0])
+        let actl = try #require(findChunk("acTL", in: apng))
+        #expect(Array(actl) == [0, 0, 0, 5, 0, 0, 0, 0])
+        let gif = try GIF.encode(frames, delays: [3, 3, 4, 3, 3])
+        #expect(Array(gif.prefix(6)) == Array("GIF89a".utf8))
+        #expect(gif.filter { $0 == 0x2C }.count >= 5)
+        #expect(gif.last == 0x3B)
+    }
+
+    func findChunk(_ type: String, in png: [UInt8]) -> ArraySlice<UInt8>? {
+        var p = 8
+        while p + 8 <= png.count {
+            let length = Int(png[p]) << 24 | Int(png[p + 1]) << 16 | Int(png[p + 2]) << 8 | Int(png[p + 3])
+            if String(decoding: png[(p + 4)..<(p + 8)], as: UTF8.self) == type { return png[(p + 8)..<(p + 8 + length)] }
+            p += 12 + length
+        }
+        return nil
+    }
+}

@@ -1,0 +1,145 @@
+/// GIF89a encoding of an animation: one palette chosen for all frames (``Palette``),
+/// optional ordered dithering, LZW-compressed frames, looping forever.
+public enum GIF {
+    public struct Options: Sendable {
+        /// Ordered (8 × 8 Bayer) dithering: smooth gradients at the cost of a pattern.
+        public var dither = false
+        public init(dither: Bool = false) { self.dither = dither }
+    }
+
+    /// Encodes `frames` (one size), frame `i` shown for `delays[i]` hundredths of a second.
+    /// Pixels with alpha below 128 are transparent (GIF has no partial alpha); with any,
+    /// each frame replaces the last (disposal "restore to background") so nothing
+    /// transparent shows an earlier frame.
+    public static func encode(_ frames: [Bitmap], delays: [Int], options: Options = Options()) throws -> [UInt8] {
+        guard let first = frames.first, first.width > 0, first.height > 0 else { throw ImageError("a GIF needs a frame with a size") }
+        guard first.width <= 65535, first.height <= 65535 else { throw ImageError("a GIF is at most 65,535 pixels a side") }
+        guard frames.allSatisfy({ $0.width == first.width && $0.height == first.height }) else {
+            throw ImageError("the frames of a GIF must have one size")
+        }
+        guard delays.count == frames.count else { throw ImageError("a GIF needs one delay per frame") }
+        let straight = frames.map { $0.straightened() }
+        let transparent = straight.contains { f in stride(from: 3, to: f.pixels.count, by: 4).contains { f.pixels[$0] < 128 } }
+        var palette = Palette.medianCut(straight, count: transparent ? 255 : 256)
+        var table = palette.colors
+        let transparentIndex = transparent ? table.count : -1
+        if transparent { table.append((0, 0, 0)) }
+        var bits = 1
+        while (1 << bits) < table.count { bits += 1 }
+        while table.count < (1 << bits) { table.append((0, 0, 0)) }
+
+        var out: [UInt8] = Array("GIF89a".utf8)
+        appendShort(&out, first.width)
+        appendShort(&out, first.height)
+        out += [0xF0 | UInt8(bits - 1), 0, 0]
+        for c in table { out += [c.0, c.1, c.2] }
+        // NETSCAPE2.0: loop forever.
+        out += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [0x03, 0x01, 0x00, 0x00, 0x00]
+        let bayer: [Int] = [0, 32, 8, 40, 2, 34, 10, 42, 48, 16, 56, 24, 50, 18, 58, 26, 12, 44, 4, 36, 14, 46, 6, 38, 60, 28, 52, 20,
+                            62, 30, 54, 22, 3, 35, 11, 43, 1, 33, 9, 41, 51, 19, 59, 27, 49, 17, 57, 25, 15, 47, 7, 39, 13, 45, 5, 37,
+                            63, 31, 55, 23, 61, 29, 53, 21]
+        var indices = [UInt8](repeating: 0, count: first.width * first.height)
+        for (n, frame) in straight.enumerated() {
+            for y in 0..<frame.height {
+                for x in 0..<frame.width {
+                    let p = y * frame.width + x, i = p * 4
+                    if frame.pixels[i + 3] < 128 {
+                        indices[p] = UInt8(transparentIndex)
+                        continue
+                    }
+                    var r = Int(frame.pixels[i]), g = Int(frame.pixels[i + 1]), b = Int(frame.pixels[i + 2])
+                    if options.dither {
+                        // ±16: about the spacing of a 256-colour palette's neighbours.
+                        let offset = (bayer[(y & 7) * 8 + (x & 7)] - 32) / 2
+                        r = min(255, max(0, r + offset)); g = min(255, max(0, g + offset)); b = min(255, max(0, b + offset))
+                    }
+                    indices[p] = UInt8(palette.nearest(r, g, b))
+                }
+            }
+            let delay = min(max(delays[n], 0), 65535)
+            let flags: UInt8 = (transparent ? 2 << 2 : 1 << 2) | (transparent ? 1 : 0)
+            out += [0x21, 0xF9, 0x04, flags, UInt8(delay & 0xFF), UInt8(delay >> 8), UInt8(max(transparentIndex, 0)), 0]
+            out.append(0x2C)
+            appendShort(&out, 0); appendShort(&out, 0)
+            appendShort(&out, frame.width); appendShort(&out, frame.height)
+            out.append(0)
+            let minimumCodeSize = max(2, bits)
+            out.append(UInt8(minimumCodeSize))
+            let data = lzw(indices, minimumCodeSize: minimumCodeSize)
+            var k = 0
+            while k < data.count {
+                let n = min(255, data.count - k)
+                out.append(UInt8(n))
+                out += data[k..<(k + n)]
+                k += n
+            }
+            out.append(0)
+        }
+        out.append(0x3B)
+        return out
+    }
+
+    static func appendShort(_ out: inout [UInt8], _ v: Int) {
+        out += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)]
+    }
+
+    /// GIF's variable-width LZW: codes grow from `minimumCodeSize + 1` bits to 12, and the
+    /// table starts again (a clear code) when it is full.
+    static func lzw(_ indices: [UInt8], minimumCodeSize: Int) -> [UInt8] {
+        let clear = 1 << minimumCodeSize, end = clear + 1
+        var out: [UInt8] = []
+        var buffer = 0, count = 0
+        var width = minimumCodeSize + 1
+        func emit(_ code: Int) {
+            buffer |= code << count
+            count += width
+            while count >= 8 {
+                out.append(UInt8(buffer & 0xFF))
+                buffer >>= 8
+                count -= 8
+            }
+        }
+        // Open addressing: key (prefix << 8 | byte) + 1, value the code.
+        let size = 1 << 14
+        var keys = [Int32](repeating: 0, count: size)
+        var values = [Int16](repeating: 0, count: size)
+        var next = end + 1
+        emit(clear)
+        guard var prefix = indices.first.map(Int.init) else {
+            emit(end)
+            if count > 0 { out.append(UInt8(buffer & 0xFF)) }
+            return out
+        }
+        for k in indices.dropFirst() {
+            let key = Int32(prefix << 8 | Int(k)) + 1
+            var slot = Int((UInt32(bitPattern: key) &* 2_654_435_761) >> 18) & (size - 1)
+            var found = -1
+            while keys[slot] != 0 {
+                if keys[slot] == key { found = Int(values[slot]); break }
+                slot = (slot + 1) & (size - 1)
+            }
+            if found >= 0 {
+                prefix = found
+                continue
+            }
+            emit(prefix)
+            if next < 4096 {
+                keys[slot] = key
+                values[slot] = Int16(next)
+                // The decoder widens codes when its table reaches the next power of two.
+                if next == 1 << width, width < 12 { width += 1 }
+                next += 1
+            } else {
+                emit(clear)
+                for i in 0..<size { keys[i] = 0 }
+                next = end + 1
+                width = minimumCodeSize + 1
+            }
+            prefix = Int(k)
+        }
+        emit(prefix)
+        emit(end)
+        if count > 0 { out.append(UInt8(buffer & 0xFF)) }
+        return out
+    }
+}
