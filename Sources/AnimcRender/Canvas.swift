@@ -130,6 +130,29 @@ struct Canvas {
         group.clear()
     }
 
+    /// Paints `color` through `mask` (times `clip`), source-over.
+    mutating func paint(_ mask: CoverageMask, color: Premultiplied, clip: CoverageMask?) {
+        let box = mask.box
+        guard !box.isEmpty else { return }
+        let w = width
+        pixels.withUnsafeMutableBufferPointer { p in
+            for y in box.y0..<box.y1 {
+                for x in box.x0..<box.x1 {
+                    let j = y * w + x
+                    var k = mask.values[j]
+                    if let clip { k *= clip.values[j] }
+                    if k <= 0 { continue }
+                    let i = j * 4, sa = color.a * k, keep = 1 - sa
+                    p[i] = color.r * k + p[i] * keep
+                    p[i + 1] = color.g * k + p[i + 1] * keep
+                    p[i + 2] = color.b * k + p[i + 2] * keep
+                    p[i + 3] = sa + p[i + 3] * keep
+                }
+            }
+        }
+        dirty.formUnion(box)
+    }
+
     /// The alpha channel as a coverage mask.
     func alphaMask() -> CoverageMask {
         var values = [Float](repeating: 0, count: width * height)

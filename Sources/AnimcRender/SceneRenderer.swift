@@ -118,6 +118,8 @@ public final class SceneRenderer {
         let colors = PropertyTable.keyPath("colors"), locations = PropertyTable.keyPath("locations")
         let startPoint = PropertyTable.keyPath("startPoint"), endPoint = PropertyTable.keyPath("endPoint")
         let gradientType = PropertyTable.keyPath("gradientType")
+        let shadowColor = PropertyTable.keyPath("shadowColor"), shadowOpacity = PropertyTable.keyPath("shadowOpacity")
+        let shadowOffset = PropertyTable.keyPath("shadowOffset"), shadowRadius = PropertyTable.keyPath("shadowRadius")
     }
 
     func value(_ key: KeyPathInfo?, _ layer: Int, _ frame: Frame) -> Value? {
@@ -248,7 +250,17 @@ public final class SceneRenderer {
         if border != nil { parts += 1 }
         if layers[i].kind == .shape || layers[i].kind == .gradient { parts += 2 }
         parts += children.count
-        let grouped = mask != nil || (opacity < 1 && parts > 1)
+        let masksToBounds = flag(keys.masksToBounds, i, frame)
+        // A shadow is the blurred alpha of everything the layer draws, so the layer is
+        // drawn as a group first. Core Animation clips it away with masksToBounds.
+        var shadow: (color: Premultiplied, offset: Point, sigma: Double)?
+        if !alone, !masksToBounds, let c = color(keys.shadowColor, i, frame),
+           case let o = min(max(number(keys.shadowOpacity, i, frame) ?? 0, 0), 1), o > 0, c.alpha > 0 {
+            var offset = Point(0, -3)
+            if case .size(let s)? = value(keys.shadowOffset, i, frame) { offset = Point(s.width, s.height) }
+            shadow = (premultiply(c, o), offset, max(number(keys.shadowRadius, i, frame) ?? 3, 0))
+        }
+        let grouped = mask != nil || shadow != nil || (opacity < 1 && parts > 1)
         let ownAlpha = grouped ? 1 : opacity
 
         var group = grouped ? take(depth: depth + 1) : Canvas(width: 0, height: 0)
@@ -268,7 +280,7 @@ public final class SceneRenderer {
         }
         if !children.isEmpty {
             var childClip = innerClip
-            if flag(keys.masksToBounds, i, frame) {
+            if masksToBounds {
                 let outline = Flattening.roundedRect(bounds, radius: radius, tolerance: tolerance)
                 childClip = intersect(innerClip, [outline], projection)
             }
@@ -296,6 +308,19 @@ public final class SceneRenderer {
             maskCoverage = maskCanvas.alphaMask()
             maskCanvas.clear()
             give(maskCanvas, depth: depth + 2)
+        }
+        if let shadow {
+            // Offset and blur radius are in the layer's units: through its matrix to pixels.
+            let center = Point(bounds.x + bounds.width / 2, bounds.y + bounds.height / 2)
+            if let a = projection.map(center), let b = projection.map(Point(center.x + shadow.offset.x, center.y + shadow.offset.y)) {
+                var alpha = group.alphaMask()
+                if let m = maskCoverage {
+                    for j in 0..<alpha.values.count { alpha.values[j] *= m.values[j] }
+                }
+                let blurred = Blur.gaussian(alpha, width: width, height: height, sigma: shadow.sigma / projection.layerUnitsPerPixel,
+                                            dx: b.x - a.x, dy: b.y - a.y)
+                target.paint(blurred, color: shadow.color.scaled(Float(opacity)), clip: clip)
+            }
         }
         target.composite(&group, opacity: Float(opacity), mask: maskCoverage, clip: clip)
         give(group, depth: depth + 1)

@@ -141,4 +141,17 @@ import Testing
         area = abs(area) / 2
         #expect(abs(coverage(image) - area) < 0.002 * area, "\(coverage(image)) vs \(area)")
     }
+
+    @Test func aShadowIsTheLayersAlphaBlurredByAGaussian() throws {
+        let image = try render("shadow")
+        // Below the square, down the middle, the shadow's edge at y = 110: a pixel centred
+        // at y shows Φ((110 − y)/σ) of black over white, σ = shadowRadius = 3.
+        func phi(_ z: Double) -> Double { 0.5 * erfc(-z / 2.0.squareRoot()) }
+        for row in [100, 106, 109, 110, 112, 116] {
+            let expected = 255 * (1 - phi((110 - (Double(row) + 0.5)) / 3))
+            #expect(abs(Double(image[50, row].0) - expected) <= 6, "row \(row): \(image[50, row].0) vs \(expected)")
+        }
+        // The square itself is drawn over its shadow; far from both is the background.
+        #expect(image[50, 40].0 == 255 && image[5, 130].0 == 255)
+    }
 }
