@@ -164,17 +164,11 @@ struct PreviewBuilder {
     /// `NAME.png` (or .jpg, .svg, ...) beside the source or in its `assets/` folder, as
     /// data URLs. Names that are not plain file names are never looked up.
     func images(_ names: [String], besides input: String) -> (urls: [String: String], files: [String]) {
-        let dir = directoryPart(input) ?? "."
         var urls: [String: String] = [:]
         var files: [String] = []
-        for name in names {
-            for (path, mime) in ImageAssets.candidates(for: name, inDirectory: dir) {
-                guard tool.fileSystem.exists(path), !tool.fileSystem.isDirectory(path),
-                      let bytes = try? tool.fileSystem.readFile(path), bytes.count <= PreviewBuilder.imageLimit else { continue }
-                urls[name] = "data:\(mime);base64," + Data(bytes).base64EncodedString()
-                files.append(path)
-                break
-            }
+        for found in tool.imageFiles(names, besides: input, limit: PreviewBuilder.imageLimit) {
+            urls[found.name] = "data:\(found.mime);base64," + Data(found.bytes).base64EncodedString()
+            files.append(found.path)
         }
         return (urls, files)
     }

@@ -20,6 +20,9 @@ public struct RenderOptions: Sendable {
     /// sublayers) at its effective opacity: for looking at one layer, and for comparing
     /// one layer with another renderer.
     public var onlyLayer: Int?
+    /// Decoded image assets by name (premultiplied or straight), for `contents`. A name
+    /// missing here draws nothing.
+    public var images: [String: Bitmap] = [:]
     public init(scale: Double = 1, background: Color? = nil) {
         self.scale = scale
         self.background = background
@@ -35,7 +38,7 @@ public struct RenderOptions: Sendable {
 /// Animation composites group opacity. Every layer is a projected quad: its points go
 /// through its composed matrix (perspective included) before rasterising.
 ///
-/// Not yet drawn (docs/render.md): shadows, image contents.
+/// Not yet drawn (docs/render.md): JPEG, SVG, GIF and WebP image contents.
 ///
 /// A renderer keeps its buffers between frames; it is not shared between threads.
 public final class SceneRenderer {
@@ -120,6 +123,7 @@ public final class SceneRenderer {
         let gradientType = PropertyTable.keyPath("gradientType")
         let shadowColor = PropertyTable.keyPath("shadowColor"), shadowOpacity = PropertyTable.keyPath("shadowOpacity")
         let shadowOffset = PropertyTable.keyPath("shadowOffset"), shadowRadius = PropertyTable.keyPath("shadowRadius")
+        let contents = PropertyTable.keyPath("contents"), contentsGravity = PropertyTable.keyPath("contentsGravity")
     }
 
     func value(_ key: KeyPathInfo?, _ layer: Int, _ frame: Frame) -> Value? {
@@ -248,7 +252,7 @@ public final class SceneRenderer {
         let borderWidth = max(number(keys.borderWidth, i, frame) ?? 0, 0)
         let border = borderWidth > 0 ? color(keys.borderColor, i, frame).flatMap { $0.alpha > 0 ? $0 : nil } : nil
         if border != nil { parts += 1 }
-        if layers[i].kind == .shape || layers[i].kind == .gradient { parts += 2 }
+        if layers[i].kind == .shape || layers[i].kind == .gradient || layers[i].kind == .image { parts += 2 }
         parts += children.count
         let masksToBounds = flag(keys.masksToBounds, i, frame)
         // A shadow is the blurred alpha of everything the layer draws, so the layer is
@@ -276,6 +280,7 @@ public final class SceneRenderer {
         switch layers[i].kind {
         case .shape: paint { drawShape(i, frame, projection, tolerance, ownAlpha, innerClip, into: &$0) }
         case .gradient: paint { drawGradient(i, frame, projection, bounds, ownAlpha, innerClip, into: &$0) }
+        case .image: paint { drawImage(i, frame, projection, bounds, ownAlpha, innerClip, into: &$0) }
         default: break
         }
         if !children.isEmpty {
@@ -433,4 +438,53 @@ public final class SceneRenderer {
             return premultiply(colorAt(parameter(p)), alpha)
         }
     }
+
+    /// Image contents placed by `contentsGravity` in the bounds (the image's pixels are
+    /// points, contentsScale 1), sampled bilinearly through the layer's matrix. As in Core
+    /// Animation, contents overflow the bounds (`resizeAspectFill`, the edge gravities)
+    /// unless `masksToBounds` clips the layer.
+    func drawImage(_ i: Int, _ frame: Frame, _ projection: Projection, _ bounds: Rect, _ alpha: Double,
+                   _ clip: CoverageMask?, into canvas: inout Canvas) {
+        guard case .image(let name?)? = value(keys.contents, i, frame), let image = options.images[name]?.premultiplied(),
+              image.width > 0, image.height > 0, let inverse = projection.inverse() else { return }
+        let iw = Double(image.width), ih = Double(image.height)
+        let gravity = enumeration(keys.contentsGravity, i, frame) ?? "resize"
+        var dest = bounds
+        switch gravity {
+        case "resize": break
+        case "resizeAspect", "resizeAspectFill":
+            let fit = gravity == "resizeAspect" ? min(bounds.width / iw, bounds.height / ih) : max(bounds.width / iw, bounds.height / ih)
+            dest = Rect(bounds.x + (bounds.width - iw * fit) / 2, bounds.y + (bounds.height - ih * fit) / 2, iw * fit, ih * fit)
+        default:
+            // Natural size, placed by the named edge or corner (y down, as UIKit reads them).
+            var x = bounds.x + (bounds.width - iw) / 2, y = bounds.y + (bounds.height - ih) / 2
+            if gravity.lowercased().contains("left") { x = bounds.x }
+            if gravity.lowercased().contains("right") { x = bounds.x + bounds.width - iw }
+            if gravity.lowercased().hasPrefix("top") { y = bounds.y }
+            if gravity.lowercased().hasPrefix("bottom") { y = bounds.y + bounds.height - ih }
+            dest = Rect(x, y, iw, ih)
+        }
+        guard dest.width > 0, dest.height > 0, dest.width.isFinite, dest.height.isFinite,
+              let device = projection.map([Flattening.roundedRect(dest, radius: 0, tolerance: 1)]) else { return }
+        for p in device { raster.addPolygon(p) }
+        let k = Float(min(max(alpha, 0), 1)) / 255
+        let sx = iw / dest.width, sy = ih / dest.height
+        image.pixels.withUnsafeBufferPointer { px in
+            canvas.fill(&raster, .nonZero, clip: clip) { x, y in
+                guard let p = inverse(Double(x), Double(y)) else { return .clear }
+                // Pixel centres at half-integers; clamped at the edges.
+                let u = min(max((p.x - dest.x) * sx - 0.5, 0), iw - 1), v = min(max((p.y - dest.y) * sy - 0.5, 0), ih - 1)
+                let x0 = Int(u), y0 = Int(v), x1 = min(x0 + 1, image.width - 1), y1 = min(y0 + 1, image.height - 1)
+                let fx = Float(u - Double(x0)), fy = Float(v - Double(y0))
+                func at(_ xx: Int, _ yy: Int, _ c: Int) -> Float { Float(px[(yy * image.width + xx) * 4 + c]) }
+                func mix(_ c: Int) -> Float {
+                    let top = at(x0, y0, c) * (1 - fx) + at(x1, y0, c) * fx
+                    let bottom = at(x0, y1, c) * (1 - fx) + at(x1, y1, c) * fx
+                    return (top * (1 - fy) + bottom * fy) * k
+                }
+                return Premultiplied(r: mix(0), g: mix(1), b: mix(2), a: mix(3))
+            }
+        }
+    }
 }
+

@@ -12,11 +12,13 @@ import Testing
 /// cover: areas of rounded rectangles, annuli and projected quads, centroids, and colours
 /// composited by hand. Each expectation is computed here from the scene's numbers.
 @Suite struct SceneTests {
-    func render(_ name: String, scale: Double = 1, at t: Double = 0) throws -> Bitmap {
+    func render(_ name: String, scale: Double = 1, at t: Double = 0, images: [String: Bitmap] = [:]) throws -> Bitmap {
         let path = "Tests/AnimcRenderTests/Fixtures/scenes/\(name).anim"
         let result = Pipeline.compile(SourceFile(name: path, bytes: Repository.bytes(path)))
         let composition = try #require(result.composition, "\(name) compiles")
-        return SceneRenderer(timeline: Timeline(composition), options: RenderOptions(scale: scale)).render(at: t)
+        var options = RenderOptions(scale: scale)
+        options.images = images
+        return SceneRenderer(timeline: Timeline(composition), options: options).render(at: t)
     }
 
     /// Σ alpha, in pixels.
@@ -153,5 +155,23 @@ import Testing
         }
         // The square itself is drawn over its shadow; far from both is the background.
         #expect(image[50, 40].0 == 255 && image[5, 130].0 == 255)
+    }
+
+    @Test func imagesAreStretchedOrCentredAndFilteredBilinearly() throws {
+        let quads = try PNG.decode(Repository.bytes("Tests/AnimcRenderTests/Fixtures/scenes/assets/quads.png"))
+        let image = try render("image", images: ["quads": quads]).straightened()
+        func px(_ x: Int, _ y: Int) -> [Int] { let p = image[x, y]; return [Int(p.0), Int(p.1), Int(p.2), Int(p.3)] }
+        // Stretched: each quadrant's outer corner is its pixel's colour exactly.
+        #expect(px(5, 5) == [255, 0, 0, 255] && px(44, 5) == [0, 255, 0, 255] && px(5, 44) == [0, 0, 255, 255])
+        #expect(px(44, 44) == [255, 255, 255, 128])
+        // The middle pixel (centre 25.5, 25.5) is the premultiplied mean of the four, a
+        // little past the middle: weights 0.5 ± 0.025 each way (computed by hand).
+        let w0 = 0.475 * 0.475, w1 = 0.525 * 0.475, w3 = 0.525 * 0.525
+        let a = 255 * (w0 + 2 * w1) + 128 * w3
+        let r = (255 * w0 + 128 * w3) / a * 255
+        #expect(abs(Double(px(25, 25)[3]) - a) <= 1 && abs(Double(px(25, 25)[0]) - r) <= 2, "\(px(25, 25)) vs r \(r), a \(a)")
+        // Natural size, centred: two points square around (75, 25).
+        #expect(px(74, 24) == [255, 0, 0, 255] && px(75, 25) == [255, 255, 255, 128])
+        #expect(px(73, 24)[3] == 0 && px(76, 26)[3] == 0)
     }
 }
