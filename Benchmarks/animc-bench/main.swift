@@ -9,6 +9,8 @@ import AnimcLanguageServer
 import AnimcIR
 import AnimcLottie
 import AnimcPreview
+import AnimcRender
+import AnimcImage
 import AnimcRuntime
 import AnimcSyntax
 import AnimcTimeline
@@ -1043,6 +1045,57 @@ if wants("project") {
     session.close()
     times.sort()
     print("| 21 open documents | \(f(median(times) * 1000)) ms | \(f((times.last ?? 0) * 1000)) ms | \(times.count) |")
+    print()
+}
+
+if wants("render") {
+    // The splash at 375 × 667: one frame rendered (the scene evaluated beforehand, as a
+    // player has it), its PNG encoding, and the 3 s GIF `animc render --gif` writes
+    // (150 frames at 50 fps: evaluation, rendering, palette, LZW). `--frames-only N` prints
+    // only N single-frame timings in ms, one per line, for Benchmarks/render/thorvg.py.
+    guard let composition = compile(readExample("splash")).composition else { fail("render: the splash does not compile") }
+    let timeline = Timeline(composition)
+    let renderer = SceneRenderer(timeline: timeline)
+    var state = timeline.makeState()
+    timeline.evaluate(at: 1, into: &state)
+    if let text = option("--frames-only"), let n = Int(text) {
+        for _ in 0..<n {
+            let start = now()
+            let image = renderer.render(state)
+            let elapsed = now() - start
+            sink += Double(image.pixels[0])
+            print(f(elapsed * 1000, 3))
+        }
+        exit(0)
+    }
+    print("## render: the splash at 375 × 667 (median of \(repeats * 3) runs)")
+    var frame: [Double] = [], png: [Double] = []
+    var image = renderer.render(state)
+    for _ in 0..<(repeats * 3) {
+        let a = now()
+        image = renderer.render(state)
+        let b = now()
+        let bytes = PNG.encode(image)
+        let c = now()
+        frame.append(b - a); png.append(c - b)
+        sink += Double(bytes.count)
+    }
+    print("| one frame (t = 1 s) | \(f(median(frame) * 1000, 2)) ms |")
+    print("| its PNG encoding | \(f(median(png) * 1000, 2)) ms |")
+    var gif: [Double] = []
+    for _ in 0..<(quick ? 1 : 3) {
+        let a = now()
+        var frames: [Bitmap] = []
+        var s = timeline.makeState()
+        for k in 0..<150 {
+            timeline.evaluate(at: Double(k) / 50, into: &s)
+            frames.append(renderer.render(s))
+        }
+        let bytes = (try? GIF.encode(frames, delays: [Int](repeating: 2, count: 150))) ?? []
+        gif.append(now() - a)
+        sink += Double(bytes.count)
+    }
+    print("| 3 s GIF (150 frames at 50 fps, encoded) | \(f(median(gif) * 1000, 0)) ms |")
     print()
 }
 

@@ -223,17 +223,29 @@ enum Help {
     static let render = """
     USAGE: animc render FILE --at TIME [-o FRAME.png] [options]
            animc render FILE --at START..END/FPS -o DIR/ [options]
+           animc render FILE --apng ANIM.png | --gif ANIM.gif [--window A..B] [--fps N]
+           animc render FILE --filmstrip N [-o STRIP.png] [--window A..B]
 
-    Draw the composition as PNG images with animc's own renderer (no browser): the
-    layers in tree order, as Core Animation draws them (docs/render.md lists what it
-    does not draw yet). A range of times writes one numbered PNG per time into DIR
-    (created if missing), NAME-0000.png and on.
+    Draw the composition with animc's own renderer (no browser): the layers in tree
+    order, as Core Animation draws them, anti-aliased by exact area (docs/render.md lists
+    what it does not draw yet). Image assets are found as the preview finds them; PNG
+    images are drawn, others drawn empty with a warning.
 
     OPTIONS:
-      --at TIME           a time (1.5, 1.5s, 1500ms) or a range START..END/FPS (the end
-                          left out; ... includes it)
-      -o, --output PATH   the PNG (default: NAME.png beside the input), or the folder
-                          for a range
+      --at TIME           one frame at a time (1.5, 1.5s, 1500ms), or a range
+                          START..END/FPS of numbered PNGs (NAME-0000.png, ...) in DIR
+      -o, --output PATH   the PNG (default: NAME.png beside the input), the folder for a
+                          range, or the filmstrip (default: NAME.filmstrip.png)
+      --apng PATH         every frame of the window as an animated PNG
+      --gif PATH          every frame of the window as a GIF (one palette, at most 50 fps
+                          unless --fps says otherwise; alpha is on or off)
+      --dither            with --gif: ordered (Bayer) dithering
+      --filmstrip N       N frames evenly spaced over the window, side by side, each
+                          labelled with its time
+      --window A..B       the time range for --apng, --gif, --filmstrip (default: the
+                          composition's window, or until the last animation ends)
+      --fps N             the frame rate for --apng, --gif, --filmstrip (default: the
+                          composition's)
       --scale N           device pixels per point (default 1; 2 for Retina frames)
       --background COLOR  drawn under everything: #RRGGBB, #RRGGBBAA, white, black or
                           transparent (default: the composition's background)
@@ -242,8 +254,10 @@ enum Help {
       --color WHEN        auto (default), always or never (for diagnostics)
 
     EXAMPLES:
-      animc render examples/splash.anim --at 1s -o splash.png
-      animc render examples/splash.anim --at 0..3/30 -o frames/ --scale 2
+      animc render examples/splash.anim --at 1s -o splash.png --scale 2
+      animc render examples/splash.anim --at 0..3/30 -o frames/
+      animc render examples/ripple.anim --gif ripple.gif
+      animc render examples/ripple.anim --filmstrip 8 -o strip.png
 
     """
 }

@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func everyCommandHasHelpAndEveryOptionIsInIt() {
-        for command in ["check", "lint", "parse", "build", "eval", "explain"] {
+        for command in ["check", "lint", "parse", "build", "eval", "explain", "render"] {
             let out = Self.run([command, "--help"])
             #expect(out.contains("exit: 0") && out.contains("USAGE: animc \(command)"), "\(command) --help")
         }
@@ -56,6 +56,9 @@ import Testing
         for option in ["--target", "--output", "--fps", "--window", "--format", "--werror", "--color"] { #expect(build.contains(option)) }
         let eval = Self.run(["eval", "--help"])
         for option in ["--at", "--fraction", "--animation", "--scrub", "--layer", "--property", "--format"] { #expect(eval.contains(option)) }
+        let render = Self.run(["render", "--help"])
+        for option in ["--at", "--output", "--scale", "--background", "--layer", "--apng", "--gif", "--filmstrip", "--window", "--fps",
+                       "--dither", "--color"] { #expect(render.contains(option), "render --help lacks \(option)") }
         let check = Self.run(["check", "--help"])
         for option in ["--format", "--werror", "--color", "--fix", "--dry-run"] { #expect(check.contains(option)) }
     }

@@ -1,0 +1,1 @@
+render examples/ripple.anim --at 1 --layer rings

@@ -1,0 +1,1 @@
+render examples/plane.anim --at 0.3 -o plane.png

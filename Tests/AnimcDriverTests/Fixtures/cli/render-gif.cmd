@@ -1,0 +1,1 @@
+render examples/plane.anim --gif plane.gif --fps 10

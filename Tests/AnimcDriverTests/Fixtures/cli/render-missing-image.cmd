@@ -1,0 +1,1 @@
+render examples/toss.anim --at 0.5 -o toss.png

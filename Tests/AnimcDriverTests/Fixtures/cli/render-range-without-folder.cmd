@@ -1,0 +1,1 @@
+render examples/ripple.anim --at 0..1/10

@@ -1,0 +1,1 @@
+render examples/plane.anim --at 1 --gif x.gif
