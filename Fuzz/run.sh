@@ -2,7 +2,7 @@
 # Runs one fuzz target for a while and turns every finding into a minimized
 # regression fixture. See Fuzz/README.md.
 #
-#   Fuzz/run.sh TARGET [SECONDS] [JOBS]    TARGET: parse | pipeline | loops | edit | timeline | png
+#   Fuzz/run.sh TARGET [SECONDS] [JOBS]    TARGET: parse | pipeline | loops | edit | timeline | png | jpeg
 #
 # Exit status: 0 when the campaign found nothing, 1 when it found (and saved) crashes,
 # hangs or memory blow-ups, 2 when it could not run.
@@ -19,7 +19,8 @@ case "$target" in
   edit) dict=Fuzz/anim.dict; ext=anim; maxlen=8192; fixtures=Tests/AnimcDriverTests/Fixtures/regressions ;;
   timeline) dict=Fuzz/timeline.dict; ext=json; maxlen=65536; fixtures=Tests/AnimcBackendTests/Fixtures/loader-regressions ;;
   png) dict=""; ext=png; maxlen=65536; fixtures=Tests/AnimcRenderTests/Fixtures/png-regressions ;;
-  *) echo "usage: Fuzz/run.sh parse|pipeline|loops|edit|timeline|png [SECONDS] [JOBS]" >&2; exit 2 ;;
+  jpeg) dict=""; ext=jpg; maxlen=65536; fixtures=Tests/AnimcRenderTests/Fixtures/jpeg-regressions ;;
+  *) echo "usage: Fuzz/run.sh parse|pipeline|loops|edit|timeline|png|jpeg [SECONDS] [JOBS]" >&2; exit 2 ;;
 esac
 
 scratch=.build-fuzz
@@ -47,10 +48,11 @@ if [ "$target" = timeline ]; then
     .build/debug/animc build "$f" -o "$seeds/$(basename "$f" .anim).json" 2>/dev/null || true
   done
   cp "$fixtures"/*.json "$seeds"/ 2>/dev/null || true
-elif [ "$target" = png ]; then
-  # The decoding corpus: every colour type, depth, filter and interlacing, and past findings.
-  cp Tests/AnimcRenderTests/Fixtures/png/*.png "$seeds"/
-  cp "$fixtures"/*.png "$seeds"/ 2>/dev/null || true
+elif [ "$target" = png ] || [ "$target" = jpeg ]; then
+  # The decoding corpus (every colour type, depth, filter and interlacing; every chroma
+  # sampling, restart markers), and past findings.
+  cp Tests/AnimcRenderTests/Fixtures/"$target"/*."$ext" "$seeds"/
+  cp "$fixtures"/*."$ext" "$seeds"/ 2>/dev/null || true
 elif [ "$target" = loops ]; then
   # Recipes, not sources: a few bytes each choose the loops and what their bodies hold.
   for i in $(seq 0 15); do printf "\\x$(printf %02x $i)\\x05\\x0$((i % 7))\\x01\\x02\\x03" > "$seeds/recipe-$i"; done

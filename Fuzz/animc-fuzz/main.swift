@@ -11,7 +11,7 @@
 // then evaluation). Fuzz/README.md says how to build it with libFuzzer and
 // AddressSanitizer; a plain `swift build` gives the replay mode, which CI uses to run
 // the corpus of past findings. `animc-fuzz loops --emit FILE` prints the program a
-// `loops` input stands for. `png` is the PNG decoder on arbitrary bytes; `pipeline` and
+// `loops` input stands for. `png` and `jpeg` are the image decoders on arbitrary bytes; `pipeline` and
 // `timeline` also render what they compile, small.
 
 import AnimcBase
@@ -28,7 +28,7 @@ import AnimcTimeline
 import Foundation
 
 enum Target: String, CaseIterable {
-    case parse, pipeline, loops, edit, timeline, png
+    case parse, pipeline, loops, edit, timeline, png, jpeg
 }
 
 /// The checker's limits divided by 100: any input is checked within a fraction of the
@@ -211,6 +211,7 @@ func run(_ bytes: [UInt8]) {
     case .edit: fuzzEdit(bytes)
     case .timeline: fuzzTimeline(bytes)
     case .png: fuzzPNG(bytes)
+    case .jpeg: _ = try? JPEG.decode(bytes, limits: DecodeLimits(maxPixels: 1 << 20))
     }
 }
 

@@ -229,7 +229,7 @@ enum Help {
     Draw the composition with animc's own renderer (no browser): the layers in tree
     order, as Core Animation draws them, anti-aliased by exact area (docs/render.md lists
     what it does not draw yet). Image assets are found as the preview finds them; PNG
-    images are drawn, others drawn empty with a warning.
+    and JPEG images are drawn, others drawn empty with a warning.
 
     OPTIONS:
       --at TIME           one frame at a time (1.5, 1.5s, 1500ms), or a range

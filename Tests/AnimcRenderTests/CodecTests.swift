@@ -180,3 +180,51 @@ import Testing
         return nil
     }
 }
+
+/// Baseline JPEGs that libjpeg wrote and decoded (through Pillow; Tests/render/make_jpeg_corpus.py):
+/// animc's decoder gives libjpeg's pixels.
+@Suite struct JPEGTests {
+    static let corpus = Repository.files(in: "Tests/AnimcRenderTests/Fixtures/jpeg", withExtension: "jpg")
+
+    @Test func theCorpusCoversTheBaselineGround() {
+        let names = Set(Self.corpus.map { ($0 as NSString).lastPathComponent })
+        for required in ["ycc444-q90.jpg", "ycc422-q90.jpg", "ycc420-q90.jpg", "grey-q75.jpg", "ycc420-restart-blocks.jpg",
+                         "ycc420-restart-rows.jpg", "ycc420-optimized.jpg", "odd-37x23-420.jpg", "odd-1x1-444.jpg"] {
+            #expect(names.contains(required), "\(required) is missing: run Tests/render/make_jpeg_corpus.py")
+        }
+    }
+
+    @Test(arguments: corpus)
+    /// The bar is ±2 per channel; the decoder does libjpeg's arithmetic (its integer IDCT,
+    /// fancy upsampling and colour conversion), and matches it exactly on the whole corpus.
+    func decodesAsLibjpegDoes(_ path: String) throws {
+        let image = try JPEG.decode(Repository.bytes(path))
+        let expected = Repository.bytes(String(path.dropLast(4)) + ".rgba")
+        #expect(image.pixels.count == expected.count)
+        var worst = 0, at = -1
+        for (i, (a, b)) in zip(image.pixels, expected).enumerated() where abs(Int(a) - Int(b)) > worst {
+            worst = abs(Int(a) - Int(b))
+            at = i
+        }
+        #expect(worst <= 0, "\(path): off by \(worst) at pixel \(at / 4), channel \(at % 4)")
+    }
+
+    @Test func malformedFilesAreErrorsNeverTraps() throws {
+        let good = Repository.bytes("Tests/AnimcRenderTests/Fixtures/jpeg/ycc420-restart-blocks.jpg")
+        #expect(throws: ImageError.self) { try JPEG.decode([]) }
+        #expect(throws: ImageError.self) { try JPEG.decode([0xFF, 0xD8, 0xFF, 0xD9]) }
+        for n in stride(from: 0, to: good.count, by: 7) { _ = try? JPEG.decode(Array(good.prefix(n))) }
+        var rng = SplitMix64(seed: 3)
+        for _ in 0..<300 {
+            var changed = good
+            changed[Int(rng.next() % UInt64(good.count))] = UInt8(truncatingIfNeeded: rng.next())
+            _ = try? JPEG.decode(changed)
+        }
+        // A progressive file is refused by name, not misread.
+        var progressive = good
+        if let sof = (0..<(good.count - 1)).first(where: { good[$0] == 0xFF && good[$0 + 1] == 0xC0 }) {
+            progressive[sof + 1] = 0xC2
+            #expect(throws: ImageError("progressive JPEGs are not decoded yet (baseline only)")) { try JPEG.decode(progressive) }
+        }
+    }
+}
