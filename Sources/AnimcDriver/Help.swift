@@ -250,7 +250,7 @@ enum Help {
       --background COLOR  drawn under everything: #RRGGBB, #RRGGBBAA, white, black or
                           transparent (default: the composition's background)
       --layer ID          draw only this layer's own content (not its sublayers), at
-                          its effective opacity
+                          its effective opacity, on transparent unless --background
       --color WHEN        auto (default), always or never (for diagnostics)
 
     EXAMPLES:

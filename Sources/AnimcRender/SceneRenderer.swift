@@ -13,12 +13,14 @@ public struct RenderOptions: Sendable {
     public var scale: Double = 1
     /// Drawn under everything; the composition's `background` when nil (transparent if it has none).
     public var background: Color?
-    /// Curves become polylines within this distance of the curve, in device pixels (a
-    /// quarter of the 0.1 px bound: an edge pixel's coverage is then off by at most 2.5%).
-    public var tolerance: Double = 0.025
+    /// Curves become polylines within this distance of the curve, in device pixels: a
+    /// tenth of the 0.1 px bound, so an edge pixel's coverage is off by at most 1% and a
+    /// shape's area by at most 0.01 px times its perimeter (inscribed chords only lose area).
+    public var tolerance: Double = 0.01
     /// Draws only this layer's own content (background, shape or gradient, border; not its
-    /// sublayers) at its effective opacity: for looking at one layer, and for comparing
-    /// one layer with another renderer.
+    /// sublayers) at its effective opacity, over ``background`` only (not the
+    /// composition's): for looking at one layer, and for comparing one layer with another
+    /// renderer.
     public var onlyLayer: Int?
     /// Decoded image assets by name (premultiplied or straight), for `contents`. A name
     /// missing here draws nothing.
@@ -38,7 +40,8 @@ public struct RenderOptions: Sendable {
 /// Animation composites group opacity. Every layer is a projected quad: its points go
 /// through its composed matrix (perspective included) before rasterising.
 ///
-/// Not yet drawn (docs/render.md): JPEG, SVG, GIF and WebP image contents.
+/// Not yet drawn (docs/render.md): SVG, GIF and WebP image contents (the driver decodes
+/// PNG and JPEG).
 ///
 /// A renderer keeps its buffers between frames; it is not shared between threads.
 public final class SceneRenderer {
@@ -88,7 +91,9 @@ public final class SceneRenderer {
     public func render(_ state: SceneState) -> Bitmap {
         root.dirty = PixelBox(x0: 0, y0: 0, x1: width, y1: height)
         root.clear()
-        if let bg = options.background ?? timeline.composition.backgroundColor {
+        // One layer alone is drawn on nothing (its alpha is what it covers) unless a
+        // background is asked for.
+        if let bg = options.background ?? (options.onlyLayer == nil ? timeline.composition.backgroundColor : nil) {
             root.fillAll(premultiply(bg))
         }
         var frame = Frame(state: state)

@@ -14,14 +14,24 @@ the renderer nothing), layers with sublayers whose own opacity is below 1 with t
 sublayers (the page applies opacity per layer, not to the group), and dashed strokes with
 strokeStart/strokeEnd not at 0 and 1 (the page draws them solid).
 
-Then, per layer drawn alone (every other layer hidden, in both), the alpha-weighted
-centroid must agree within 0.25 px and the coverage within 1% (layers covering at least
-20 pixels, exact in the page as above).
+Then, per layer drawn alone (every other layer and the stage's background hidden in the
+page, `render --layer` here), the alpha-weighted centroid must agree within 0.25 px and
+the coverage within 1% plus Chromium's mean anti-aliasing error (0.07) per edge pixel
+(layers covering at least 20 pixels, exact in the page as above).
+The page's alpha is recovered from two screenshots, over white and over black. Headless
+Chromium's edges are not exact (a ring animc draws within 0.04% of the annulus's area is
+3% off in the page, small dots 1.2%), hence the allowance per edge pixel; a layer more
+than half of whose pixels are edges (a thin ring) also has its centroid moved by
+Chromium's snapping of layers to whole pixels, so its centroid is reported, not gated
+(SceneTests check such shapes against geometry).
 
 Needs Pillow and chromium-headless-shell. Prints one line per frame and exits 1 on a failure.
 """
 import json, os, re, shutil, subprocess, sys
-from PIL import Image, ImageChops, ImageDraw, ImageFilter
+from PIL import Image, ImageChops, ImageDraw
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from edges import edges  # noqa: E402
 
 ANIMC, OUT = sys.argv[1], sys.argv[2]
 FILES = sys.argv[3:] or sorted(os.path.join(d, f) for d, _, fs in os.walk("examples") for f in fs if f.endswith(".anim"))
@@ -48,13 +58,14 @@ def page_state(page, t, size):
     return json.loads(m.group(1)) if m else None
 
 
-def make_page(source, page, hide=None):
-    """The preview page with a white backdrop; `hide` keeps only that layer visible."""
+def make_page(source, page, hide=None, backdrop="#fff"):
+    """The preview page with a plain backdrop; `hide` keeps only that layer visible, over
+    `backdrop` (the stage's own background hidden too)."""
     subprocess.run([ANIMC, "preview", source, "-o", page], check=True, capture_output=True)
     html = open(page, encoding="utf-8").read()
-    css = "#viewport { background: #fff !important; } #stage { box-shadow: none !important; }"
+    css = "#viewport { background: %s !important; } #stage { box-shadow: none !important; }" % backdrop
     if hide is not None:
-        css += ' .l:not([data-layer="%s"]) { visibility: hidden !important; }' % hide.replace('"', '\\"')
+        css += ' #stage { background: none !important; } .l:not([data-layer="%s"]) { visibility: hidden !important; }' % hide.replace('"', '\\"')
     html = html.replace("</style>", css + "</style>", 1)
     with open(page, "w", encoding="utf-8") as f:
         f.write(html)
@@ -67,9 +78,9 @@ def shoot(page, t, size, stage, w, h, name):
     return Image.open(shot).convert("RGB").crop((round(left), round(top), round(left) + w, round(top) + h))
 
 
-def render(source, t, name, only=None):
+def render(source, t, name):
     out = os.path.join(OUT, name)
-    args = [ANIMC, "render", source, "--at", t, "-o", out] + (["--layer", only] if only else [])
+    args = [ANIMC, "render", source, "--at", t, "-o", out]
     subprocess.run(args, check=True, capture_output=True)
     image = Image.open(out).convert("RGBA")
     white = Image.new("RGBA", image.size, (255, 255, 255, 255))
@@ -124,15 +135,6 @@ def composition_of(source):
     return {"layers": layers, "size": comp["size"]}
 
 
-def edges(image):
-    """Pixels whose 3×3 neighbourhood is not one colour (within 8/255): anti-aliased edges."""
-    worst = None
-    for band in image.split():
-        spread = ImageChops.subtract(band.filter(ImageFilter.MaxFilter(3)), band.filter(ImageFilter.MinFilter(3)))
-        worst = spread if worst is None else ImageChops.lighter(worst, spread)
-    return worst.point(lambda v: 255 if v > 8 else 0)
-
-
 def differing(a, b, ignore):
     """Pixels differing by more than 8/255 in a channel, outside `ignore`: all of them, and
     those not on an edge both images anti-alias (see the module's note on edges)."""
@@ -147,16 +149,31 @@ def differing(a, b, ignore):
     return bad, bad_off_edges, max(counted, 1), over
 
 
-def weights(image):
-    """Alpha-like weight per pixel: how far from white (the backdrop) it is."""
-    grey = ImageChops.invert(image.convert("L"))
-    return grey
+def alpha_from_backdrops(on_white, on_black):
+    """The alpha a layer drew, from the same drawing over white and over black:
+    white − black = 255 · (1 − alpha), channel by channel (averaged)."""
+    diff = ImageChops.subtract(on_white, on_black).convert("L")
+    return ImageChops.invert(diff)
 
 
-def centroid_and_coverage(image):
-    g = weights(image)
-    w, h = g.size
-    data = list(g.get_flattened_data())
+CHROMIUM_EDGE_ERROR = 0.07
+
+
+def edge_count(alpha):
+    return sum(1 for v in alpha.get_flattened_data() if 0 < v < 250)
+
+
+def edge_share(alpha):
+    """The share of a drawing's pixels that are partly covered: near 1 for thin strokes and
+    small dots, whose coverage is each renderer's anti-aliasing more than its geometry."""
+    data = alpha.get_flattened_data()
+    covered = sum(1 for v in data if v > 0)
+    return sum(1 for v in data if 0 < v < 250) / max(covered, 1)
+
+
+def centroid_and_coverage(alpha):
+    w = alpha.width
+    data = alpha.get_flattened_data()
     total = sum(data) / 255.0
     if total == 0:
         return None, 0
@@ -212,10 +229,15 @@ for source in FILES:
         if any(box.get_flattened_data()):
             continue
         alone = os.path.join(OUT, "%s-alone.html" % name)
-        make_page(source, alone, hide=lid)
         safe = re.sub(r"[^A-Za-z0-9_.-]", "_", lid)
-        web = shoot(alone, t, size, got["stage"], w, h, "%s-%s-alone-web.png" % (name, safe))
-        mine = render(source, t, "%s-%s-alone-animc.png" % (name, safe), only=lid)
+        make_page(source, alone, hide=lid, backdrop="#fff")
+        on_white = shoot(alone, t, size, got["stage"], w, h, "%s-%s-alone-white.png" % (name, safe))
+        make_page(source, alone, hide=lid, backdrop="#000")
+        on_black = shoot(alone, t, size, got["stage"], w, h, "%s-%s-alone-black.png" % (name, safe))
+        web = alpha_from_backdrops(on_white, on_black)
+        out = os.path.join(OUT, "%s-%s-alone-animc.png" % (name, safe))
+        subprocess.run([ANIMC, "render", source, "--at", t, "-o", out, "--layer", lid], check=True, capture_output=True)
+        mine = Image.open(out).convert("RGBA").getchannel("A")
         (c1, a1), (c2, a2) = centroid_and_coverage(web), centroid_and_coverage(mine)
         if a1 < 20 and a2 < 20:
             continue
@@ -225,8 +247,16 @@ for source in FILES:
         dc = ((c1[0] - c2[0]) ** 2 + (c1[1] - c2[1]) ** 2) ** 0.5
         da = abs(a1 - a2) / max(a1, a2)
         line = "%s at %s: layer %s alone: centroid %.3f px apart, coverage %.2f%% apart" % (name, t, lid, dc, da * 100)
-        if dc > 0.25 or da > 0.01:
-            fail(line)
+        # Coverage: 1%, plus Chromium's own anti-aliasing error on each edge pixel (0.07 on
+        # average, measured on a ring against the annulus's area, docs/render.md).
+        share, edge_pixels = edge_share(mine), edge_count(mine)
+        allowed = 0.01 * max(a1, a2) + CHROMIUM_EDGE_ERROR * edge_pixels
+        if share > 0.5 and abs(a1 - a2) <= allowed:
+            # Mostly edges (a thin ring): Chromium snaps such a layer to whole pixels, which
+            # moves its centroid; reported, and checked against geometry in SceneTests.
+            print("info", line, "(%.0f%% of its pixels are edges)" % (share * 100))
+        elif dc > 0.25 or abs(a1 - a2) > allowed:
+            fail(line + " (coverage allowed %.1f px², %d edge pixels)" % (allowed, edge_pixels))
         else:
             print("ok", line)
     print("ok", name)
