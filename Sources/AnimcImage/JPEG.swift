@@ -24,6 +24,8 @@ public enum JPEG {
                                 7, 14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31,
                                 39, 46, 53, 60, 61, 54, 47, 55, 62, 63]
 
+    struct EndOfScan: Error {}
+
     struct Huffman {
         var maxCode = [Int](repeating: -1, count: 18)
         var valuePointer = [Int](repeating: 0, count: 17)
@@ -67,10 +69,16 @@ public enum JPEG {
         var buffer: UInt64 = 0
         var count = 0
         var hitMarker = false
+        /// How many of the buffered bits are zeros fed past the end of the data.
+        var padding = 0
+
+        /// Whether everything the scan holds has been read: what is left is padding.
+        var exhausted: Bool { (hitMarker || position >= data.count) && count <= padding }
 
         mutating func fill() {
             while count <= 56 {
                 var byte: UInt8 = 0
+                if hitMarker || position >= data.count { padding += 8 }
                 if !hitMarker, position < data.count {
                     byte = data[position]
                     if byte == 0xFF {
@@ -79,6 +87,7 @@ public enum JPEG {
                             position += 2
                         } else {
                             hitMarker = true
+                            padding += 8
                             byte = 0
                         }
                     } else {
@@ -96,6 +105,7 @@ public enum JPEG {
             let b = Int(buffer >> 63)
             buffer <<= 1
             count -= 1
+            padding = min(padding, count)
             return b
         }
 
@@ -106,6 +116,7 @@ public enum JPEG {
             let v = Int(buffer >> UInt64(64 - n))
             buffer <<= UInt64(n)
             count -= n
+            padding = min(padding, count)
             return v
         }
 
@@ -113,6 +124,7 @@ public enum JPEG {
         mutating func restart() throws {
             buffer = 0
             count = 0
+            padding = 0
             hitMarker = false
             // Skip to the marker (fill bytes included).
             while position + 1 < data.count, !(data[position] == 0xFF && data[position + 1] != 0x00 && data[position + 1] != 0xFF) {
@@ -253,7 +265,7 @@ public enum JPEG {
             for k in components.indices {
                 components[k].blocksWide = mcusWide * components[k].h
                 components[k].blocksHigh = mcusHigh * components[k].v
-                components[k].samples = [UInt8](repeating: 0, count: components[k].blocksWide * components[k].blocksHigh * 64)
+                components[k].samples = [UInt8](repeating: 128, count: components[k].blocksWide * components[k].blocksHigh * 64)
             }
             sawFrame = true
         }
@@ -279,6 +291,7 @@ public enum JPEG {
                 }
             }
             var reader = BitReader(data: bytes, position: body.upperBound)
+            defer { sawScan = true }
             var block = [Int](repeating: 0, count: 64)
             var mcu = 0
             func restartIfDue() throws {
@@ -288,6 +301,7 @@ public enum JPEG {
                     for index in selected { components[index].predictor = 0 }
                 }
             }
+            do {
             if selected.count == 1 {
                 // Not interleaved: the component's own blocks in raster order, over its
                 // own size rather than whole MCUs.
@@ -317,7 +331,7 @@ public enum JPEG {
                     }
                 }
             }
-            sawScan = true
+            } catch is EndOfScan {}
             return reader.endOfScan()
         }
 
@@ -339,6 +353,9 @@ public enum JPEG {
         static func extend(_ v: Int, _ t: Int) -> Int { v < 1 << (t - 1) ? v - (1 << t) + 1 : v }
 
         mutating func decodeBlock(_ index: Int, _ reader: inout BitReader, _ block: inout [Int]) throws {
+            // A truncated scan ends here: the blocks it lacks stay mid-grey, as libjpeg
+            // leaves them, and a file cannot make work beyond what it holds.
+            if reader.exhausted { throw EndOfScan() }
             for k in 0..<64 { block[k] = 0 }
             let q = quant[components[index].quantTable]
             let t = try decode(dcTables[components[index].dcTable], &reader)

@@ -220,6 +220,12 @@ import Testing
             changed[Int(rng.next() % UInt64(good.count))] = UInt8(truncatingIfNeeded: rng.next())
             _ = try? JPEG.decode(changed)
         }
+        // Past findings of the jpeg fuzz target (Fixtures/jpeg-regressions): a scan cut
+        // short in a 20,544 × 48 image once decoded a megapixel of padding.
+        for path in Repository.files(in: "Tests/AnimcRenderTests/Fixtures/jpeg-regressions", withExtension: "jpg") {
+            let bytes = Repository.bytes(path)
+            #expect(finishes(within: 10) { _ = try? JPEG.decode(bytes) }, "\(path) hangs")
+        }
         // A progressive file is refused by name, not misread.
         var progressive = good
         if let sof = (0..<(good.count - 1)).first(where: { good[$0] == 0xFF && good[$0 + 1] == 0xC0 }) {
