@@ -31,7 +31,7 @@ import json, os, re, shutil, subprocess, sys
 from PIL import Image, ImageChops, ImageDraw
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from edges import edges  # noqa: E402
+from measure import centroid_and_coverage, edge_count, edge_share, edges  # noqa: E402
 
 ANIMC, OUT = sys.argv[1], sys.argv[2]
 FILES = sys.argv[3:] or sorted(os.path.join(d, f) for d, _, fs in os.walk("examples") for f in fs if f.endswith(".anim"))
@@ -112,7 +112,6 @@ def excluded(got, composition, w, h):
         values = layers.get(lid, {}).get("values", {})
         if l.get("dashed") and (values.get("strokeStart", 0) != 0 or values.get("strokeEnd", 1) != 1):
             skip.add(lid)
-    from PIL import ImageDraw
     draw = ImageDraw.Draw(mask)
     for lid in skip:
         if lid in boxes:
@@ -157,29 +156,6 @@ def alpha_from_backdrops(on_white, on_black):
 
 
 CHROMIUM_EDGE_ERROR = 0.07
-
-
-def edge_count(alpha):
-    return sum(1 for v in alpha.get_flattened_data() if 0 < v < 250)
-
-
-def edge_share(alpha):
-    """The share of a drawing's pixels that are partly covered: near 1 for thin strokes and
-    small dots, whose coverage is each renderer's anti-aliasing more than its geometry."""
-    data = alpha.get_flattened_data()
-    covered = sum(1 for v in data if v > 0)
-    return sum(1 for v in data if 0 < v < 250) / max(covered, 1)
-
-
-def centroid_and_coverage(alpha):
-    w = alpha.width
-    data = alpha.get_flattened_data()
-    total = sum(data) / 255.0
-    if total == 0:
-        return None, 0
-    cx = sum(v * (i % w + 0.5) for i, v in enumerate(data)) / 255.0 / total
-    cy = sum(v * (i // w + 0.5) for i, v in enumerate(data)) / 255.0 / total
-    return (cx, cy), total
 
 
 os.makedirs(OUT, exist_ok=True)

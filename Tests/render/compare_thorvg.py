@@ -25,7 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lottie"))
 sys.path.insert(0, HERE)
 from check_players import ThorVG, probe_document  # noqa: E402
-from edges import edges  # noqa: E402
+from measure import centroid_and_coverage, edge_count, edges  # noqa: E402
 
 ANIMC, OUT = sys.argv[1], sys.argv[2]
 FILES = sys.argv[3:] or sorted(os.path.join(d, f) for d, _, fs in os.walk("examples") for f in fs if f.endswith(".anim"))
@@ -58,30 +58,6 @@ def animc_image(source, t, name, layer=None):
 
 
 THORVG_EDGE_ERROR = 0.04
-
-
-def edge_count(alpha):
-    return sum(1 for v in alpha.get_flattened_data() if 0 < v < 250)
-
-
-def edge_share(alpha):
-    """The share of a drawing's pixels that are partly covered: near 1 for thin strokes and
-    small dots, whose coverage is each renderer's anti-aliasing more than its geometry."""
-    data = alpha.get_flattened_data()
-    covered = sum(1 for v in data if v > 0)
-    return sum(1 for v in data if 0 < v < 250) / max(covered, 1)
-
-
-def centroid_and_coverage(image):
-    alpha = image.getchannel("A")
-    w = alpha.width
-    data = alpha.get_flattened_data()
-    total = sum(data) / 255.0
-    if total == 0:
-        return None, 0.0
-    cx = sum(v * (i % w + 0.5) for i, v in enumerate(data)) / 255.0 / total
-    cy = sum(v * (i // w + 0.5) for i, v in enumerate(data)) / 255.0 / total
-    return (cx, cy), total
 
 
 def over_white(image):
@@ -121,7 +97,7 @@ for source in FILES:
         probe = json.dumps(probe_document(doc, {lid})).encode()
         tv = thorvg_image(player, probe, middle, w, h)
         mine = animc_image(source, middle / fr, "%s-%s.png" % (name, "".join(c if c.isalnum() else "_" for c in lid)), lid)
-        (c1, a1), (c2, a2) = centroid_and_coverage(tv), centroid_and_coverage(mine)
+        (c1, a1), (c2, a2) = centroid_and_coverage(tv.getchannel("A")), centroid_and_coverage(mine.getchannel("A"))
         if a1 < 20 and a2 < 20:
             continue
         if c1 is None or c2 is None:
