@@ -115,6 +115,12 @@ struct RenderCommand {
         DiagnosticOutput(console: tool.console, useColor: useColor)
             .emit(compiled.reports.filter { !$0.diagnostics.isEmpty }, format: "human", summaryVerb: nil)
         guard let composition = compiled.composition else { return CommandLineTool.ExitCode.findings }
+        // The renderer holds a frame in 16 bytes a pixel, and a group as much again: at
+        // most 4,096 pixels a side, and said so rather than drawn smaller.
+        let pixelWidth = (composition.size.width * options.scale).rounded(.up), pixelHeight = (composition.size.height * options.scale).rounded(.up)
+        guard pixelWidth <= 4096, pixelHeight <= 4096 else {
+            return tool.usageError("the frame would be \(formatNumber(pixelWidth))×\(formatNumber(pixelHeight)) pixels; at most 4,096 a side (lower --scale)", command: "render")
+        }
         if let layer = parsed.value("layer") {
             guard let i = composition.layerIndex(layer) else {
                 var message = "no layer '\(layer)' in \(path)"

@@ -1,0 +1,1 @@
+render examples/splash.anim --at 1 --scale 12
