@@ -174,4 +174,30 @@ import Testing
         #expect(px(74, 24) == [255, 0, 0, 255] && px(75, 25) == [255, 255, 255, 128])
         #expect(px(73, 24)[3] == 0 && px(76, 26)[3] == 0)
     }
+
+    @Test func radialAndConicGradientsFollowTheirGeometry() throws {
+        let image = try render("gradients")
+        func check(_ x: Int, _ y: Int, _ t: Double) {
+            let p = image[x, y]
+            #expect(abs(Double(p.0) - 255 * (1 - t)) <= 1 && abs(Double(p.2) - 255 * t) <= 1, "(\(x), \(y)): \(p), t \(t)")
+        }
+        // Radial: t is the distance from the centre over 50 (startPoint to endPoint, per axis).
+        for (x, y) in [(75, 50), (50, 60), (20, 30), (95, 95)] {
+            check(x, y, min(1, hypot(Double(x) + 0.5 - 50, Double(y) + 0.5 - 50) / 50))
+        }
+        // Conic: t is the angle clockwise from +x (y down) over a turn, around (150, 50).
+        for (x, y) in [(170, 50), (150, 75), (125, 60), (160, 20)] {
+            var a = atan2(Double(y) + 0.5 - 50, Double(x) + 0.5 - 150)
+            if a < 0 { a += 2 * Double.pi }
+            check(x, y, a / (2 * Double.pi))
+        }
+    }
+
+    @Test func strokeEndDrawsThatShareOfThePathsLength() throws {
+        let image = try render("stroke-end")
+        // (21² − 19²) · (π/2) / 2, less what the flattening's chords may lose (0.01 px
+        // times the sector's outline, about 70 px).
+        let area = (21.0 * 21 - 19 * 19) * Double.pi / 4
+        #expect(abs(coverage(image) - area) < 0.01 * 70 + 0.2, "\(coverage(image)) vs \(area)")
+    }
 }
