@@ -46,12 +46,13 @@ let package = Package(
         // suppression comments and the build's diagnostics. No Foundation, no I/O.
         .target(
             name: "AnimcCompiler",
-            dependencies: ["AnimcBase", "AnimcDiagnostics", "AnimcSyntax", "AnimcIR", "AnimcChecker", "AnimcBake", "AnimcLottie"],
+            dependencies: ["AnimcBase", "AnimcDiagnostics", "AnimcSyntax", "AnimcIR", "AnimcChecker", "AnimcRuntime", "AnimcBake",
+                           "AnimcLottie"],
             exclude: readme),
         // The language server: LSP over JSON-RPC, on a transport it is given.
         .target(
             name: "AnimcLanguageServer",
-            dependencies: ["AnimcBase", "AnimcDiagnostics", "AnimcSyntax", "AnimcIR", "AnimcChecker", "AnimcCompiler"],
+            dependencies: ["AnimcBase", "AnimcDiagnostics", "AnimcSyntax", "AnimcIR", "AnimcChecker", "AnimcRuntime", "AnimcCompiler"],
             exclude: readme),
         // The driver: file system, console, the commands and the preview server.
         .target(
@@ -64,7 +65,7 @@ let package = Package(
         .executableTarget(
             name: "animc-bench",
             dependencies: ["AnimcDriver", "AnimcCompiler", "AnimcLanguageServer", "AnimcChecker", "AnimcSyntax", "AnimcRuntime", "AnimcIR",
-                           "AnimcBake", "AnimcTimeline", "AnimcLottie", "AnimcPreview", "AnimcBase"],
+                           "AnimcBake", "AnimcTimeline", "AnimcLottie", "AnimcPreview", "AnimcBase", "AnimcImage", "AnimcRender"],
             path: "Benchmarks/animc-bench", exclude: readme),
 
         // In-process fuzz targets (libFuzzer when built as Fuzz/README.md says; a replay

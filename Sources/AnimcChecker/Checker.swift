@@ -19,6 +19,8 @@ public struct CheckResult: Sendable {
     /// The file's declarations and references, which the check builds for its unused
     /// warnings: an editor's navigation needs the same index.
     public var names: NameIndex?
+    /// The file's `test` blocks, checked against the composition (`animc test`).
+    public var tests: [TestCase] = []
 }
 
 /// What each declaration folded to, by the start of its name (see
@@ -333,6 +335,9 @@ final class Checker {
             return nil
         }
         memo?.finish(topLevelNames: global.bindings.map(\.name.name))
+        // Tests read the finished composition and are not items the memo replays: they
+        // are checked on every check (a few properties each).
+        let tests = composition.map(lowerTests) ?? []
         merge(output)
         output = ItemOutput()
         for (_, effects) in merged.effects.sorted(by: { $0.key < $1.key }) where effects.none == effects.instances {
@@ -347,7 +352,7 @@ final class Checker {
         let ok = !sorted.contains { $0.severity == .error } && !hasSyntaxErrors
         return CheckResult(composition: ok ? composition : nil, diagnostics: sorted,
                            foldedValues: FoldedValues(merged.folded.mapValues(\.text), typeNames: merged.folded.compactMapValues(\.typeName)),
-                           partialComposition: composition, names: nameIndex)
+                           partialComposition: composition, names: nameIndex, tests: tests)
     }
 
     // MARK: Reporting

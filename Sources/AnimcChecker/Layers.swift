@@ -23,6 +23,8 @@ extension Checker {
                 } else {
                     composition = (name, body, item.range)
                 }
+            case .layer(_, let kind, _, _, _) where kind.name == ContextualKeywords.test:
+                break  // tests are read against the finished composition (`lowerTests`)
             case .layer(let mask, let kind, let name, let indices, let body):
                 self.lowerIndexedLayer(mask: mask != nil, kind: kind, name: name, indices: indices, body: body, range: item.range,
                                        parent: self.root, scope: scope)
@@ -153,7 +155,13 @@ extension Checker {
     @discardableResult
     func lowerLayer(mask: Bool, kind: Identifier, name: Identifier?, nameOverride: (String, SourceRange)?, body: Block,
                     range: SourceRange, parent: LayerNode, scope: Scope) -> LayerNode? {
-        guard let layerKind = LayerKind(rawValue: kind.name) else { return nil }
+        guard let layerKind = LayerKind(rawValue: kind.name) else {
+            if kind.name == ContextualKeywords.test {
+                report(Messages.misplaced(kind.range, problem: "a test belongs at the top level of a file",
+                                          help: "move it out of this block; a test names layers by their ids, such as 'logo.square'"))
+            }
+            return nil
+        }
         let layerName: String
         let nameRange: SourceRange
         if let (n, r) = nameOverride {

@@ -226,6 +226,8 @@ private struct Builder {
     /// a mask may name a layer declared further down. Each keeps the layer tables it
     /// searches, innermost first.
     private var pendingMasks: [(range: SourceRange, name: String, tables: [StaticLayer])] = []
+    /// Each test key (`logo.square.opacity`) and the file's top-level layers.
+    private var pendingTestKeys: [(range: SourceRange, path: String, root: StaticLayer?)] = []
     /// Each component's declaration by where its item starts, and its parameters by name:
     /// an instance's argument labels name the parameters (`Tile(at: p)`), resolved once
     /// the whole file is walked, as a component may be declared after its instances.
@@ -324,6 +326,15 @@ private struct Builder {
             visible.close(mark)
         case .composition(_, let body):
             block(body, layer: &layer)
+        case .layer(_, let kind, _, _, let body) where kind.name == ContextualKeywords.test:
+            // A test's keys name layers by their ids (`logo.square.opacity`): references to
+            // the layers, resolved once the file is walked. The test names no layer.
+            let root = layer.madeTable()
+            for entry in tree[body.items] {
+                guard case .property(let key, let value) = tree[entry] else { continue }
+                pendingTestKeys.append((key.range, key.dotted, root))
+                expr(value, layer: &layer)
+            }
         case .layer(_, _, let name, let indices, let body):
             for i in tree[indices] { expr(i, layer: &layer) }
             var child = sublayer(name, extent: item.range, in: &layer)
@@ -496,6 +507,20 @@ private struct Builder {
             }
         }
         pendingMasks = []
+        // `logo.square.opacity`: `logo` a top-level layer, `square` one of its sublayers,
+        // as far as the names go.
+        for key in pendingTestKeys {
+            var table = key.root
+            var offset = key.range.start
+            for part in key.path.split(separator: ".", omittingEmptySubsequences: false) {
+                let length = UInt32(part.utf8.count)
+                guard let t = table, let found = t.children[String(part)] else { break }
+                refer(SourceRange(start: offset, end: offset + length), to: found.declaration)
+                table = found.layer
+                offset += length + 1
+            }
+        }
+        pendingTestKeys = []
         for label in pendingLabels {
             if let d = componentParameters[label.component]?[label.name] {
                 index.references.append(NameIndex.Reference(range: label.range, declaration: d, isArgumentLabel: true))

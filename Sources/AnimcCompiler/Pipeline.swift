@@ -19,6 +19,8 @@ public struct CompileResult: Sendable {
     public var partialComposition: Composition?
     /// Declarations and references (see ``CheckResult/names``).
     public var names: NameIndex?
+    /// The file's `test` blocks (see ``CheckResult/tests``).
+    public var tests: [TestCase] = []
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
     public var report: FileReport { FileReport(file: file, diagnostics: diagnostics, suppressed: suppressed) }
@@ -78,6 +80,6 @@ public enum Pipeline {
         return CompileResult(file: file, tree: tree, composition: failed ? nil : checked.composition,
                              diagnostics: kept.sorted(by: Diagnostic.ordered), suppressed: suppressed,
                              foldedValues: checked.foldedValues, partialComposition: checked.partialComposition,
-                             names: checked.names)
+                             names: checked.names, tests: checked.tests)
     }
 }

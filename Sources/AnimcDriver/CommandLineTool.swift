@@ -69,6 +69,8 @@ public struct CommandLineTool {
             return wantsHelp(rest) ? showHelp(first) : PreviewCommand(tool: self).run(rest)
         case "render":
             return wantsHelp(rest) ? showHelp(first) : RenderCommand(tool: self).run(rest)
+        case "test":
+            return wantsHelp(rest) ? showHelp(first) : TestCommand(tool: self).run(rest)
         case "explain":
             return wantsHelp(rest) ? showHelp(first) : ExplainCommand(tool: self).run(rest)
         default:

@@ -1,7 +1,7 @@
 /// Usage texts. Kept beside the commands they describe and checked by tests: every
 /// command has a help text and every option in a spec appears in it.
 enum Help {
-    static let commands = ["check", "lint", "fmt", "lsp", "parse", "build", "eval", "preview", "render", "explain", "help", "version"]
+    static let commands = ["check", "lint", "fmt", "lsp", "parse", "build", "eval", "preview", "render", "test", "explain", "help", "version"]
 
     static let main = """
     animc \(CommandLineTool.version): compile .anim animations
@@ -14,6 +14,7 @@ enum Help {
       eval FILE --at TIME    print property values at given times
       preview FILE           write an HTML page that plays it (--serve: live)
       render FILE --at TIME  draw frames as PNG, without a browser
+      test [PATH...]         run the files' test blocks: values and snapshots
       fmt PATH...            format files in place (--check: print a diff instead)
       lsp                    run the language server on stdin and stdout
       parse FILE --dump      print the syntax tree
@@ -37,6 +38,7 @@ enum Help {
         case "eval": return eval
         case "preview": return preview
         case "render": return render
+        case "test": return test
         case "help": return main
         case "version": return "USAGE: animc --version\n"
         default: return nil
@@ -258,6 +260,39 @@ enum Help {
       animc render examples/splash.anim --at 0..3/30 -o frames/
       animc render examples/ripple.anim --gif ripple.gif
       animc render examples/ripple.anim --filmstrip 8 -o strip.png
+
+    """
+
+    static let test = """
+    USAGE: animc test [PATH...] [options]
+
+    Run the `test` blocks of .anim files (directories are searched for *.anim; default:
+    the current directory). A test reads the composition at one time: each expectation
+    `layer.keyPath: value` must hold within the test's tolerance, and a snapshot compares
+    the frame animc render draws with __snapshots__/FILE-NAME.png beside the file. A failed
+    snapshot writes the frame drawn (.actual.png) and its differing pixels (.diff.png)
+    there. Files without tests are skipped; a file with errors fails.
+
+        test logoShows {
+          at: 0.9s
+          logo.opacity: 1
+          logo.square.backgroundColor: white
+          snapshot: true               // or a name; pixelTolerance: 2, maxDifferingPixels: 0.1%
+        }
+
+    OPTIONS:
+      --update            record the snapshots (write the goldens) instead of comparing
+      --format FORMAT     human (default, to stderr), junit (JUnit XML on stdout, what CI
+                          systems read) or github (workflow annotations on stdout)
+      --color WHEN        auto (default), always or never (for diagnostics)
+
+    EXIT STATUS: 0 when every test passes, 1 when one fails or a file has errors, 2 for
+    usage and I/O errors.
+
+    EXAMPLES:
+      animc test examples/
+      animc test examples/splash.anim --update
+      animc test --format junit > report.xml
 
     """
 }

@@ -1,4 +1,6 @@
 import AnimcCompiler
+import AnimcIR
+import AnimcImage
 
 extension CommandLineTool {
     /// The file of each image asset `names` name: `NAME.png` (or .jpg, .svg, ...) beside
@@ -17,5 +19,30 @@ extension CommandLineTool {
             }
         }
         return found
+    }
+
+    /// The composition's image assets decoded for the renderer: PNG and JPEG files; a
+    /// name without a file, a file in another format or one that does not decode draws
+    /// nothing, and a warning says so.
+    func decodedImages(_ composition: Composition, besides path: String, command: String) -> [String: Bitmap] {
+        let names = PreviewBuilder.imageNames(composition)
+        let files = imageFiles(names, besides: path, limit: PreviewBuilder.imageLimit)
+        var decoded: [String: Bitmap] = [:]
+        for found in files {
+            if found.mime == "image/png" || found.mime == "image/jpeg" {
+                do {
+                    let image = found.mime == "image/png" ? try PNG.decode(found.bytes) : try JPEG.decode(found.bytes)
+                    decoded[found.name] = image.premultiplied()
+                } catch {
+                    console.writeErr("animc \(command): warning: \(found.path): \(error); the image is drawn empty\n")
+                }
+            } else {
+                console.writeErr("animc \(command): warning: \(found.path): only PNG and JPEG images are drawn yet; '\(found.name)' is drawn empty\n")
+            }
+        }
+        for name in names where !files.contains(where: { $0.name == name }) {
+            console.writeErr("animc \(command): warning: no file for image '\(name)' (\(name).png beside the source or in assets/); it is drawn empty\n")
+        }
+        return decoded
     }
 }

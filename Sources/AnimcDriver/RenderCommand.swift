@@ -129,27 +129,7 @@ struct RenderCommand {
             }
             options.onlyLayer = i
         }
-        // Images: PNG and JPEG decoded here; a name without a file, or in a format not decoded yet,
-        // draws nothing, and says so.
-        let names = PreviewBuilder.imageNames(composition)
-        let files = tool.imageFiles(names, besides: path, limit: PreviewBuilder.imageLimit)
-        var decoded: [String: Bitmap] = [:]
-        for found in files {
-            if found.mime == "image/png" || found.mime == "image/jpeg" {
-                do {
-                    let image = found.mime == "image/png" ? try PNG.decode(found.bytes) : try JPEG.decode(found.bytes)
-                    decoded[found.name] = image.premultiplied()
-                } catch {
-                    tool.console.writeErr("animc render: warning: \(found.path): \(error); the image is drawn empty\n")
-                }
-            } else {
-                tool.console.writeErr("animc render: warning: \(found.path): only PNG and JPEG images are drawn yet; '\(found.name)' is drawn empty\n")
-            }
-        }
-        for name in names where !files.contains(where: { $0.name == name }) {
-            tool.console.writeErr("animc render: warning: no file for image '\(name)' (\(name).png beside the source or in assets/); it is drawn empty\n")
-        }
-        options.images = decoded
+        options.images = tool.decodedImages(composition, besides: path, command: "render")
         let timeline = Timeline(composition)
         let renderer = SceneRenderer(timeline: timeline, options: options)
         let status = compiled.reports.contains { $0.diagnostics.contains { $0.severity == .error } }

@@ -3,6 +3,7 @@ import AnimcChecker
 import AnimcCompiler
 import AnimcDiagnostics
 import AnimcIR
+import AnimcRuntime
 import AnimcSyntax
 import Foundation
 
@@ -477,7 +478,14 @@ public struct Analysis: Sendable {
         let file = SourceFile(name: LanguageServer.displayName(job.uri), bytes: job.bytes)
         guard let project = Pipeline.compile(file, loader: WorkspaceLoader(open: job.open), memo: job.memo, until: isCancelled)
         else { return nil }
-        var a = Analysis(uri: job.uri, version: job.version, revision: job.revision, result: project.main, encoding: job.encoding,
+        var main = project.main
+        // A `test` block's expectations that do not hold are shown where they are written,
+        // as `animc test` reports them (snapshots need pixels and are left to it).
+        if let composition = main.composition, !main.tests.isEmpty {
+            let failures = ExpectationCheck.run(main.tests, on: Timeline(composition)).filter { !$0.passed }.map(\.diagnostic)
+            main.diagnostics = (main.diagnostics + failures).sorted(by: Diagnostic.ordered)
+        }
+        var a = Analysis(uri: job.uri, version: job.version, revision: job.revision, result: main, encoding: job.encoding,
                          checked: true)
         a.imported = project.imported
         return a

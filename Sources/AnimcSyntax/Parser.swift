@@ -174,6 +174,9 @@ public struct Parser {
         case 4:
             if isIdentifier(t, "mask") { return .mask }
             if isIdentifier(t, "path") { return .path }
+            // `test name { ... }`: parsed as a layer's block; the checker reads it as a test
+            // at a file's top level and refuses it elsewhere.
+            if isIdentifier(t, "test") { return .layerKind }
             return .none
         case 5:
             if isIdentifier(t, "layer") || isIdentifier(t, "shape") || isIdentifier(t, "image") { return .layerKind }
@@ -556,4 +559,6 @@ public enum ContextualKeywords {
     public static let alias = "as"
     public static let along = "along"
     public static let sizeOperator = "x"
+    /// `test name { at: 1s, layer.property: value }`, at a file's top level.
+    public static let test = "test"
 }

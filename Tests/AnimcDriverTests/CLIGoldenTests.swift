@@ -95,3 +95,34 @@ import Testing
         #expect(stderr(["CLICOLOR_FORCE": "1"], terminal: false).contains("\u{1B}["))
     }
 }
+
+/// `animc test` on the real examples: their test blocks pass, snapshots included
+/// (examples/__snapshots__), as CI runs them.
+@Suite struct ExampleTestBlockTests {
+    @Test func theExamplesTestsPass() throws {
+        let console = CapturingConsole()
+        let tool = CommandLineTool(fileSystem: LocalFileSystem(), console: console)
+        let code = tool.run(["test", Repository.path("examples")])
+        #expect(code == 0, "\(console.err)")
+        #expect(console.err.contains("3 tests: 3 passed, 0 failed"), "\(console.err)")
+    }
+
+    /// A snapshot that no longer matches fails, and leaves the frame drawn and the diff
+    /// beside the golden.
+    @Test func aChangedFrameFailsItsSnapshot() throws {
+        let fs = InMemoryFileSystem()
+        fs["t/a.anim"] = Array("""
+        composition A { size: 20 x 20, backgroundColor: white }
+        layer box { position: (10, 10), bounds: 10 x 10, backgroundColor: red }
+        test look { at: 0s, snapshot: true }
+        """.utf8)
+        let console = CapturingConsole()
+        #expect(CommandLineTool(fileSystem: fs, console: console).run(["test", "t", "--update"]) == 0)
+        #expect(fs["t/__snapshots__/a-look.png"] != nil)
+        fs["t/a.anim"] = Array(String(decoding: fs["t/a.anim"] ?? [], as: UTF8.self).replacingOccurrences(of: "red", with: "blue").utf8)
+        let again = CapturingConsole()
+        #expect(CommandLineTool(fileSystem: fs, console: again).run(["test", "t"]) == 1)
+        #expect(again.err.contains("100 pixels (25%) differ by more than 2/255"), "\(again.err)")
+        #expect(fs["t/__snapshots__/a-look.actual.png"] != nil && fs["t/__snapshots__/a-look.diff.png"] != nil)
+    }
+}

@@ -123,6 +123,34 @@ import Testing
         #expect(client.lastDiagnostics.first { $0["code"] == "W0310" }?["tags"] == [1])
     }
 
+    /// A test block's expectation that does not hold is an error where it is written;
+    /// fixing the expected value clears it.
+    @Test func aFailingExpectationIsADiagnostic() throws {
+        let client = Client(open: nil)
+        let text = """
+        composition { size: 10 x 10, window: 0s ..< 1s }
+        layer a {
+          basic opacity { from: 0, to: 1, duration: 1s }
+        }
+        test half {
+          at: 0.5s
+          a.opacity: 0.4
+        }
+
+        """
+        client.notify("textDocument/didOpen", obj(("textDocument", obj(("uri", .string(Self.uri)), ("languageId", "anim"), ("version", 1),
+                                                                      ("text", .string(text))))))
+        let d = try #require(client.lastDiagnostics.first)
+        #expect(client.lastDiagnostics.count == 1)
+        #expect(d["code"] == "E0901")
+        #expect(d["range"]?["start"]?["line"] == 6)
+        #expect(d["message"]?.stringValue?.hasPrefix("test 'half': a.opacity at 0.5s is 0.5, expected 0.4") == true)
+        client.notify("textDocument/didChange", obj(
+            ("textDocument", obj(("uri", .string(Self.uri)), ("version", 2))),
+            ("contentChanges", .array([obj(("text", .string(text.replacingOccurrences(of: "0.4", with: "0.5"))))]))))
+        #expect(client.lastDiagnostics.isEmpty)
+    }
+
     /// Typing character by character through a file with the server's check memo
     /// publishes what a server that opened the final text fresh publishes, at every
     /// step: each prefix of a line is a broken file, and the items after it move.

@@ -1,0 +1,1 @@
+test inputs/tests.anim --format github
