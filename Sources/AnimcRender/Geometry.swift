@@ -112,14 +112,17 @@ public enum Flattening {
     /// square of the steps.
     static func pieces(_ error: Double) -> Int {
         guard error.isFinite else { return 1 }
-        return max(1, min(maxPiecesPerCurve, Int(error.squareRoot().rounded(.up))))
+        // Clamped as a Double: the square root of 1e300 is no Int.
+        return max(1, Int(min(Double(maxPiecesPerCurve), error.squareRoot().rounded(.up))))
     }
 
     /// Steps for an arc: each step's sagitta r(1 − cos(θ/2)) within the tolerance.
     static func arcPieces(radius: Double, sweep: Double, tolerance: Double) -> Int {
         guard radius.isFinite, sweep.isFinite, radius > tolerance else { return max(1, min(4, Int(abs(sweep) / (Double.pi / 2)) + 1)) }
         let step = 2 * acos(1 - tolerance / radius)
-        return max(1, min(maxPiecesPerCurve, Int((abs(sweep) / step).rounded(.up))))
+        let steps = abs(sweep) / step
+        guard steps.isFinite else { return maxPiecesPerCurve }
+        return max(1, Int(min(Double(maxPiecesPerCurve), steps.rounded(.up))))
     }
 
     /// A rectangle with circular corners of `radius` (at most half the shorter side, as

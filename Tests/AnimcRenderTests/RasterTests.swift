@@ -142,4 +142,14 @@ import Testing
         style.end = 0.2
         #expect(area() == 0)
     }
+
+    /// A fuzz finding: a curve with control points near the largest doubles asked for
+    /// more pieces than an Int holds. Pieces are bounded per curve, and nothing traps.
+    @Test func enormousCurvesAreBoundedNotTrapped() {
+        let path = Path([.move(to: Point(0, 0)), .cubic(control1: Point(1e300, -1e300), control2: Point(-1e300, 1e300), to: Point(1, 1)),
+                         .quad(control: Point(1e308, 1e308), to: Point(2, 2)),
+                         .arc(center: Point(0, 0), radius: 1e300, startAngle: 0, endAngle: 6, clockwise: true)])
+        let lines = Flattening.polylines(path, tolerance: 0.01)
+        #expect(lines.reduce(0) { $0 + $1.points.count } <= 3 * Flattening.maxPiecesPerCurve + 8)
+    }
 }
