@@ -171,7 +171,8 @@ struct Canvas {
             pixels.withUnsafeBufferPointer { p in
                 for i in 0..<p.count {
                     let v = p[i] * 255 + 0.5
-                    o[i] = v <= 0 ? 0 : v >= 255 ? 255 : UInt8(v)
+                    // `!(v > 0)` also takes NaN, which no conversion may see.
+                    o[i] = !(v > 0) ? 0 : v >= 255 ? 255 : UInt8(v)
                 }
             }
         }

@@ -118,7 +118,8 @@ public enum Flattening {
 
     /// Steps for an arc: each step's sagitta r(1 − cos(θ/2)) within the tolerance.
     static func arcPieces(radius: Double, sweep: Double, tolerance: Double) -> Int {
-        guard radius.isFinite, sweep.isFinite, radius > tolerance else { return max(1, min(4, Int(abs(sweep) / (Double.pi / 2)) + 1)) }
+        guard sweep.isFinite else { return 1 }
+        guard radius.isFinite, radius > tolerance else { return max(1, min(4, Int(abs(sweep) / (Double.pi / 2)) + 1)) }
         let step = 2 * acos(1 - tolerance / radius)
         let steps = abs(sweep) / step
         guard steps.isFinite else { return maxPiecesPerCurve }

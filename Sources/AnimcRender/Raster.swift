@@ -80,10 +80,13 @@ public struct CoverageRaster {
         if y0 == y1 { return }
         let direction: Double = y0 < y1 ? 1 : -1
         let (ax, ay, bx, by) = y0 < y1 ? (x0, y0, x1, y1) : (x1, y1, x0, y0)
+        // An edge a trillionth of a pixel tall covers nothing, and its slope could overflow.
+        guard by - ay > 1e-12 else { return }
+        let lowX = min(ax, bx), highX = max(ax, bx)
         let top = max(ay, 0), bottom = min(by, Double(height))
         guard top < bottom else { return }
         let dxdy = (bx - ax) / (by - ay)
-        var x = ax + (top - ay) * dxdy
+        var x = (ax + (top - ay) * dxdy).clamped(lowX, highX)
         let firstRow = Int(top.rounded(.down)), lastRow = Int(bottom.rounded(.up))
         minY = min(minY, firstRow)
         maxY = max(maxY, lastRow - 1)
@@ -93,7 +96,7 @@ public struct CoverageRaster {
                 let rowTop = max(Double(row), top), rowBottom = min(Double(row + 1), bottom)
                 let dy = rowBottom - rowTop
                 if dy <= 0 { continue }
-                let xNext = x + dxdy * dy
+                let xNext = (x + dxdy * dy).clamped(lowX, highX)
                 let d = dy * direction
                 let (left, right) = x < xNext ? (x, xNext) : (xNext, x)
                 let leftFloor = left.rounded(.down)

@@ -476,7 +476,7 @@ public final class SceneRenderer {
         let sx = iw / dest.width, sy = ih / dest.height
         image.pixels.withUnsafeBufferPointer { px in
             canvas.fill(&raster, .nonZero, clip: clip) { x, y in
-                guard let p = inverse(Double(x), Double(y)) else { return .clear }
+                guard let p = inverse(Double(x), Double(y)), p.x.isFinite, p.y.isFinite else { return .clear }
                 // Pixel centres at half-integers; clamped at the edges.
                 let u = min(max((p.x - dest.x) * sx - 0.5, 0), iw - 1), v = min(max((p.y - dest.y) * sy - 0.5, 0), ih - 1)
                 let x0 = Int(u), y0 = Int(v), x1 = min(x0 + 1, image.width - 1), y1 = min(y0 + 1, image.height - 1)
