@@ -18,6 +18,7 @@ extension Checker {
         var tests: [TestCase] = []
         var names: [String: SourceRange] = [:]
         let layerIDs = composition.layers.map(\.id)
+        let layerSet = Set(layerIDs)
         for item in tree[tree.root.items] {
             guard case .layer(let mask, let kind, let nameIdentifier, let indices, let body) = tree[item],
                   kind.name == ContextualKeywords.test else { continue }
@@ -86,7 +87,7 @@ extension Checker {
                         }
                     }
                 default:
-                    guard let (layer, keyPath, info) = Checker.expectationTarget(path, layers: layerIDs) else {
+                    guard let (layer, keyPath, info) = Checker.expectationTarget(path, layers: layerSet) else {
                         reported = true
                         let candidates = Checker.testOptions + layerIDs.flatMap { id in ["opacity", "position", "transform"].map { id + "." + $0 } }
                         report(CheckerDiagnostics.unknownLayer.at(
@@ -121,10 +122,9 @@ extension Checker {
 
     /// `logo.square.transform.rotation.z` → layer `logo.square`, key path
     /// `transform.rotation.z`: the longest layer id that leaves a key path.
-    static func expectationTarget(_ path: String, layers: [String]) -> (String, String, KeyPathInfo)? {
+    static func expectationTarget(_ path: String, layers ids: Set<String>) -> (String, String, KeyPathInfo)? {
         let parts = path.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 2 else { return nil }
-        let ids = Set(layers)
         for k in stride(from: parts.count - 1, through: 1, by: -1) {
             let id = parts[0..<k].joined(separator: "."), rest = parts[k...].joined(separator: ".")
             if ids.contains(id), let info = PropertyTable.keyPath(rest) { return (id, rest, info) }
