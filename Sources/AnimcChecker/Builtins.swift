@@ -154,7 +154,13 @@ struct CallArguments {
         switch v {
         case .number(let x, let d) where d == dim: return x
         case .number(let x, .none) where dim != .none:
-            checker.report(Messages.missingUnit(r, expected: dim, literal: true, value: x, context: "\(what) of '\(callee)'"))
+            let literal = checker.isPlainNumberLiteral(r)
+            // Not a literal: multiplied by one of the unit, in parentheses unless one name.
+            let name = !r.isEmpty && checker.tree.file.bytes[Int(r.start)..<Int(r.end)].allSatisfy { Lexer.isIdentContinue($0) || $0 == 0x2E }
+            let product = " * 1" + (dim == .time ? "s" : "rad")
+            let edits = literal ? [] : name ? [TextEdit(range: .empty(at: r.end), replacement: product)]
+                : [TextEdit(range: .empty(at: r.start), replacement: "("), TextEdit(range: .empty(at: r.end), replacement: ")" + product)]
+            checker.report(Messages.missingUnit(r, expected: dim, literal: literal, value: x, context: "\(what) of '\(callee)'", edits: edits))
         case .number(_, let d):
             checker.report(Messages.dimensionMismatch(r, expected: dim, found: d, context: "\(what) of '\(callee)'"))
         case .poison: break
@@ -213,6 +219,7 @@ extension Checker {
                                   range: argument.value.range))
         }
         let args = CallArguments(callee: callee.name, items: items, range: range, checker: self)
+        if function == nil, let v = swiftCFunction(callee, args) { return v }
         if args.hasPoison { return .poison }
         if let function, let result = callBuiltin(callee.name, function, args) { return result }
         if Builtins.constant(callee.name) != nil {
@@ -247,7 +254,7 @@ extension Checker {
     }
 
     /// A built-in function's value, by family. Nil for none (an unknown name).
-    private func callBuiltin(_ name: String, _ function: Builtins.Function, _ a: CallArguments) -> SemaValue? {
+    func callBuiltin(_ name: String, _ function: Builtins.Function, _ a: CallArguments) -> SemaValue? {
         switch function {
         case .rgb: return colour(name, a)
         case .sqrt, .min, .mod, .pow, .sin, .atan2, .clamp, .lerp, .length, .normalize, .distance, .dot:

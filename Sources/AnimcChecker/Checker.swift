@@ -230,6 +230,13 @@ struct LoweringContext {
     /// Per layer body being lowered, innermost last: where each animation key and timing
     /// attribute (and `mask:`) is written so far, for duplicates.
     var bodies: [LayerBodyKeys] = []
+    /// The least ``Precedence`` level the expression about to be evaluated must keep
+    /// where it stands (an operand of `/` needs more than an argument does); set by the
+    /// operator evaluating it and taken at the start of each evaluation.
+    var operandLevel = Precedence.any
+    /// That level for the expression being evaluated: a fix-it that replaces it (a
+    /// pasted `CGFloat(n / 3)`) is parenthesised where its text would bind otherwise.
+    var spellingLevel = Precedence.any
 }
 
 /// Checks one file. Its phases, in order (see the README):
@@ -320,6 +327,19 @@ final class Checker {
     var isLibrary: Bool { facts.isLibrary }
     func spansSyntaxError(_ range: SourceRange) -> Bool { facts.spansSyntaxError(range) }
     func text(_ range: SourceRange) -> String { tree.file.text(range) }
+
+    /// Whether `range` holds a number literal without a unit (`0`, `-1.5`), to which a
+    /// unit can be appended: appended to a name or a parenthesis (`arad`, `(0)rad`) it
+    /// would make another name or no expression at all.
+    func isPlainNumberLiteral(_ range: SourceRange) -> Bool {
+        let bytes = tree.file.bytes
+        guard range.start < range.end, Int(range.end) <= bytes.count else { return false }
+        var digits = 0
+        for (k, b) in bytes[Int(range.start)..<Int(range.end)].enumerated() {
+            if b >= 0x30 && b <= 0x39 { digits += 1 } else if b == 0x2E || (b == 0x2D && k == 0) { continue } else { return false }
+        }
+        return digits > 0
+    }
 
     /// The property table's entry for a key path as written.
     func keyPathInfo(_ key: KeyPathSyntax) -> KeyPathInfo? { PropertyTable.keyPath(key.dotted) }

@@ -19,12 +19,17 @@ extension Checker {
             report(Messages.presentationMisuse(expr.range))
             return nil
         }
-        if type == .time || type == .angle, case .number(let x, .none) = v, case .identifier = tree[expr],
-           let declared = literalConstant(expr, scope) {
-            // `let d = 1.5` … `duration: d`, as pasted code declares a CFTimeInterval: the
-            // unit goes where the number is written.
-            report(Messages.missingUnitInDeclaration(expr.range, name: text(expr.range), expected: type == .time ? .time : .angle,
-                                                     value: x, declaration: declared, context: context()))
+        if type == .time || type == .angle, case .number(let x, .none) = v, !isLiteralNumber(expr) {
+            let expected: Dimension = type == .time ? .time : .angle
+            if case .identifier = tree[expr], let declared = literalConstant(expr, scope), declarationTakesUnit(expr, expected) {
+                // `let d = 1.5` … `duration: d`, as pasted code declares a CFTimeInterval: the
+                // unit goes where the number is written.
+                report(Messages.missingUnitInDeclaration(expr.range, name: text(expr.range), expected: expected,
+                                                         value: x, declaration: declared, context: context()))
+            } else {
+                report(Messages.missingUnit(expr.range, expected: expected, literal: false, value: x, context: context(),
+                                            edits: unitEdits(expr, unit: expected == .time ? "s" : "rad")))
+            }
             return nil
         }
         guard let value = convert(v, to: type, at: expr.range, context: context(), literal: isLiteralNumber(expr)) else { return nil }
@@ -33,6 +38,72 @@ extension Checker {
             return nil
         }
         return value
+    }
+
+    /// Whether a unit written at the declaration of the constant `use` names keeps
+    /// every other use meaning what it did: each use is the whole value of an attribute
+    /// that takes a time (for a time), or `use` is its only use. Otherwise the unit goes
+    /// where it is needed (``unitEdits(_:unit:)``): `let d = 1.5` read as `d * 60`
+    /// elsewhere would be a time times a number after the fix.
+    private func declarationTakesUnit(_ use: Expr, _ expected: Dimension) -> Bool {
+        guard let index = nameIndex, let d = index.declaration(at: use.range.start) else { return false }
+        let uses = index.uses(of: d)
+        if uses.count <= 1 { return true }
+        guard expected == .time else { return false }
+        return uses.allSatisfy { wholeValueOfTimeAttribute($0) }
+    }
+
+    /// Whether `range` is all of a `name: value` whose name takes a time (`duration:`,
+    /// `beginTime:`, ...): the colon and the name before it, and the value's end after.
+    private func wholeValueOfTimeAttribute(_ range: SourceRange) -> Bool {
+        let bytes = tree.file.bytes
+        var k = Int(range.start) - 1
+        while k >= 0, bytes[k] == 0x20 || bytes[k] == 0x09 { k -= 1 }
+        guard k >= 0, bytes[k] == 0x3A else { return false }
+        k -= 1
+        while k >= 0, bytes[k] == 0x20 { k -= 1 }
+        let end = k + 1
+        while k >= 0, Lexer.isIdentContinue(bytes[k]) { k -= 1 }
+        let name = String(decoding: bytes[(k + 1)..<end], as: UTF8.self)
+        guard LanguageFacts.expectation(ofAttribute: name) == .time || Checker.layerTimingAttributes.contains(name) && name != "speed"
+                && name != "repeatCount" && name != "autoreverses" else { return false }
+        var e = Int(range.end)
+        while e < bytes.count, bytes[e] == 0x20 || bytes[e] == 0x09 { e += 1 }
+        if e + 1 < bytes.count, bytes[e] == 0x2F { return bytes[e + 1] == 0x2F }  // a comment, not a division
+        return e >= bytes.count || [0x2C, 0x7D, 0x0A, 0x0D].contains(bytes[e])
+    }
+
+    /// The edits that give `expr`, a plain number, a unit where it stands: each literal
+    /// of a sum of literals gets it (`0.99 + 0.33` → `0.99s + 0.33s`), anything else is
+    /// multiplied by one of it (`(a + b) * 1s`). Core Animation's times are seconds and
+    /// its angles radians, so the value is what the paste meant.
+    func unitEdits(_ expr: Expr, unit: String) -> [TextEdit] {
+        var literals: [Expr] = []
+        func sumOfLiterals(_ e: Expr) -> Bool {
+            switch tree[e] {
+            case .number(_, nil): literals.append(e); return true
+            case .binary(let op, let l, let r) where op == .add || op == .subtract: return sumOfLiterals(l) && sumOfLiterals(r)
+            case .paren(let inner): return sumOfLiterals(inner)
+            default: return false
+            }
+        }
+        if sumOfLiterals(expr) { return literals.map { TextEdit(range: .empty(at: $0.range.end), replacement: unit) } }
+        let product = " * 1" + unit
+        if syntaxLevel(expr) < BinaryOperator.multiply.operandLevels.left {
+            return [TextEdit(range: .empty(at: expr.range.start), replacement: "("), TextEdit(range: .empty(at: expr.range.end), replacement: ")" + product)]
+        }
+        return [TextEdit(range: .empty(at: expr.range.end), replacement: product)]
+    }
+
+    /// The ``Precedence`` level of `expr` as written.
+    func syntaxLevel(_ expr: Expr) -> Int {
+        switch tree[expr] {
+        case .binary(let op, _, _): return op.precedence
+        case .unary: return Precedence.unary
+        case .conditional: return Precedence.conditional
+        case .range: return Precedence.range
+        default: return Precedence.postfix
+        }
     }
 
     /// The literal a name's `let` gives without a type or a unit (`let d = 1.5`), if so.
@@ -56,6 +127,13 @@ extension Checker {
         // reported with the .anim word as a fix-it, and read as that word.
         if let word = swiftWord(expr), cases.contains(word) {
             _ = swiftMember(expr, scope) ?? swiftName(text(expr.range), expr.range, scope)
+            return word
+        }
+        // `fillMode = @"forwards"`: Core Animation's constants are these strings.
+        if case .string(let word) = tree[expr], cases.contains(word) {
+            report(CheckerDiagnostics.swiftSpelling.at(
+                expr.range, "'\(text(expr.range))' is the string Core Animation's constant stands for: .anim writes '\(word)'",
+                label: "pasted string", fixIts: [.replace(expr.range, with: word, "write it the .anim way", applicability: .machineApplicable)]))
             return word
         }
         guard case .identifier(let name) = tree[expr] else {

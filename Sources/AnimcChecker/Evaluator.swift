@@ -25,6 +25,8 @@ extension Checker {
 
     /// Evaluates `expr` in `scope`. Errors are reported and yield `.poison`.
     func eval(_ expr: Expr, _ scope: Scope) -> SemaValue {
+        context.spellingLevel = context.operandLevel
+        context.operandLevel = Precedence.any
         work.evaluations += 1
         if work.evaluations >= nextCancellationPoll { pollCancellation() }
         if work.evaluations > evaluationLimit {
@@ -53,11 +55,13 @@ extension Checker {
             return .list(values)
         case .unary(let op, let operand):
             if op == .negate, let v = swiftFoldedPi(expr, scope) { return v }
+            context.operandLevel = Precedence.unary
             return unary(op, eval(operand, scope), expr.range)
         case .binary(let op, let l, let r):
             if op == .multiply || op == .divide, let v = swiftFoldedPi(expr, scope) { return v }
-            if op == .add, let v = swiftHostClockSum(expr, l, r, scope) { return v }
+            if op == .add || op == .subtract, let v = swiftHostClockSum(expr, l, r, scope) { return v }
             if op == .and || op == .or {
+                context.operandLevel = op.operandLevels.left
                 let lhs = eval(l, scope)
                 guard case .bool(let a) = lhs else {
                     if !lhs.isPoison { report(Messages.typeMismatch(l.range, expected: "a boolean", found: lhs.typeName, context: "'\(op.rawValue)'")) }
@@ -65,6 +69,7 @@ extension Checker {
                 }
                 if op == .and && !a { return .bool(false) }
                 if op == .or && a { return .bool(true) }
+                context.operandLevel = op.operandLevels.right
                 let rhs = eval(r, scope)
                 guard case .bool(let b) = rhs else {
                     if !rhs.isPoison { report(Messages.typeMismatch(r.range, expected: "a boolean", found: rhs.typeName, context: "'\(op.rawValue)'")) }
@@ -72,7 +77,10 @@ extension Checker {
                 }
                 return .bool(b)
             }
-            return binary(op, eval(l, scope), eval(r, scope), expr.range, l.range, r.range)
+            context.operandLevel = op.operandLevels.left
+            let lhs = eval(l, scope)
+            context.operandLevel = op.operandLevels.right
+            return binary(op, lhs, eval(r, scope), expr.range, l.range, r.range)
         case .conditional(let c, let a, let b):
             let condition = eval(c, scope)
             guard case .bool(let flag) = condition else {
@@ -109,6 +117,7 @@ extension Checker {
             }
             return .poison
         case .index(let base, let indices):
+            context.operandLevel = Precedence.postfix
             return index(eval(base, scope), indices, expr.range, scope)
         case .member(let base, let name):
             if case .identifier(let q) = tree[base], let v = importedMember(Identifier(q, base.range, nameID: tree.nameID(base)), name, scope) {
@@ -116,6 +125,7 @@ extension Checker {
             }
             if let v = sequencing(base, name, expr.range, scope) { return v }
             if let v = swiftMember(expr, scope) { return v }
+            context.operandLevel = Precedence.postfix
             return member(eval(base, scope), name, expr.range)
         case .implicitMember:
             return swiftMember(expr, scope) ?? .poison
@@ -150,6 +160,14 @@ extension Checker {
         }
         if let constant = Builtins.constant(name) { return constant }
         if let v = swiftName(name, range, scope) { return v }
+        if name == "self" {
+            // Pasted code reads the app's own objects (`self.bounds`, `self.view.center`):
+            // no fix can know them.
+            report(CheckerDiagnostics.unknownName.at(
+                range, "'self' reads the app's object, which a .anim file cannot see", label: "the app's value",
+                help: "declare the value it reads and use that, for example 'let viewBounds = (0, 0, 375, 667)'"))
+            return .poison
+        }
         if let e = Builtins.enumerationOwning(name) {
             report(Messages.unknownName(range, name: name, suggestion: nil,
                                         help: "'\(name)' is a value of \(e); it can only be written there"))
@@ -432,12 +450,39 @@ extension Checker {
         return items[items.startIndex + Int(x)]
     }
 
+    /// CGRectGetMinX/MidX/MaxX (and Y) of a rect `(x, y, width, height)` of plain numbers.
+    private func rectEdge(_ xs: [SemaValue], _ member: String) -> SemaValue? {
+        guard case .number(let x, .none) = xs[0], case .number(let y, .none) = xs[1],
+              case .number(let w, .none) = xs[2], case .number(let h, .none) = xs[3] else { return nil }
+        let origin = member.hasSuffix("X") ? x : y
+        let length = member.hasSuffix("X") ? w : h
+        // CGRectGetMinX and MaxX standardise a negative width, as Core Graphics does.
+        switch member.dropLast() {
+        case "min": return .number(min(origin, origin + length), .none)
+        case "mid": return .number(origin + length / 2, .none)
+        default: return .number(max(origin, origin + length), .none)
+        }
+    }
+
     private func member(_ base: SemaValue, _ name: Identifier, _ range: SourceRange) -> SemaValue {
         switch (base, name.name) {
         case (.poison, _): return .poison
-        case (.tuple(let xs, _), "x"), (.tuple(let xs, _), "width"): if xs.count >= 1 { return xs[0] }
-        case (.tuple(let xs, _), "y"), (.tuple(let xs, _), "height"): if xs.count >= 2 { return xs[1] }
-        case (.tuple(let xs, _), "z"): if xs.count >= 3 { return xs[2] }
+        // A rect is (x, y, width, height); a size or a point is two numbers, whose
+        // width and height are the first and second. `.width` of a rect once read
+        // its x, silently (issue 49).
+        case (.tuple(let xs, _), "x"), (.tuple(let xs, _), "y"):
+            let i = name.name == "x" ? 0 : 1
+            if xs.count == 2 || xs.count == 3 || xs.count == 4 { return xs[i] }
+        case (.tuple(let xs, _), "z"): if xs.count == 3 { return xs[2] }
+        case (.tuple(let xs, _), "width"), (.tuple(let xs, _), "height"):
+            let i = name.name == "width" ? 0 : 1
+            if xs.count == 2 { return xs[i] }
+            if xs.count == 4 { return xs[2 + i] }
+        case (.tuple(let xs, _), "origin"): if xs.count == 4 { return .tuple(Array(xs[0..<2]), isSize: false) }
+        case (.tuple(let xs, _), "size"): if xs.count == 4 { return .tuple(Array(xs[2..<4]), isSize: true) }
+        case (.tuple(let xs, _), "midX"), (.tuple(let xs, _), "midY"), (.tuple(let xs, _), "maxX"), (.tuple(let xs, _), "maxY"),
+             (.tuple(let xs, _), "minX"), (.tuple(let xs, _), "minY"):
+            if xs.count == 4, let v = rectEdge(xs, name.name) { return v }
         case (.color(let c), "red"): return .number(c.red, .none)
         case (.color(let c), "green"): return .number(c.green, .none)
         case (.color(let c), "blue"): return .number(c.blue, .none)
@@ -445,7 +490,7 @@ extension Checker {
         case (.list(let xs), "count"): return .number(Double(xs.count), .none)
         default: break
         }
-        report(Messages.typeMismatch(name.range, expected: "a member such as .x, .y, .width, .height, .alpha or .count",
+        report(Messages.typeMismatch(name.range, expected: "a member such as .x, .y, .width, .height, .midX, .alpha or .count",
                                      found: "'.\(name.name)' on \(base.typeName)"))
         return .poison
     }

@@ -1,5 +1,6 @@
 import AnimcBase
 import AnimcIR
+import AnimcSyntax
 
 /// A layer while the tree is being built; flattened into ``Layer`` at the end. A node
 /// holds its children and nothing holds back: lowering knows a layer's ancestors (see
@@ -112,4 +113,12 @@ struct LayerProperties {
 struct LayerBodyKeys {
     var animations = NameTable<SourceRange>()
     var timing = NameTable<SourceRange>()
+    /// The body itself, for a pasted `frame:` to see the properties written after it.
+    var block: Block?
+    /// The `anchorPoint:` written so far, as syntax: a `frame:` after it is placed
+    /// about that anchor, and its fix-it writes the anchor's expression, not its value.
+    var anchorPoint: Expr?
+    /// Whether a component of the anchor (`anchorPoint.x:`) was written: no single
+    /// expression then says where the anchor is.
+    var anchorPointByComponent = false
 }

@@ -193,7 +193,7 @@ extension Checker {
         let node = LayerNode(name: layerName, id: id, nameRange: nameRange, kind: layerKind, isMask: mask, range: range)
         if mask { masksWritten = true }
         parent.adopt(node)
-        context.bodies.append(LayerBodyKeys())
+        context.bodies.append(LayerBodyKeys(block: body))
         context.layers.append(node)
         expandNested(body, in: scope) { item, itemScope in lowerLayerItem(item, node, itemScope) }
         context.layers.removeLast()
@@ -335,15 +335,21 @@ extension Checker {
     /// `frame: (x, y, w, h)` pasted from UIKit: Core Animation derives the frame from
     /// bounds, position and anchorPoint, so the fix-it writes those two, with the
     /// anchor point set so far (setting `frame` after `anchorPoint` uses the new anchor,
-    /// as UIKit does), and checking goes on as if they were written.
+    /// as UIKit does), and checking goes on as if they were written. A `bounds:` or
+    /// `position:` written later in the body replaces what the frame set (`UIView(frame:)`
+    /// then `.center = ...`), so the fix leaves that one out.
+    ///
+    /// The fix is written from the syntax (``FrameFix``), never from the values: in a
+    /// loop or a component each use keeps its own expressions.
     private func lowerFrame(_ key: KeyPathSyntax, _ value: Expr, _ range: SourceRange, _ node: LayerNode, _ scope: Scope) {
         let v = evaluating(value, scope, expecting: .rect)
+        let message = "'frame' is UIKit's: .anim sets bounds and position"
         guard case .tuple(let items, _) = v, items.count == 4,
               let xs = Optional(items.compactMap { item -> Double? in if case .number(let x, .none) = item { return x } else { return nil } }),
               xs.count == 4 else {
             if !v.isPoison {
-                report(CheckerDiagnostics.swiftSpelling.at(key.range, "'frame' is UIKit's: .anim sets bounds and position",
-                                                           label: "pasted property", help: "write 'bounds: (0, 0, w, h)' and 'position: (x, y)'"))
+                report(CheckerDiagnostics.swiftSpelling.at(key.range, message, label: "pasted property",
+                                                           help: "write 'bounds: (0, 0, w, h)' and 'position: (x, y)'"))
             }
             return
         }
@@ -351,16 +357,33 @@ extension Checker {
         if case .point(let a) = node.modelValue(.anchorPoint) { anchor = a }
         let bounds = Rect(0, 0, xs[2], xs[3])
         let position = Point(xs[0] + xs[2] * anchor.x, xs[1] + xs[3] * anchor.y)
+        let (laterBounds, laterPosition) = geometryWritten(after: range)
         let line = tree.file.bytes[..<Int(range.start)].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
         let indent = String(decoding: tree.file.bytes[line..<Int(range.start)].prefix { $0 == 0x20 || $0 == 0x09 }, as: UTF8.self)
+        let replacement = bodyKeys.anchorPointByComponent ? nil
+            : frameFixText(value, anchor: bodyKeys.anchorPoint, bounds: !laterBounds, position: !laterPosition, indent: indent)
         let f = { (x: Double) in formatNumber(x) }
-        let replacement = "bounds: (0, 0, \(f(bounds.width)), \(f(bounds.height)))\n\(indent)position: (\(f(position.x)), \(f(position.y)))"
+        let written = [laterBounds ? nil : "bounds", laterPosition ? nil : "position"].compactMap { $0 }.joined(separator: " and ")
         report(CheckerDiagnostics.swiftSpelling.at(
-            key.range, "'frame' is UIKit's: .anim sets bounds and position", label: "pasted property",
-            notes: [Note("with anchorPoint (\(f(anchor.x)), \(f(anchor.y))), the frame (\(xs.map(f).joined(separator: ", "))) is these bounds and position")],
-            fixIts: [.replace(range, with: replacement, "write bounds and position", applicability: .machineApplicable)]))
-        if node.properties[.bounds] == nil { node.properties[.bounds] = (.rect(bounds), range) }
-        if node.properties[.position] == nil { node.properties[.position] = (.point(position), range) }
+            key.range, message, label: "pasted property",
+            notes: [Note("with anchorPoint (\(f(anchor.x)), \(f(anchor.y))), the frame (\(xs.map(f).joined(separator: ", "))) is the bounds (0, 0, \(f(bounds.width)), \(f(bounds.height))) and the position (\(f(position.x)), \(f(position.y)))")]
+                + (laterBounds || laterPosition ? [Note("the \(laterBounds ? "bounds" : "position") written after it replaces the frame's")] : []),
+            help: replacement == nil ? "write 'bounds: (0, 0, w, h)' and 'position: (x, y)' about the anchor point" : nil,
+            fixIts: replacement.map { [.replace(range, with: $0, "write \(written)", applicability: .machineApplicable)] } ?? []))
+        if node.properties[.bounds] == nil, !laterBounds { node.properties[.bounds] = (.rect(bounds), range) }
+        if node.properties[.position] == nil, !laterPosition { node.properties[.position] = (.point(position), range) }
+    }
+
+    /// Whether `bounds:` and `position:` are written in the layer body after `range`.
+    private func geometryWritten(after range: SourceRange) -> (bounds: Bool, position: Bool) {
+        guard let block = bodyKeys.block else { return (false, false) }
+        var result = (bounds: false, position: false)
+        for item in tree[block.items] where item.range.start > range.start {
+            guard case .property(let key, _) = tree[item] else { continue }
+            if key.dotted == "bounds" { result.bounds = true }
+            if key.dotted == "position" { result.position = true }
+        }
+        return result
     }
 
     /// `lowerProperty` of a key path the property table knows.
@@ -383,6 +406,7 @@ extension Checker {
         guard let v = lowerValue(value, scope, as: info.type, context: "'\(key.dotted)'"),
               checkRange(v, info, component: nil, at: value.range) else { return }
         node.properties[info.id] = (v, range)
+        if info.id == .anchorPoint { bodyKeys.anchorPoint = value }
     }
 
     /// `position.x: 10`: sets one component of a point, size or rect model value.
@@ -395,6 +419,7 @@ extension Checker {
         }
         guard let v = lowerValue(value, scope, as: keyPath.type, context: "'\(keyPath.keyPath)'"),
               checkRange(v, info, component: component, at: value.range) else { return }
+        if info.id == .anchorPoint { bodyKeys.anchorPointByComponent = true }
         let current = node.modelValue(info.id)
         guard let updated = ValueMath.setting(component, of: current, to: v) else { return }
         node.properties[info.id] = (updated, node.properties[info.id]?.range ?? range)

@@ -61,7 +61,9 @@ enum Messages {
         return D.typeMismatch.at(range, "expected \(expected)\(where_), found \(found)", label: "this is \(found)", help: help)
     }
 
-    static func missingUnit(_ range: SourceRange, expected: Dimension, literal: Bool, value: Double, context: String?) -> Diagnostic {
+    /// `edits`, when given, give a non-literal its unit (see `Checker.unitEdits`).
+    static func missingUnit(_ range: SourceRange, expected: Dimension, literal: Bool, value: Double, context: String?,
+                            edits: [TextEdit] = []) -> Diagnostic {
         let unit: String
         switch expected {
         case .time: unit = "s"
@@ -75,7 +77,9 @@ enum Messages {
                                  // Core Animation's times are seconds and its angles radians: a
                                  // pasted bare number means what the unit says.
                                  fixIts: literal ? [.insert(unit, at: range.end, "add '\(unit)'",
-                                                            applicability: unit == "deg" ? .maybeIncorrect : .machineApplicable)] : [])
+                                                            applicability: unit == "deg" ? .maybeIncorrect : .machineApplicable)]
+                                     : edits.isEmpty ? [] : [FixIt("give it its unit, \(expected == .time ? "seconds" : "radians")", edits: edits,
+                                                                   applicability: .machineApplicable)])
     }
 
     static func missingUnitInDeclaration(_ range: SourceRange, name: String, expected: Dimension, value: Double,

@@ -24,8 +24,8 @@ enum SwiftSpellings {
         case word(String)
         /// A colour `.anim` has no name for, as its literal (`#007aff`).
         case colour(String)
-        /// Any other `.anim` text (`CGPointZero` is `(0, 0)`).
-        case source(String)
+        /// Any other `.anim` text (`CGPointZero` is `(0, 0)`), with its ``Precedence`` level.
+        case source(String, level: Int)
     }
 
     /// UIKit's system colours in the light appearance (iOS 15 and later), which is
@@ -50,7 +50,8 @@ enum SwiftSpellings {
             "INFINITY": .infinity, "MAXFLOAT": .infinity, "CGFLOAT_MAX": .infinity,
             "CATransform3DIdentity": .word("identity"), "CGAffineTransformIdentity": .word("identity"),
             "YES": .word("true"), "NO": .word("false"),
-            "CGPointZero": .source("(0, 0)"), "CGSizeZero": .source("0 x 0"), "CGRectZero": .source("(0, 0, 0, 0)"),
+            "CGPointZero": .source("(0, 0)", level: Precedence.postfix), "CGSizeZero": .source("0 x 0", level: BinaryOperator.size.precedence),
+            "CGRectZero": .source("(0, 0, 0, 0)", level: Precedence.postfix),
             // Repeat counts in pasted code: exactly these numbers, which .anim accepts.
             "INT_MAX": .number(2147483647), "INT32_MAX": .number(2147483647), "UINT32_MAX": .number(4294967295),
             "NSIntegerMax": .number(9223372036854775807), "LONG_MAX": .number(9223372036854775807),
@@ -148,12 +149,30 @@ enum SwiftSpellings {
     ]
 
     /// Functions (and initialisers) that have a `.anim` form.
-    static let functions: Set<String> = [
+    static let functions: Set<String> = Set([
         "CATransform3DMakeRotation", "CATransform3DMakeScale", "CATransform3DMakeTranslation", "CATransform3DRotate",
         "CATransform3DScale", "CATransform3DTranslate", "CATransform3DConcat", "CGAffineTransform", "CGPoint", "CGSize",
         "CGRect", "CGVector", "UIColor", "NSColor", "CAMediaTimingFunction", "CGFloat", "Double", "Float", "NSNumber",
+        "CFTimeInterval", "TimeInterval",
         "CGPointMake", "CGSizeMake", "CGRectMake", "CGAffineTransformMakeRotation", "CGAffineTransformMakeScale",
         "CGAffineTransformMakeTranslation", "UIBezierPath", "CGPath", hostClock,
+    ]).union(cFunctions.keys.filter { hasCapital(String($0.prefix(1))) }).union(rectGetters.keys)
+
+    /// C's functions and macros with a `.anim` function that computes the same, called
+    /// with the same arguments. `ceilf`, `floorf` and `roundf` round a float: they differ
+    /// from `ceil` only for an argument within a float's precision (2⁻²⁴) of a whole
+    /// number, where C rounds the argument first. `fmod` is not here: `.anim`'s `mod`
+    /// is floored, fmod truncates.
+    static let cFunctions: [String: String] = [
+        "MIN": "min", "MAX": "max", "ABS": "abs", "fabs": "abs", "fmin": "min", "fmax": "max",
+        "ceilf": "ceil", "floorf": "floor", "roundf": "round",
+    ]
+
+    /// Core Graphics' rect getters, as the member of a rect they read.
+    static let rectGetters: [String: String] = [
+        "CGRectGetMinX": "minX", "CGRectGetMidX": "midX", "CGRectGetMaxX": "maxX",
+        "CGRectGetMinY": "minY", "CGRectGetMidY": "midY", "CGRectGetMaxY": "maxY",
+        "CGRectGetWidth": "width", "CGRectGetHeight": "height",
     ]
 
     /// What to write instead of a known call whose arguments have no exact `.anim` form.
@@ -239,10 +258,17 @@ extension Checker {
         }
     }
 
+    /// Where nothing says what kind of value is expected (a `let`), π is taken for an
+    /// angle when it is the value (`let full = 2 * M_PI`), and for a plain number when
+    /// it is an operand of more (`let c = M_PI * 2 * radius`, a circumference).
+    private var piIsOperandOfUnknownKind: Bool {
+        context.expectedDimension == nil && context.spellingLevel > Precedence.any
+    }
+
     /// `.pi / 4`, `2 * .pi`, `-.pi` where an angle is expected: one report for the
     /// whole product, folded into degrees (`45deg`), and the angle's value.
     func swiftFoldedPi(_ expr: Expr, _ scope: Scope) -> SemaValue? {
-        guard context.expectedDimension != Dimension.none, facts.spellsSwiftPi else { return nil }
+        guard context.expectedDimension != Dimension.none, facts.spellsSwiftPi, !piIsOperandOfUnknownKind else { return nil }
         let folded: String?
         switch tree[expr] {
         case .binary(let op, let l, let r) where op == .multiply || op == .divide: folded = foldedPi(l, r, op)
@@ -250,7 +276,7 @@ extension Checker {
         default: folded = nil
         }
         guard let text = folded, let degrees = Double(text.dropLast(3)) else { return nil }
-        reportSpelling(expr, written: self.text(expr.range), replacement: text)
+        reportSpelling(expr, written: self.text(expr.range), replacement: fitted(text, text.hasPrefix("-") ? Precedence.unary : Precedence.postfix))
         return .number(degrees * .pi / 180, .angle)
     }
 
@@ -271,6 +297,18 @@ extension Checker {
         guard let replacement = portedText(expr), replacement != text(expr.range) else { return nil }
         reportSpelling(expr, written: callee.name + "(...)", replacement: replacement)
         return .poison
+    }
+
+    /// `ceilf(x)`, `fabs(x)`: C's function for `.anim`'s of the same meaning, reported
+    /// with the callee renamed (its arguments' spellings are reported as they are
+    /// evaluated), and the `.anim` function's value.
+    func swiftCFunction(_ callee: Identifier, _ arguments: CallArguments) -> SemaValue? {
+        guard let name = SwiftSpellings.cFunctions[callee.name], let function = Builtins.functions[name] else { return nil }
+        report(CheckerDiagnostics.swiftSpelling.at(
+            callee.range, "'\(callee.name)' is C's, not .anim: write '\(name)'", label: "pasted function",
+            fixIts: [.replace(callee.range, with: name, "write it the .anim way", applicability: .machineApplicable)]))
+        if arguments.hasPoison { return .poison }
+        return callBuiltin(name, function, arguments) ?? .poison
     }
 
     /// `[UIColor clearColor]`, `[NSNumber numberWithFloat:0.5]`: an Objective-C message
@@ -333,15 +371,66 @@ extension Checker {
     /// `CACurrentMediaTime() + 0.2`: one report for the sum, whose `.anim` form is the
     /// delay alone (a bare number becomes seconds where a time is expected), and its value.
     func swiftHostClockSum(_ expr: Expr, _ l: Expr, _ r: Expr, _ scope: Scope) -> SemaValue? {
-        guard facts.namesHostClock else { return nil }
-        let delay: Expr
-        if SwiftSpellings.isHostClock(l, in: tree) { delay = r } else if SwiftSpellings.isHostClock(r, in: tree) { delay = l } else { return nil }
-        guard scope.lookup(SwiftSpellings.hostClock) == nil else { return nil }
-        reportSpelling(expr, written: SwiftSpellings.hostClock + "() + ...", replacement: hostClockDelayText(delay),
+        guard facts.namesHostClock, let terms = hostClockDelayTerms(expr), scope.lookup(SwiftSpellings.hostClock) == nil else { return nil }
+        reportSpelling(expr, written: SwiftSpellings.hostClock + "() + ...", replacement: fitted(hostClockDelayText(terms), hostClockDelayLevel(terms)),
                        note: "Core Animation's beginTime is on the host's clock; a .anim beginTime counts from the composition's start")
-        let v = eval(delay, scope)
-        if case .number(let x, .none) = v, context.expectedDimension == .time { return .number(x, .time) }
-        return v
+        var sum: SemaValue = .number(0, .none)
+        for (negative, term) in terms {
+            let v = eval(term, scope)
+            guard case .number(let x, let d) = v else { return v.isPoison ? .poison : v }
+            guard case .number(let total, let dt) = sum, dt == d || dt == .none && total == 0 else {
+                if case .number(_, let dt) = sum { report(Messages.operandDimensions(term.range, op: negative ? "-" : "+", left: dt, right: d)) }
+                return .poison
+            }
+            sum = .number(negative ? total - x : total + x, d)
+        }
+        if case .number(let x, .none) = sum, context.expectedDimension == .time { return .number(x, .time) }
+        return sum
+    }
+
+    /// The delay of a sum or difference that adds the host's clock
+    /// (`CACurrentMediaTime() + a * d + b`, `CACurrentMediaTime() - x`, `d + CACurrentMediaTime()`):
+    /// the chain's other terms, each with whether it is subtracted. Nil when no term
+    /// added is the clock.
+    func hostClockDelayTerms(_ expr: Expr) -> [(negative: Bool, term: Expr)]? {
+        var terms: [(negative: Bool, term: Expr)] = []
+        func flatten(_ e: Expr, negative: Bool) {
+            if case .binary(let op, let l, let r) = tree[e], op == .add || op == .subtract {
+                flatten(l, negative: negative)
+                flatten(r, negative: negative != (op == .subtract))
+            } else {
+                terms.append((negative, e))
+            }
+        }
+        guard case .binary(let op, _, _) = tree[expr], op == .add || op == .subtract else { return nil }
+        flatten(expr, negative: false)
+        guard let clock = terms.firstIndex(where: { !$0.negative && SwiftSpellings.isHostClock($0.term, in: tree) }), terms.count > 1 else { return nil }
+        terms.remove(at: clock)
+        return terms
+    }
+
+    /// The `.anim` text of a clock's delay terms: one added term as ``hostClockDelayText(_:)``
+    /// writes it; several, each literal given seconds (`0.2s + 0.1s`), or the whole
+    /// times `1s`, where a time is expected.
+    private func hostClockDelayText(_ terms: [(negative: Bool, term: Expr)]) -> String {
+        if terms.count == 1, !terms[0].negative { return hostClockDelayText(terms[0].term) }
+        let time = context.expectedDimension == .time
+        let literals = terms.allSatisfy { if case .number(_, nil) = tree[$0.term] { return true } else { return false } }
+        let (left, right) = BinaryOperator.add.operandLevels
+        var text = ""
+        for (i, (negative, term)) in terms.enumerated() {
+            var t = argumentText(term, angle: false, within: i == 0 ? (negative ? Precedence.unary : left) : right)
+            if time && literals { t += "s" }
+            text += i == 0 ? (negative ? "-" + t : t) : (negative ? " - " + t : " + " + t)
+        }
+        return time && !literals ? "(\(text)) * 1s" : text
+    }
+
+    private func hostClockDelayLevel(_ terms: [(negative: Bool, term: Expr)]) -> Int {
+        if terms.count == 1, !terms[0].negative { return hostClockDelayLevel(terms[0].term) }
+        let literals = terms.allSatisfy { if case .number(_, nil) = tree[$0.term] { return true } else { return false } }
+        if context.expectedDimension == .time && !literals { return BinaryOperator.multiply.precedence }
+        return terms.count == 1 ? Precedence.unary : BinaryOperator.add.precedence
     }
 
     /// The delay of `CACurrentMediaTime() + delay`, as a time where one is expected:
@@ -349,31 +438,50 @@ extension Checker {
     private func hostClockDelayText(_ delay: Expr) -> String {
         let text = argumentText(delay, angle: false)
         guard context.expectedDimension == .time else { return text }
+        let (left, right) = BinaryOperator.multiply.operandLevels
         switch tree[delay] {
         case .number(let x, nil): return formatNumber(x) + "s"
         case .binary(.multiply, let l, let r):
-            if case .number(let x, nil) = tree[l] { return formatNumber(x) + "s * " + argumentText(r, angle: false) }
-            if case .number(let x, nil) = tree[r] { return argumentText(l, angle: false) + " * " + formatNumber(x) + "s" }
+            if case .number(let x, nil) = tree[l] { return formatNumber(x) + "s * " + argumentText(r, angle: false, within: right) }
+            if case .number(let x, nil) = tree[r] { return argumentText(l, angle: false, within: left) + " * " + formatNumber(x) + "s" }
         case .number, .call, .identifier: return text  // has its unit, or may: checked as written
         default: break
         }
         return "(\(text)) * 1s"
     }
 
+    /// The ``Precedence`` level of ``hostClockDelayText(_:)``'s text.
+    private func hostClockDelayLevel(_ delay: Expr) -> Int {
+        guard context.expectedDimension == .time else { return portedLevel(delay, angle: false) }
+        switch tree[delay] {
+        case .number(_, nil): return Precedence.postfix
+        case .number, .call, .identifier: return portedLevel(delay, angle: false)
+        default: return BinaryOperator.multiply.precedence
+        }
+    }
+
+    /// `text`, of ``Precedence`` level `level`, parenthesised where it must keep at
+    /// least `required` (by default, the level where the expression being evaluated
+    /// stands): replacing `CGFloat(n / 3)` in `a / CGFloat(n / 3)` by `n / 3` would
+    /// divide by n first.
+    func fitted(_ text: String, _ level: Int, within required: Int? = nil) -> String {
+        level < (required ?? context.spellingLevel) ? "(" + text + ")" : text
+    }
+
     private func swiftMeaning(_ meaning: SwiftSpellings.Meaning, written: String, _ range: SourceRange, _ scope: Scope) -> SemaValue {
         switch meaning {
         case .number(let x):
-            reportSpelling(at: range, written: written, replacement: formatNumber(x))
+            reportSpelling(at: range, written: written, replacement: fitted(formatNumber(x), meaningLevel(meaning, angle: false)))
             return .number(x, .none)
         case .pi(let factor):
-            let angle = context.expectedDimension != Dimension.none
-            reportSpelling(at: range, written: written, replacement: piText(factor, angle: angle))
+            let angle = context.expectedDimension != Dimension.none && !piIsOperandOfUnknownKind
+            reportSpelling(at: range, written: written, replacement: fitted(piText(factor, angle: angle), meaningLevel(meaning, angle: angle)))
             return .number(.pi * factor, angle ? .angle : .none)
         case .infinity:
             reportSpelling(at: range, written: written, replacement: "inf")
             return .number(.infinity, .none)
-        case .source(let text):
-            reportSpelling(at: range, written: written, replacement: text)
+        case .source(let text, let level):
+            reportSpelling(at: range, written: written, replacement: fitted(text, level))
             return .poison
         case .colour(let hex):
             reportSpelling(at: range, written: written, replacement: hex)
@@ -422,7 +530,7 @@ extension Checker {
     /// The `.anim` text of `expr` with every pasted spelling inside rewritten, or nil
     /// when there is none. `angle` says whether an angle is expected here.
     func portedText(_ expr: Expr, angle: Bool? = nil) -> String? {
-        let edits = portEdits(expr, angle: angle ?? (context.expectedDimension != Dimension.none))
+        let edits = portEdits(expr, angle: angle ?? (context.expectedDimension != Dimension.none), within: context.spellingLevel)
         guard !edits.isEmpty else { return nil }
         return sourceText(expr.range, applying: edits)
     }
@@ -434,14 +542,116 @@ extension Checker {
         return String(decoding: applyEdits(shifted, to: bytes), as: UTF8.self)
     }
 
-    private func argumentText(_ e: Expr, angle: Bool) -> String {
-        sourceText(e.range, applying: portEdits(e, angle: angle))
+    /// The ported text of `e`, to stand where an expression of at least `level` is
+    /// needed (by default anywhere: an argument, an element).
+    private func argumentText(_ e: Expr, angle: Bool, within level: Int = Precedence.any) -> String {
+        fitted(sourceText(e.range, applying: portEdits(e, angle: angle, within: Precedence.any)), portedLevel(e, angle: angle), within: level)
+    }
+
+    // MARK: frame
+
+    /// The four expressions of a rect written out (`(x, y, w, h)`, `CGRectMake(...)`,
+    /// `CGRect(x:y:width:height:)`, `CGRect(origin:size:)` with a point and a size
+    /// written out), or nil for any other expression.
+    private func rectParts(_ e: Expr) -> [Expr]? {
+        switch tree[e] {
+        case .paren(let inner): return rectParts(inner)
+        case .tuple(let items) where items.count == 4: return Array(tree[items])
+        case .call(let callee, let arguments):
+            let args = Array(tree[arguments])
+            func labelled(_ label: String) -> Expr? { args.first { $0.label?.name == label }?.value }
+            switch callee.name {
+            case "CGRectMake" where args.count == 4 && args.allSatisfy({ $0.label == nil }): return args.map(\.value)
+            case "CGRect":
+                if let x = labelled("x"), let y = labelled("y"), let w = labelled("width"), let h = labelled("height") { return [x, y, w, h] }
+                if let o = labelled("origin").flatMap(pairParts), let s = labelled("size").flatMap(pairParts) { return o + s }
+                return nil
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    /// The two expressions of a point or size written out: `(x, y)`, `w x h`,
+    /// `CGPointMake`, `CGSizeMake`, `CGPoint(x:y:)`, `CGSize(width:height:)`.
+    private func pairParts(_ e: Expr) -> [Expr]? {
+        switch tree[e] {
+        case .paren(let inner): return pairParts(inner)
+        case .tuple(let items) where items.count == 2: return Array(tree[items])
+        case .binary(.size, let w, let h): return [w, h]
+        case .call(let callee, let arguments):
+            let args = Array(tree[arguments])
+            func labelled(_ label: String) -> Expr? { args.first { $0.label?.name == label }?.value }
+            switch callee.name {
+            case "CGPointMake", "CGSizeMake": return args.count == 2 && args.allSatisfy({ $0.label == nil }) ? args.map(\.value) : nil
+            case "CGPoint": return labelled("x").flatMap { x in labelled("y").map { [x, $0] } }
+            case "CGSize": return labelled("width").flatMap { w in labelled("height").map { [w, $0] } }
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    /// A pasted `frame: value` as `bounds:` and `position:` lines, printed from the
+    /// syntax: `frame: (x, y, w, h)` is `bounds: (0, 0, w, h)` and `position: (x + w / 2,
+    /// y + h / 2)` about the default anchor, with the anchor's own expressions when
+    /// `anchorPoint:` was written before it, and `R.width`, `R.x`, ... for a rect `R`
+    /// not written out. Sums of two literals are written folded when decimal and binary
+    /// arithmetic agree on them, so the fix never rounds differently than the check.
+    /// Meaning kept: the bounds and position Core Animation derives from the frame.
+    func frameFixText(_ value: Expr, anchor: Expr?, bounds: Bool, position: Bool, indent: String) -> String {
+        let additive = BinaryOperator.add.operandLevels, multiplicative = BinaryOperator.multiply.operandLevels
+        let parts = rectParts(value)
+        let rect = argumentText(value, angle: false, within: Precedence.postfix)
+        /// Component `i` of the rect, to stand at `level`.
+        func part(_ i: Int, _ level: Int) -> (text: String, literal: Double?) {
+            if let parts {
+                if case .number(let x, nil) = tree[parts[i]] { return (formatNumber(x), x) }
+                return (argumentText(parts[i], angle: false, within: level), nil)
+            }
+            return (rect + "." + ["x", "y", "width", "height"][i], nil)
+        }
+        /// The anchor's component `i` (0 or 1): a literal, or the anchor's text.
+        func anchorFactor(_ i: Int) -> (text: String, literal: Double?) {
+            guard let anchor else { return ("0.5", 0.5) }
+            if let p = pairParts(anchor) {
+                if case .number(let x, nil) = tree[p[i]] { return (formatNumber(x), x) }
+                return (argumentText(p[i], angle: false, within: multiplicative.right), nil)
+            }
+            return (argumentText(anchor, angle: false, within: Precedence.postfix) + (i == 0 ? ".x" : ".y"), nil)
+        }
+        /// origin + length × anchor, for one axis.
+        func centre(_ axis: Int) -> String {
+            let origin = part(axis, additive.left), length = part(axis + 2, multiplicative.left), a = anchorFactor(axis)
+            if let o = origin.literal, let l = length.literal, let f = a.literal {
+                let exact = ExactDecimal.add(o, ExactDecimal.multiply(l, f)), binary = o + l * f
+                if exact == binary { return formatNumber(binary) }
+            }
+            let offset: String?
+            switch a.literal {
+            case 0?: offset = nil
+            case 1?: offset = part(axis + 2, additive.right).text
+            case 0.5?: offset = length.text + " / 2"
+            default: offset = length.text + " * " + a.text
+            }
+            guard let offset else { return origin.text }
+            if origin.literal == 0 { return offset }
+            return origin.text + " + " + offset
+        }
+        var lines: [String] = []
+        if bounds { lines.append("bounds: (0, 0, \(part(2, Precedence.any).text), \(part(3, Precedence.any).text))") }
+        if position { lines.append("position: (\(centre(0)), \(centre(1)))") }
+        return lines.joined(separator: "\n" + indent)
     }
 
     /// The edits that rewrite the pasted spellings in `e`: the outermost construct of
-    /// each, so edits never overlap.
-    private func portEdits(_ e: Expr, angle: Bool) -> [TextEdit] {
-        func replace(_ text: String) -> [TextEdit] { [TextEdit(range: e.range, replacement: text)] }
+    /// each, so edits never overlap. `e` stands where its text must keep ``Precedence``
+    /// level `level`: a rewrite of lower level is parenthesised, so that every fix keeps
+    /// the expression's tree.
+    private func portEdits(_ e: Expr, angle: Bool, within level: Int) -> [TextEdit] {
+        func replace(_ text: String) -> [TextEdit] {
+            [TextEdit(range: e.range, replacement: fitted(text, portedLevel(e, angle: angle), within: level))]
+        }
         func meaningText(_ m: SwiftSpellings.Meaning) -> String {
             switch m {
             case .pi(let f): return piText(f, angle: angle)
@@ -449,7 +659,7 @@ extension Checker {
             case .infinity: return "inf"
             case .word(let w): return w
             case .colour(let hex): return hex
-            case .source(let text): return text
+            case .source(let text, _): return text
             }
         }
         switch tree[e] {
@@ -462,31 +672,109 @@ extension Checker {
                 return replace(meaningText(m))
             }
             if SwiftSpellings.bridgingMembers.contains(name.name) { return replace(argumentText(base, angle: angle)) }
-            return portEdits(base, angle: angle)
+            return portEdits(base, angle: angle, within: Precedence.postfix)
         case .binary(let op, let l, let r):
             // `.pi / 4` where an angle is expected is `45deg`, not `180deg / 4`.
             if angle, op == .divide || op == .multiply, let folded = foldedPi(l, r, op) { return replace(folded) }
-            if op == .add, SwiftSpellings.isHostClock(l, in: tree) { return replace(hostClockDelayText(r)) }
-            if op == .add, SwiftSpellings.isHostClock(r, in: tree) { return replace(hostClockDelayText(l)) }
-            return portEdits(l, angle: angle) + portEdits(r, angle: angle)
-        case .unary(_, let operand), .paren(let operand):
+            if let terms = hostClockDelayTerms(e) { return replace(hostClockDelayText(terms)) }
+            let (left, right) = op.operandLevels
+            return portEdits(l, angle: angle, within: left) + portEdits(r, angle: angle, within: right)
+        case .unary(_, let operand):
             if case .unary(.negate, _) = tree[e], angle, let folded = foldedPi(operand, nil, nil) { return replace("-" + folded) }
-            return portEdits(operand, angle: angle)
+            return portEdits(operand, angle: angle, within: Precedence.unary)
+        case .paren(let operand):
+            return portEdits(operand, angle: angle, within: Precedence.any)
         case .message(let receiver, let selector, let arguments):
             return portedMessage(receiver, selector.name, Array(tree[arguments]), angle: angle).map(replace) ?? []
         case .call(let callee, let arguments):
             if SwiftSpellings.functions.contains(callee.name), let text = portedCall(callee.name, Array(tree[arguments]), angle: angle) {
                 return replace(text)
             }
-            return tree[arguments].flatMap { portEdits($0.value, angle: angleArgument(callee.name, $0.label?.name)) }
+            if let name = SwiftSpellings.cFunctions[callee.name] {
+                return [TextEdit(range: callee.range, replacement: name)]
+                    + tree[arguments].flatMap { portEdits($0.value, angle: false, within: Precedence.any) }
+            }
+            return tree[arguments].flatMap { portEdits($0.value, angle: angleArgument(callee.name, $0.label?.name), within: Precedence.any) }
         case .tuple(let items), .list(let items), .sequence(let items):
-            return tree[items].flatMap { portEdits($0, angle: angle) }
+            return tree[items].flatMap { portEdits($0, angle: angle, within: Precedence.any) }
         case .conditional(let c, let a, let b):
-            return portEdits(c, angle: false) + portEdits(a, angle: angle) + portEdits(b, angle: angle)
+            return portEdits(c, angle: false, within: Precedence.range) + portEdits(a, angle: angle, within: Precedence.any)
+                + portEdits(b, angle: angle, within: Precedence.any)
         case .index(let base, let indices):
-            return portEdits(base, angle: angle) + tree[indices].flatMap { portEdits($0, angle: false) }
+            return portEdits(base, angle: angle, within: Precedence.postfix)
+                + tree[indices].flatMap { portEdits($0, angle: false, within: Precedence.any) }
         default:
             return []
+        }
+    }
+
+    /// The ``Precedence`` level of a spelling's `.anim` form.
+    private func meaningLevel(_ m: SwiftSpellings.Meaning, angle: Bool) -> Int {
+        switch m {
+        case .pi(let f):
+            if angle { return f < 0 ? Precedence.unary : Precedence.postfix }
+            return f == 1 ? Precedence.postfix : BinaryOperator.multiply.precedence
+        case .number(let x): return x < 0 ? Precedence.unary : Precedence.postfix
+        case .infinity, .word, .colour: return Precedence.postfix
+        case .source(_, let level): return level
+        }
+    }
+
+    /// The ``Precedence`` level of the text `portEdits` writes for `e`: a wrapper's
+    /// (`CGFloat(x)`, `@(x)`, `[NSNumber numberWithFloat:x]`, `x.cgColor`) is its
+    /// argument's, a size's (`CGSizeMake`) is `x`'s; an expression left as written keeps
+    /// its own.
+    private func portedLevel(_ e: Expr, angle: Bool) -> Int {
+        switch tree[e] {
+        case .identifier(let name):
+            return SwiftSpellings.meaning(of: name).map { meaningLevel($0, angle: angle) } ?? Precedence.postfix
+        case .implicitMember(let name):
+            return SwiftSpellings.member(name.name).map { meaningLevel($0, angle: angle) } ?? Precedence.postfix
+        case .member(let base, let name):
+            if case .identifier(let type) = tree[base], SwiftSpellings.types.contains(type), let m = SwiftSpellings.member(name.name) {
+                return meaningLevel(m, angle: angle)
+            }
+            if SwiftSpellings.bridgingMembers.contains(name.name) { return portedLevel(base, angle: angle) }
+            return Precedence.postfix
+        case .binary(let op, let l, let r):
+            if angle, op == .divide || op == .multiply, let folded = foldedPi(l, r, op) {
+                return folded.hasPrefix("-") ? Precedence.unary : Precedence.postfix
+            }
+            if let terms = hostClockDelayTerms(e) { return hostClockDelayLevel(terms) }
+            return op.precedence
+        case .unary:
+            return Precedence.unary
+        case .conditional:
+            return Precedence.conditional
+        case .range:
+            return Precedence.range
+        case .message(let receiver, let selector, let arguments):
+            let args = tree[arguments]
+            if args.isEmpty, SwiftSpellings.bridgingMembers.contains(selector.name) { return portedLevel(receiver, angle: angle) }
+            guard case .identifier(let className) = tree[receiver], args.count == 1 else { return Precedence.postfix }
+            switch className {
+            case "NSNumber" where selector.name.hasPrefix("numberWith"), "NSValue" where selector.name.hasPrefix("valueWith"):
+                return portedLevel(args[0].value, angle: angle)
+            case "CAMediaTimingFunction" where selector.name == "functionWithName":
+                return portedLevel(args[0].value, angle: false)
+            default:
+                return Precedence.postfix
+            }
+        case .call(let callee, let arguments):
+            let args = tree[arguments]
+            switch callee.name {
+            case "CGFloat", "Double", "Float", "NSNumber", "CFTimeInterval", "TimeInterval":
+                return args.count == 1 ? portedLevel(args[0].value, angle: angle) : Precedence.postfix
+            case "CGSize", "CGSizeMake":
+                return BinaryOperator.size.precedence
+            case "CAMediaTimingFunction":
+                if let name = args.first(where: { $0.label?.name == "name" }) { return portedLevel(name.value, angle: false) }
+                return Precedence.postfix
+            default:
+                return Precedence.postfix
+            }
+        default:
+            return Precedence.postfix
         }
     }
 
@@ -595,6 +883,13 @@ extension Checker {
         default:
             break
         }
+        // `[[UIColor alloc] initWithRed:0.1 green:0.5 blue:0.9 alpha:1]`, `initWithWhite:alpha:`
+        if case .message(let inner, let allocation, let none) = tree[receiver], none.isEmpty, allocation.name == "alloc",
+           case .identifier(let type) = tree[inner], type == "UIColor" || type == "NSColor", selector.hasPrefix("initWith") {
+            return portedColour { label in
+                args.first { a in a.label.map { $0.name == label || $0.name == "initWith" + label.prefix(1).uppercased() + label.dropFirst() } ?? false }?.value
+            }
+        }
         // `[[CAMediaTimingFunction alloc] initWithControlPoints:a :b :c :d]`
         if case .message(let inner, let allocation, let none) = tree[receiver], none.isEmpty, allocation.name == "alloc" || allocation.name == "new",
            case .identifier("CAMediaTimingFunction") = tree[inner], selector == "initWithControlPoints", args.count == 4 {
@@ -661,11 +956,20 @@ extension Checker {
             guard let x = labelled(lx), let y = labelled(ly) else { return nil }
             return "(\(x), \(y))"
         case "CGSize":
-            guard let w = labelled("width"), let h = labelled("height") else { return nil }
+            let operand = BinaryOperator.size.operandLevels.left
+            guard let w = args.first(where: { $0.label?.name == "width" }).map({ argumentText($0.value, angle: false, within: operand) }),
+                  let h = args.first(where: { $0.label?.name == "height" }).map({ argumentText($0.value, angle: false, within: operand) })
+            else { return nil }
             return "\(w) x \(h)"
         case "CGRect":
-            guard let x = labelled("x"), let y = labelled("y"), let w = labelled("width"), let h = labelled("height") else { return nil }
-            return "(\(x), \(y), \(w), \(h))"
+            if let x = labelled("x"), let y = labelled("y"), let w = labelled("width"), let h = labelled("height") { return "(\(x), \(y), \(w), \(h))" }
+            guard let origin = args.first(where: { $0.label?.name == "origin" })?.value,
+                  let size = args.first(where: { $0.label?.name == "size" })?.value else { return nil }
+            let o = pairParts(origin).map { $0.map { argumentText($0, angle: false) } }
+                ?? ["x", "y"].map { argumentText(origin, angle: false, within: Precedence.postfix) + "." + $0 }
+            let z = pairParts(size).map { $0.map { argumentText($0, angle: false) } }
+                ?? ["width", "height"].map { argumentText(size, angle: false, within: Precedence.postfix) + "." + $0 }
+            return "(" + (o + z).joined(separator: ", ") + ")"
         case "UIColor", "NSColor":
             return portedColour { label in args.first { $0.label?.name == label }?.value }
         case "UIBezierPath":
@@ -685,8 +989,9 @@ extension Checker {
             guard args.count == 2, let x = value(0), let y = value(1) else { return nil }
             return "(\(x), \(y))"
         case "CGSizeMake":
-            guard args.count == 2, let w = value(0), let h = value(1) else { return nil }
-            return "\(w) x \(h)"
+            let operand = BinaryOperator.size.operandLevels.left
+            guard args.count == 2 else { return nil }
+            return "\(argumentText(args[0].value, angle: false, within: operand)) x \(argumentText(args[1].value, angle: false, within: operand))"
         case "CGRectMake":
             guard args.count == 4, let x = value(0), let y = value(1), let w = value(2), let h = value(3) else { return nil }
             return "(\(x), \(y), \(w), \(h))"
@@ -707,7 +1012,13 @@ extension Checker {
             return nil
         case SwiftSpellings.hostClock:
             return args.isEmpty ? "0s" : nil
-        case "CGFloat", "Double", "Float", "NSNumber":
+        case _ where SwiftSpellings.cFunctions[name] != nil:
+            guard let function = SwiftSpellings.cFunctions[name], args.allSatisfy({ $0.label == nil }) else { return nil }
+            return function + "(" + args.map { argumentText($0.value, angle: angle) }.joined(separator: ", ") + ")"
+        case _ where SwiftSpellings.rectGetters[name] != nil:
+            guard let member = SwiftSpellings.rectGetters[name], args.count == 1, args[0].label == nil else { return nil }
+            return argumentText(args[0].value, angle: false, within: Precedence.postfix) + "." + member
+        case "CGFloat", "Double", "Float", "NSNumber", "CFTimeInterval", "TimeInterval":
             // A wrapper: its value, an angle where one is expected (`NSNumber(value: .pi * 2)`).
             guard args.count == 1 else { return nil }
             return value(0, angle: angle)

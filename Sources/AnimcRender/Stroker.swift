@@ -137,8 +137,10 @@ public struct Stroker {
             out += arc(center: v, from: start, sweep: sweep, includeFirst: true)
         case .miter:
             // Core Graphics' limit: the miter's length over the width, 1/sin(φ/2), where φ
-            // is the angle between the segments; sin(φ/2) = sqrt((1 + cos φ)/2), cos φ = −dot.
-            let sinHalf = ((1 - dot) / 2).squareRoot()
+            // is the angle between the segments at the vertex; cos φ = −dot (d0 points
+            // into the vertex), so sin(φ/2) = sqrt((1 − cos φ)/2) = sqrt((1 + dot)/2).
+            // (It read (1 − dot): a sharp V, dot near −1, was never bevelled.)
+            let sinHalf = ((1 + dot) / 2).squareRoot()
             if sinHalf > 0, 1 / sinHalf <= style.miterLimit, dot > -1 + 1e-12 {
                 out.append(Point(a0.x + d0.x * k, a0.y + d0.y * k))
             } else {

@@ -36,7 +36,7 @@ public struct MediaTiming: Hashable, Sendable {
     public let fillsForwards: Bool
     /// When it is added to its layer and replaced there (`Timing.added`, `.replaced`).
     public let added: Double
-    public let replaced: Double
+    public private(set) var replaced: Double
     /// One pass from the parent's zero at normal speed (an animation inside a group,
     /// typically): inside the pass, parent time is the pass time.
     let isPlain: Bool
@@ -63,6 +63,14 @@ public struct MediaTiming: Hashable, Sendable {
         replaced = t.replaced
         isPlain = beginTime == 0 && speed == 1 && timeOffset == 0 && !autoreverses && activeDuration == duration
             && added == -.infinity && replaced == .infinity
+    }
+
+    /// The same timing without its replacement (``isPlain`` stays false: a fast path
+    /// is not taken, nothing else changes).
+    var notReplaced: MediaTiming {
+        var copy = self
+        copy.replaced = .infinity
+        return copy
     }
 
     /// Where the animation is at parent time `tp`.

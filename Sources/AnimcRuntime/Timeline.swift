@@ -96,6 +96,12 @@ final class RuntimeAnimation: Sendable {
         case property(RuntimeTrack)
         case group([RuntimeAnimation])
     }
+
+    /// This animation as if nothing replaced it: what shows just before the animation
+    /// that replaces it is added.
+    func notReplaced() -> RuntimeAnimation {
+        RuntimeAnimation(id: id, name: name, timing: timing.notReplaced, timingFunction: timingFunction, body: body)
+    }
 }
 
 /// A compiled layer.
@@ -329,7 +335,13 @@ struct TimelineBuilder {
             }
             return RuntimeAnimation(id: id, name: a.name, timing: timing, timingFunction: tf, body: .group(compiled))
         case .property(let p):
-            guard let track = compileTrack(p, a.timing, layer: layer, previous: previous, startsAt: startsAt) else { return nil }
+            // Code that adds an animation with `fromValue = layer.presentation()...` reads
+            // the value just before add(_:forKey:): at the add time, with the animation it
+            // replaces under the same key still showing (issue 49: it read the model value).
+            let readsAt = topLevel && a.timing.added.isFinite ? a.timing.added : startsAt
+            let below = topLevel && a.timing.added.isFinite
+                ? previous.map { $0.timing.replaced == a.timing.added ? $0.notReplaced() : $0 } : previous
+            guard let track = compileTrack(p, a.timing, layer: layer, previous: below, startsAt: readsAt) else { return nil }
             return RuntimeAnimation(id: id, name: a.name, timing: timing, timingFunction: tf, body: .property(track))
         }
     }

@@ -278,7 +278,13 @@ public struct Lexer {
                 // `.5`: lex the digits as a number so the value survives, and say how to write it.
                 i += 1
                 while i < bytes.count, Lexer.isDigit(bytes[i]) { i += 1 }
-                report(SyntaxDiagnostics.leadingDotNumber(SourceRange(start, i), digits: text(start + 1, i)))
+                // Right after a name or a bracket, `t.1` is Swift's tuple element: `t[1]`
+                // (a `0` inserted there would make the name `t0`, and `--fix` would never
+                // finish).
+                let after = start > 0 ? bytes[start - 1] : 0
+                let element = Lexer.isIdentContinue(after) || after == 0x29 || after == 0x5D
+                report(element ? SyntaxDiagnostics.tupleElement(SourceRange(start, i), digits: text(start + 1, i))
+                               : SyntaxDiagnostics.leadingDotNumber(SourceRange(start, i), digits: text(start + 1, i)))
                 if i < bytes.count, Lexer.isFloatSuffix(bytes[i]), !Lexer.isIdentContinue(peek(1)) {
                     i += 1
                     reportPasted(SyntaxDiagnostics.floatSuffix(SourceRange(i - 1, i), written: text(i - 1, i)))
@@ -290,12 +296,27 @@ public struct Lexer {
         case 0x40 where startsObjectiveCLiteral(after: i):
             // `@0.5`, `@"forwards"`, `@[...]`, `@(x)`, `@YES`: the value is what follows.
             i += 1
-            reportPasted(SyntaxDiagnostics.objectiveCLiteral(SourceRange(start, i)))
+            reportPasted(SyntaxDiagnostics.objectiveCLiteral(SourceRange(start, i), boxedOperand: boxedOperandEnd(after: start)))
             sawTrivia = true
             lexToken()
         default:
             invalidCharacter()
         }
+    }
+
+    /// `@(0.f)`, `@(M_PI)`: where the `)` of a boxed expression is when what it boxes is
+    /// one number or one (dotted) name, whose parentheses the fix removes with the `@`
+    /// (`(0)` would get no unit, and `(0)rad` does not parse). Nil when the parentheses
+    /// hold anything else, which they keep. Looks at most 64 bytes ahead.
+    private func boxedOperandEnd(after at: Int) -> Int? {
+        guard at + 1 < bytes.count, bytes[at + 1] == 0x28 else { return nil }
+        var k = at + 2
+        while k < bytes.count, bytes[k] == 0x20 { k += 1 }
+        let first = k
+        while k < bytes.count, k - at < 64, Lexer.isIdentContinue(bytes[k]) || bytes[k] == 0x2E { k += 1 }
+        guard k > first, bytes[first] != 0x2E else { return nil }
+        while k < bytes.count, bytes[k] == 0x20 { k += 1 }
+        return k < bytes.count && bytes[k] == 0x29 ? k : nil
     }
 
     /// Whether the `@` at `at` starts an Objective-C literal.

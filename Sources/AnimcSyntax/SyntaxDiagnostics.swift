@@ -313,6 +313,13 @@ public enum SyntaxDiagnostics {
                                      fixIts: [.insert("0", at: range.start, "write 0.\(digits)", applicability: .machineApplicable)])
     }
 
+    /// `t.1` (Swift's tuple element), where `.1` is `range`.
+    static func tupleElement(_ range: SourceRange, digits: String) -> Diagnostic {
+        malformedNumberDescriptor.at(range, "'.\(digits)' reads a Swift tuple's element: .anim indexes it",
+                                     label: "Swift tuple element",
+                                     fixIts: [.replace(range, with: "[\(digits)]", "write [\(digits)]", applicability: .machineApplicable)])
+    }
+
     /// `1.0f`, `12.f`: `suffix` is the `f` (with the dot before it when no digit follows).
     static func floatSuffix(_ suffix: SourceRange, written: String) -> Diagnostic {
         pastedCSyntaxDescriptor.at(suffix, "'\(written)' is C's float suffix: .anim numbers have none", label: "C float suffix",
@@ -320,9 +327,18 @@ public enum SyntaxDiagnostics {
     }
 
     /// `@0.5`, `@"forwards"`, `@[...]`: the `@` of an Objective-C literal.
-    static func objectiveCLiteral(_ at: SourceRange) -> Diagnostic {
-        pastedCSyntaxDescriptor.at(at, "'@' marks an Objective-C literal: .anim writes the value alone", label: "Objective-C",
-                                   fixIts: [.replace(at, with: "", "remove '@'", applicability: .machineApplicable)])
+    /// `@0.5`, `@(x + 1)`; `boxedOperand` is the `)` of `@(x)` around one number or
+    /// name, removed with the `@` and the `(`.
+    static func objectiveCLiteral(_ at: SourceRange, boxedOperand: Int?) -> Diagnostic {
+        guard let close = boxedOperand.map(UInt32.init) else {
+            return pastedCSyntaxDescriptor.at(at, "'@' marks an Objective-C literal: .anim writes the value alone", label: "Objective-C",
+                                              fixIts: [.replace(at, with: "", "remove '@'", applicability: .machineApplicable)])
+        }
+        return pastedCSyntaxDescriptor.at(
+            at, "'@(...)' boxes a value in Objective-C: .anim writes the value alone", label: "Objective-C",
+            fixIts: [FixIt("remove '@(' and ')'", edits: [TextEdit(range: SourceRange(start: at.start, end: at.end + 1), replacement: ""),
+                                                        TextEdit(range: SourceRange(start: close, end: close + 1), replacement: "")],
+                           applicability: .machineApplicable)])
     }
 
     /// `(CGFloat)M_PI`: `removed` runs from the opening parenthesis to the operand.

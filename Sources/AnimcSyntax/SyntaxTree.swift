@@ -847,3 +847,40 @@ extension BinaryOperator {
         }
     }
 }
+
+/// The levels the parser climbs (see `parseBinary`), lowest first, for printing an
+/// expression where another stood: a fix-it that replaces `CGFloat(n / 3)` in
+/// `a / CGFloat(n / 3)` writes `(n / 3)`, since `a / n / 3` means something else.
+public enum Precedence {
+    public static let conditional = -2
+    public static let range = -1
+    public static let unary = 6
+    /// Literals, names, calls, members, brackets: nothing binds tighter.
+    public static let postfix = 7
+    /// Where any expression may stand: an argument, an element, a value.
+    public static let any = conditional
+}
+
+extension BinaryOperator {
+    /// The operator's level in ``Precedence``'s order.
+    public var precedence: Int {
+        switch self {
+        case .or: return 0
+        case .and: return 1
+        case .less, .lessEqual, .greater, .greaterEqual, .equal, .notEqual: return 2
+        case .size: return 3
+        case .add, .subtract: return 4
+        case .multiply, .divide: return 5
+        }
+    }
+
+    /// The least level each operand must have to stay this operator's operand: the left
+    /// one may be at the operator's own level where it associates (`a - b - c` is
+    /// `(a - b) - c`); comparisons and `x` do not associate.
+    public var operandLevels: (left: Int, right: Int) {
+        switch self {
+        case .less, .lessEqual, .greater, .greaterEqual, .equal, .notEqual, .size: return (precedence + 1, precedence + 1)
+        default: return (precedence, precedence + 1)
+        }
+    }
+}

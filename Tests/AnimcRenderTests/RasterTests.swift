@@ -121,6 +121,22 @@ import Testing
         #expect(abs(area() - (30 * 4 + 30 * 4 - 4 + 2)) < 1e-3)
     }
 
+    /// Core Graphics bevels a miter whose length over the width, 1/sin(φ/2) for the angle
+    /// φ between the segments, passes the limit. An 8.8° V: 1/sin(4.4°) = 13.03, over the
+    /// default 10, so bevelled; under a limit of 14, the tip reaches half/sin(4.4°) past
+    /// the vertex. (The limit once read the cosine: no sharp V was ever bevelled.)
+    @Test func aSharpMiterPastTheLimitIsBevelled() {
+        let half = 2.0, phi = 8.8 * Double.pi / 180
+        let spread = 100 * tan(phi / 2)
+        let v = [Polyline([Point(50, 50 - spread), Point(150, 50), Point(50, 50 + spread)], closed: false)]
+        var style = StrokeStyle(width: 2 * half)
+        func reach() -> Double { Stroker(style, tolerance: 0.1).outline(v).flatMap { $0 }.map(\.x).max() ?? 0 }
+        style.miterLimit = 10
+        #expect(reach() < 150 + half, "bevelled at the default limit: \(reach())")
+        style.miterLimit = 14
+        #expect(abs(reach() - (150 + half / sin(phi / 2))) < 1e-6, "mitred under 14: \(reach())")
+    }
+
     @Test func strokeEndsAndDashesTakeLengthsAlongThePath() {
         let line = [Polyline([Point(0, 10), Point(60, 10)], closed: false)]
         var style = StrokeStyle(width: 2)
