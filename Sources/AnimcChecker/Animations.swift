@@ -127,6 +127,14 @@ extension Checker {
                 if !known.contains(name), let canonical = self.swiftAttribute(name, key.range), known.contains(canonical) {
                     name = canonical
                 }
+                if name == "delegate" {
+                    // `anim.delegate = self`: app code told when the animation starts and
+                    // stops; it changes no frame, so the fix removes it.
+                    report(CheckerDiagnostics.swiftSpelling.at(
+                        key.range, "'delegate' is the app's code that hears when the animation starts and stops: it is not animation",
+                        label: "app code", fixIts: [FixIt("remove it", edits: [removal(of: child.range)], applicability: .machineApplicable)]))
+                    return
+                }
                 guard known.contains(name) else {
                     if let help = Checker.misplacedAttributeHelp(name, kind: kind) {
                         report(Messages.unknownAttribute(key.range, name: name, on: "a '\(kind)' animation", suggestion: nil, help: help))
@@ -142,7 +150,12 @@ extension Checker {
                 }
                 let canonical = name == "isAdditive" ? "additive" : name == "isCumulative" ? "cumulative" : name
                 if let previous = written.attributes[canonical] {
-                    report(Messages.duplicateProperty(child.range, name: name, previous: previous.range))
+                    // Pasted code assigns a property twice (`anim.fillMode = ...` in two
+                    // places) and Core Animation keeps the last: the fix removes the first.
+                    var d = Messages.duplicateProperty(child.range, name: name, previous: previous.range)
+                    d.fixIts = [FixIt("remove the first one: the last value set is the one Core Animation keeps",
+                                      edits: [removal(of: previous.range)], applicability: .machineApplicable)]
+                    report(d)
                     written.failed = true
                     return
                 }

@@ -237,6 +237,8 @@ struct LoweringContext {
     /// That level for the expression being evaluated: a fix-it that replaces it (a
     /// pasted `CGFloat(n / 3)`) is parenthesised where its text would bind otherwise.
     var spellingLevel = Precedence.any
+    /// Whether the value being evaluated will be a colour, where a pasted `nil` is `clear`.
+    var expectsColour = false
 }
 
 /// Checks one file. Its phases, in order (see the README):
@@ -327,6 +329,28 @@ final class Checker {
     var isLibrary: Bool { facts.isLibrary }
     func spansSyntaxError(_ range: SourceRange) -> Bool { facts.spansSyntaxError(range) }
     func text(_ range: SourceRange) -> String { tree.file.text(range) }
+
+    /// The edit that removes the item at `range` with one separator beside it: the
+    /// comma after it (or before it), else its whole line when nothing else is on it.
+    func removal(of range: SourceRange) -> TextEdit {
+        let bytes = tree.file.bytes
+        var e = Int(range.end)
+        while e < bytes.count, bytes[e] == 0x20 || bytes[e] == 0x09 { e += 1 }
+        if e < bytes.count, bytes[e] == 0x2C {
+            e += 1
+            while e < bytes.count, bytes[e] == 0x20 || bytes[e] == 0x09 { e += 1 }
+            return TextEdit(range: SourceRange(start: range.start, end: UInt32(e)), replacement: "")
+        }
+        var b = Int(range.start) - 1
+        while b >= 0, bytes[b] == 0x20 || bytes[b] == 0x09 { b -= 1 }
+        if b >= 0, bytes[b] == 0x2C { return TextEdit(range: SourceRange(start: UInt32(b), end: range.end), replacement: "") }
+        // Alone on its line: the line goes, newline included.
+        if b < 0 || bytes[b] == 0x0A, e >= bytes.count || bytes[e] == 0x0A || bytes[e] == 0x0D {
+            let lineEnd = e < bytes.count ? (bytes[e] == 0x0D && e + 1 < bytes.count && bytes[e + 1] == 0x0A ? e + 2 : e + 1) : e
+            return TextEdit(range: SourceRange(start: UInt32(b + 1), end: UInt32(lineEnd)), replacement: "")
+        }
+        return TextEdit(range: range, replacement: "")
+    }
 
     /// Whether `range` holds a number literal without a unit (`0`, `-1.5`), to which a
     /// unit can be appended: appended to a name or a parenthesis (`arad`, `(0)rad`) it

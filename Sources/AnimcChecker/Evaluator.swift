@@ -105,7 +105,8 @@ extension Checker {
         case .call(let callee, let arguments):
             if let v = swiftCall(expr, callee, scope) { return v }
             return call(callee, arguments, expr.range, scope)
-        case .qualifiedCall(let qualifier, let callee, _):
+        case .qualifiedCall(let qualifier, let callee, let arguments):
+            if let v = swiftQualifiedCall(expr, qualifier, callee, arguments, scope) { return v }
             let v = qualifiedValue(qualifier, callee, scope)
             if v.isPoison { return .poison }
             if case .component = v {

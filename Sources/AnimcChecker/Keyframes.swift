@@ -319,23 +319,23 @@ extension Checker {
                                              help: "write 'motion \(info.keyPath) along somePath { ... }'"))
             return nil
         }
-        guard case .path(let path)? = lowerValue(pathExpr.0, pathExpr.1, as: .path, context: "the motion path") else { return nil }
+        // The modes are read whatever the path gives: a path's mistake must not hide theirs.
+        let pathValue = lowerValue(pathExpr.0, pathExpr.1, as: .path, context: "the motion path")
+        var mode: CalculationMode? = .linear
+        if let attr = a["calculationMode"] {
+            mode = enumerationValue(attr.value, attr.scope, cases: CalculationMode.allCases.map(\.rawValue), context: "'calculationMode'")
+                .flatMap(CalculationMode.init(rawValue:))
+        }
+        var rotationMode: RotationMode? = RotationMode.none
+        if let attr = a["rotationMode"] {
+            rotationMode = enumerationValue(attr.value, attr.scope, cases: RotationMode.allCases.map(\.rawValue), context: "'rotationMode'")
+                .flatMap(RotationMode.init(rawValue:))
+        }
+        guard case .path(let path)? = pathValue, let mode, let rotation = rotationMode else { return nil }
         let geometry = PathGeometry(path)
         guard !geometry.segments.isEmpty else {
             reportMissing(in: pathExpr.0.range, Messages.missingAttribute(pathExpr.0.range, what: "a motion path", needs: "at least one line or curve"))
             return nil
-        }
-        var mode = CalculationMode.linear
-        if let attr = a["calculationMode"] {
-            guard let m = enumerationValue(attr.value, attr.scope, cases: CalculationMode.allCases.map(\.rawValue), context: "'calculationMode'"),
-                  let cm = CalculationMode(rawValue: m) else { return nil }
-            mode = cm
-        }
-        var rotation = RotationMode.none
-        if let attr = a["rotationMode"] {
-            guard let m = enumerationValue(attr.value, attr.scope, cases: RotationMode.allCases.map(\.rawValue), context: "'rotationMode'"),
-                  let rm = RotationMode(rawValue: m) else { return nil }
-            rotation = rm
         }
         let vertices = geometry.vertexCount
         var keyTimes: [Double]?

@@ -92,10 +92,31 @@ extension Checker {
         // tile of a grid ripples by zero). Where the warning goes is looked up only for a
         // warning: every animation passes here.
         guard values.count >= 2 || (values.count == 1 && isKeyframes(p)),
-              let first = values.first, values.allSatisfy({ approximatelyEqual($0, first) }), !p.cumulative else { return nil }
+              let first = values.first, values.allSatisfy({ approximatelyEqual($0, first) }), !p.cumulative,
+              showsTheModelValue(p, first) else { return nil }
         return CheckerDiagnostics.noVisibleEffect.at(
             animationNameRange(item), values.count == 1 ? "a single keyframe changes nothing over time" : "every value of this animation is the same",
             help: values.count == 1 ? "add a second keyframe, or set the property's model value instead" : "change a value, or remove the animation")
+    }
+
+    /// Whether an animation holding `value` shows what the layer shows without it: a
+    /// hold of another value (`strokeEnd` 1 → 1 over a model value of 0) is an effect,
+    /// and removing it would change the frames. Unknown (the property is written after
+    /// the animation, so its model value is not known yet) counts as an effect.
+    private func showsTheModelValue(_ p: PropertyAnimation, _ value: Value) -> Bool {
+        guard let node = context.frame.layer,
+              let model = ValueMath.component(p.target.component, of: node.modelValue(p.target.property)) else { return false }
+        if node.properties[p.target.property] == nil, let block = context.bodies.last?.block {
+            let path = p.target.property.rawValue
+            let writtenLater = tree[block.items].contains { item in
+                if case .property(let key, _) = tree[item] { return key.dotted == path || key.dotted.hasPrefix(path + ".") }
+                return false
+            }
+            if writtenLater { return false }
+        }
+        // An additive animation shows the model value plus its own.
+        guard let shown = p.additive ? ValueMath.add(model, value) : value else { return false }
+        return approximatelyEqual(shown, model)
     }
 
     /// W0505: a transform animated as matrices between lists written to turn half a
@@ -269,11 +290,13 @@ extension Checker {
             // beginTime of 0 begins there: only a later beginTime leaves a gap.
             if t.beginTime - max(t.added, 0) > 1e-9, t.speed > 0, t.timeOffset == 0, !t.fillMode.fillsBackwards, case .property(let p) = a.kind,
                let first = firstValue(p), let model = ValueMath.component(p.target.component, of: node.modelValue(p.target.property)),
-               !approximatelyEqual(first, model),
+               // An additive animation starts by showing the model value plus its first.
+               let shown = p.additive ? ValueMath.add(model, first) : first, !approximatelyEqual(shown, model),
                !coveredBefore(t.beginTime, target: p.target, among: Array(animations[..<index]) + Array(animations[(index + 1)...]), topLevel: true) {
                 report(CheckerDiagnostics.firstKeyframePop.at(
-                    name, "'\(a.name)' starts at \(seconds(t.beginTime)) from \(IRDump.value(first)), but until then the layer shows \(IRDump.value(model))",
-                    help: "set the model value to \(IRDump.value(first)), or add 'fillMode: backwards'",
+                    name, "'\(a.name)' starts at \(seconds(t.beginTime)) from \(IRDump.value(shown)), but until then the layer shows \(IRDump.value(model))",
+                    help: p.additive ? "add 'fillMode: backwards', or start the additive animation from its zero"
+                        : "set the model value to \(IRDump.value(first)), or add 'fillMode: backwards'",
                     fixIts: block.flatMap { attributeInsertion($0, "fillMode: \(t.fillMode == .forwards ? "both" : "backwards")", message: "fill backwards") }.map { [$0] } ?? []))
             }
             if case .group(let children) = animations[index].kind { checkDelayedChildren(children, duration: t.duration, node) }

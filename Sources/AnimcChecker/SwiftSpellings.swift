@@ -82,11 +82,14 @@ enum SwiftSpellings {
         return names[name]
     }
 
+    /// `#colorLiteral(...)` once its `#` is lexed away (a C-syntax error of its own).
+    static let colorLiteral = "colorLiteral"
+
     /// Whether a call of `name` is a pasted Swift or Core Animation function.
     static func isFunction(_ name: String) -> Bool {
         // Every one starts with a capital: the first byte rules out the `.anim` functions
         // every layer calls (`rgb`, `cubic`) without a scan or a hash.
-        guard let first = name.utf8.first, first >= 0x41 && first <= 0x5A else { return false }
+        guard let first = name.utf8.first, first >= 0x41 && first <= 0x5A else { return name == colorLiteral }
         return functions.contains(name)
     }
 
@@ -156,6 +159,7 @@ enum SwiftSpellings {
         "CFTimeInterval", "TimeInterval",
         "CGPointMake", "CGSizeMake", "CGRectMake", "CGAffineTransformMakeRotation", "CGAffineTransformMakeScale",
         "CGAffineTransformMakeTranslation", "UIBezierPath", "CGPath", hostClock,
+        "CGPathCreateWithRect", "CGPathCreateWithEllipseInRect", "CGPathCreateWithRoundedRect", colorLiteral,
     ]).union(cFunctions.keys.filter { hasCapital(String($0.prefix(1))) }).union(rectGetters.keys)
 
     /// C's functions and macros with a `.anim` function that computes the same, called
@@ -174,6 +178,10 @@ enum SwiftSpellings {
         "CGRectGetMinY": "minY", "CGRectGetMidY": "midY", "CGRectGetMaxY": "maxY",
         "CGRectGetWidth": "width", "CGRectGetHeight": "height",
     ]
+
+    /// Selectors and labels of the hex-string colour helpers apps add to UIColor.
+    static let hexColourSelectors: Set<String> = ["colorWithHexString", "colorWithHex", "colorFromHexString", "colorWithHexCode"]
+    static let hexColourLabels: Set<String> = ["hex", "hexString", "hexCode"]
 
     /// What to write instead of a known call whose arguments have no exact `.anim` form.
     static let unportedHelp: [String: String] = [
@@ -202,7 +210,9 @@ extension Checker {
     /// Evaluates `expr` knowing the type the value will be converted to, so a pasted
     /// `.pi` is rewritten as degrees where an angle is expected.
     func evaluating(_ expr: Expr, _ scope: Scope, expecting type: ValueType) -> SemaValue {
-        let saved = context.expectedDimension
+        let saved = context.expectedDimension, savedColour = context.expectsColour
+        context.expectsColour = type == .color || type == .colors
+        defer { context.expectsColour = savedColour }
         switch type {
         case .angle: context.expectedDimension = .angle
         case .time: context.expectedDimension = .time
@@ -232,6 +242,13 @@ extension Checker {
     /// `.anim` form has, so checking goes on as if it had been written.
     func swiftName(_ name: String, _ range: SourceRange, _ scope: Scope) -> SemaValue? {
         guard let meaning = SwiftSpellings.meaning(of: name) else { return nil }
+        if name == "nil", !context.expectsColour {
+            // `nil` draws nothing only as a colour; a nil transform or path means
+            // something else, which the call it is passed to decides.
+            report(CheckerDiagnostics.swiftSpelling.at(range, "'nil' has no .anim form here", label: "pasted nil",
+                                                       help: "write the value meant; nil is 'clear' only as a colour"))
+            return .poison
+        }
         return swiftMeaning(meaning, written: name, range, scope)
     }
 
@@ -686,6 +703,8 @@ extension Checker {
             return portEdits(operand, angle: angle, within: Precedence.any)
         case .message(let receiver, let selector, let arguments):
             return portedMessage(receiver, selector.name, Array(tree[arguments]), angle: angle).map(replace) ?? []
+        case .qualifiedCall(let type, let callee, let arguments):
+            return portedQualifiedCall(type, callee, arguments).map(replace) ?? []
         case .call(let callee, let arguments):
             if SwiftSpellings.functions.contains(callee.name), let text = portedCall(callee.name, Array(tree[arguments]), angle: angle) {
                 return replace(text)
@@ -841,6 +860,36 @@ extension Checker {
         return nil
     }
 
+    /// `#rrggbb` for a string literal of six hex digits (with `#` or `0x`, or neither) or
+    /// three (CSS's shorthand), as the common hex-string colour helpers read it. Eight
+    /// digits are left alone: helpers disagree on where the alpha goes.
+    private func hexColour(_ e: Expr) -> String? {
+        guard case .string(let s) = tree[e] else { return nil }
+        var digits = Substring(s)
+        if digits.hasPrefix("#") { digits = digits.dropFirst() } else if digits.lowercased().hasPrefix("0x") { digits = digits.dropFirst(2) }
+        guard digits.count == 6 || digits.count == 3, digits.allSatisfy(\.isHexDigit) else { return nil }
+        return "#" + digits.lowercased()
+    }
+
+    /// `UIColor.redColor()` (Swift 2's spelling of `UIColor.red`): its `.anim` colour.
+    func portedQualifiedCall(_ type: Identifier, _ callee: Identifier, _ arguments: Children<Argument>) -> String? {
+        guard type.name == "UIColor" || type.name == "NSColor", arguments.isEmpty, callee.name.hasSuffix("Color") else { return nil }
+        switch SwiftSpellings.member(String(callee.name.dropLast(5))) {
+        case .word(let w)?: return w
+        case .colour(let hex)?: return hex
+        default: return nil
+        }
+    }
+
+    /// `UIColor.redColor()`: reported with its `.anim` form, and its value.
+    func swiftQualifiedCall(_ expr: Expr, _ type: Identifier, _ callee: Identifier, _ arguments: Children<Argument>, _ scope: Scope) -> SemaValue? {
+        guard scope.lookup(type) == nil, let text = portedQualifiedCall(type, callee, arguments) else { return nil }
+        reportSpelling(expr, written: "\(type.name).\(callee.name)()", replacement: text)
+        if let c = Builtins.constant(text) { return c }
+        guard let (r, g, b, a) = LiteralValue.color(text[...]) else { return .poison }
+        return .color(Color(red: r, green: g, blue: b, alpha: a))
+    }
+
     /// The `.anim` form of an Objective-C message send, or nil when it has none here.
     private func portedMessage(_ receiver: Expr, _ selector: String, _ args: [Argument], angle: Bool) -> String? {
         func value(_ i: Int, angle: Bool = false) -> String? { i < args.count ? argumentText(args[i].value, angle: angle) : nil }
@@ -857,6 +906,7 @@ extension Checker {
                 default: return nil
                 }
             }
+            if args.count == 1, SwiftSpellings.hexColourSelectors.contains(selector), let hex = hexColour(args[0].value) { return hex }
             // `colorWithRed:green:blue:alpha:`, `colorWithWhite:alpha:`: the first piece names the first component.
             return portedColour { label in
                 args.first { a in a.label.map { $0.name == label || $0.name == "colorWith" + label.prefix(1).uppercased() + label.dropFirst() } ?? false }?.value
@@ -970,7 +1020,8 @@ extension Checker {
             let z = pairParts(size).map { $0.map { argumentText($0, angle: false) } }
                 ?? ["width", "height"].map { argumentText(size, angle: false, within: Precedence.postfix) + "." + $0 }
             return "(" + (o + z).joined(separator: ", ") + ")"
-        case "UIColor", "NSColor":
+        case "UIColor", "NSColor", SwiftSpellings.colorLiteral:
+            if args.count == 1, let label = args[0].label?.name, SwiftSpellings.hexColourLabels.contains(label) { return hexColour(args[0].value) }
             return portedColour { label in args.first { $0.label?.name == label }?.value }
         case "UIBezierPath":
             return portedBezierPath { label, angle in labelled(label, angle: angle) }
@@ -984,6 +1035,14 @@ extension Checker {
             if let r = labelled("roundedRect"), let w = labelled("cornerWidth"), let h = labelled("cornerHeight"), w == h {
                 return "roundedRect(\(r), radius: \(w))"
             }
+            return nil
+        case "CGPathCreateWithRect", "CGPathCreateWithEllipseInRect", "CGPathCreateWithRoundedRect":
+            // With no transform (`nil`, `NULL`) only: the path as drawn.
+            guard let t = args.last, case .identifier(let none) = tree[t.value], none == "nil" || none == "NULL" || none == "nullptr",
+                  let r = value(0) else { return nil }
+            if name == "CGPathCreateWithRect", args.count == 2 { return "rect(\(r))" }
+            if name == "CGPathCreateWithEllipseInRect", args.count == 2 { return "ellipse(\(r))" }
+            if args.count == 4, let w = value(1), let h = value(2), w == h { return "roundedRect(\(r), radius: \(w))" }
             return nil
         case "CGPointMake":
             guard args.count == 2, let x = value(0), let y = value(1) else { return nil }

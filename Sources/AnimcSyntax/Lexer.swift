@@ -504,6 +504,17 @@ public struct Lexer {
     /// color = "#" hex{3|4|6|8}
     private mutating func color() {
         let start = i
+        // Swift's `#colorLiteral(red:green:blue:alpha:)`: the `#` goes, and the call that
+        // is left is ported as UIColor's initialiser is.
+        let literal = Array("colorLiteral".utf8)
+        if start + 1 + literal.count < bytes.count, Array(bytes[(start + 1)..<(start + 1 + literal.count)]) == literal,
+           !Lexer.isIdentContinue(bytes[start + 1 + literal.count]) {
+            i += 1
+            reportPasted(SyntaxDiagnostics.colorLiteral(SourceRange(start, start + 1)))
+            sawTrivia = true
+            lexToken()
+            return
+        }
         i += 1
         while i < bytes.count, Lexer.isIdentContinue(bytes[i]) { i += 1 }
         let digits = bytes[(start + 1)..<i]

@@ -313,6 +313,12 @@ public enum SyntaxDiagnostics {
                                      fixIts: [.insert("0", at: range.start, "write 0.\(digits)", applicability: .machineApplicable)])
     }
 
+    /// The `#` of Swift's `#colorLiteral(...)`.
+    static func colorLiteral(_ hash: SourceRange) -> Diagnostic {
+        pastedCSyntaxDescriptor.at(hash, "'#colorLiteral' is Xcode's colour literal: .anim writes rgba(...)", label: "Swift literal",
+                                   fixIts: [.replace(hash, with: "", "remove '#'", applicability: .machineApplicable)])
+    }
+
     /// `t.1` (Swift's tuple element), where `.1` is `range`.
     static func tupleElement(_ range: SourceRange, digits: String) -> Diagnostic {
         malformedNumberDescriptor.at(range, "'.\(digits)' reads a Swift tuple's element: .anim indexes it",

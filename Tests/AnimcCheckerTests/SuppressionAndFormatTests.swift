@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func aFileWideCommentSilencesEverywhere() {
-        let text = "// animc-ignore-file W0509: placeholders\nlayer a { basic opacity { from: 1, to: 1, duration: 1s } }\nlayer b { basic opacity { from: 0, to: 0, duration: 1s } }\n"
+        let text = "// animc-ignore-file W0509: placeholders\nlayer a { basic opacity { from: 1, to: 1, duration: 1s } }\nlayer b { basic opacity { from: 1, to: 1, duration: 1s } }\n"
         #expect(codes(text) == ([], 2))
     }
 
@@ -60,7 +60,7 @@ import Testing
     layer box {
       opactiy: 0.5
       basic opacity { from: 0, to: 1, duration: duraton }
-      basic zPosition { from: 1, to: 1, duration: 1s }
+      basic zPosition { from: 0, to: 0, duration: 1s }
     }
     """))
 
