@@ -611,6 +611,18 @@ public enum CheckerDiagnostics {
         nothing, in Core Animation and here. Give the layer a duration, or remove them.
         """)
 
+    public static let replicator = DiagnosticDescriptor(
+        "E0328", "replicator", .error, "A replicator's copies that cannot be made",
+        explanation: """
+        A `replicator` (CAReplicatorLayer) draws its sublayers `instanceCount` times: copy \
+        k is turned by `instanceTransform` k times about the replicator's centre, runs \
+        `k × instanceDelay` late, and is faded by `instanceColor`'s alpha plus \
+        `k × instanceAlphaOffset`. `instanceCount` is a whole number, 0 or more (0 draws \
+        no sublayer). Tinting the copies' red, green and blue (an `instanceColor` other \
+        than white, or a red, green or blue offset) is not drawn yet and is refused \
+        rather than drawn wrong.
+        """)
+
     /// Every checker descriptor, in code order.
     public static let all: [DiagnosticDescriptor] = [
         unknownName, unknownProperty, typeMismatch, unitMismatch, divisionByZero, nonFinite, badArguments,
@@ -624,6 +636,6 @@ public enum CheckerDiagnostics {
         presentationMisuse,
         delayedChildFlash, fillWithoutKeep, childPastGroup, firstKeyframePop, matrixTurn, infiniteWithoutWindow,
         neverActive, fightingAnimations, noVisibleEffect, defaultDuration, unusedMask, surprisingTransform, springCutOff,
-        groupTimingOvershoot, layerRepeatWithoutDuration,
+        groupTimingOvershoot, layerRepeatWithoutDuration, replicator,
     ]
 }

@@ -1,5 +1,6 @@
 import AnimcBase
 import AnimcIR
+import AnimcSyntax
 
 /// What the language knows, for tools that help write it (an editor's completion and
 /// hover): the same tables the checker validates against, so they cannot drift.
@@ -17,7 +18,7 @@ public enum LanguageFacts {
 
     public static func timingFunction(named name: String) -> TimingFunction? { Builtins.timings[name] }
 
-    public static var layerKinds: [String] { LayerKind.allCases.map(\.rawValue) }
+    public static var layerKinds: [String] { LayerKind.allCases.map(\.rawValue) + [ContextualKeywords.replicator] }
 
     public static let keywords = ["let", "timing", "path", "component", "composition", "for", "in", "if", "else", "true", "false"]
 }

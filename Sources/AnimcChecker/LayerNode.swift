@@ -51,6 +51,27 @@ final class LayerNode {
         properties[id]?.value ?? PropertyTable.info(id).defaultValue
     }
 
+    /// Removes every sublayer (a replicator of no copies draws none).
+    func removeAllChildren() {
+        children = []
+        childIndex = [:]
+    }
+
+    /// A copy of this subtree whose ids start with `new` where they started with `old`
+    /// (a replicator's copy: `spinner.dot` in `spinner.instance[2]`). Masks are resolved
+    /// afterwards over the whole tree, by name, as for any layer.
+    func copy(movingIDFrom old: String, to new: String) -> LayerNode {
+        let movedID = old.isEmpty ? new + "." + id : (id.hasPrefix(old) ? new + id.dropFirst(old.count) : id)
+        let c = LayerNode(name: name, id: movedID, nameRange: nameRange, kind: kind, isMask: isMask, range: range)
+        c.properties = properties
+        c.animations = animations
+        c.timing = timing
+        c.maskReference = maskReference
+        c.maskedBy = nil
+        for child in children { c.adopt(child.copy(movingIDFrom: old, to: new)) }
+        return c
+    }
+
     /// Forgets the masks resolved by the check that made this subtree: masks are
     /// resolved again over the whole tree of each check.
     func resetMasks() {
@@ -121,4 +142,6 @@ struct LayerBodyKeys {
     /// Whether a component of the anchor (`anchorPoint.x:`) was written: no single
     /// expression then says where the anchor is.
     var anchorPointByComponent = false
+    /// A replicator's `instance...` attributes, for a replicator's body.
+    var replicator: ReplicatorSettings?
 }

@@ -155,7 +155,8 @@ extension Checker {
     @discardableResult
     func lowerLayer(mask: Bool, kind: Identifier, name: Identifier?, nameOverride: (String, SourceRange)?, body: Block,
                     range: SourceRange, parent: LayerNode, scope: Scope) -> LayerNode? {
-        guard let layerKind = LayerKind(rawValue: kind.name) else {
+        let isReplicator = kind.name == ContextualKeywords.replicator
+        guard let layerKind = isReplicator ? LayerKind.layer : LayerKind(rawValue: kind.name) else {
             if kind.name == ContextualKeywords.test {
                 report(Messages.misplaced(kind.range, problem: "a test belongs at the top level of a file",
                                           help: "move it out of this block; a test names layers by their ids, such as 'logo.square'"))
@@ -193,11 +194,12 @@ extension Checker {
         let node = LayerNode(name: layerName, id: id, nameRange: nameRange, kind: layerKind, isMask: mask, range: range)
         if mask { masksWritten = true }
         parent.adopt(node)
-        context.bodies.append(LayerBodyKeys(block: body))
+        context.bodies.append(LayerBodyKeys(block: body, replicator: isReplicator ? ReplicatorSettings() : nil))
         context.layers.append(node)
         expandNested(body, in: scope) { item, itemScope in lowerLayerItem(item, node, itemScope) }
         context.layers.removeLast()
         let keys = context.bodies.removeLast()
+        if let settings = keys.replicator { replicate(node, settings) }
         if node.timing.duration == 0, let written = ["repeatCount", "repeatDuration", "autoreverses"].lazy.compactMap({ keys.timing[$0] }).first,
            node.timing.repeatCount > 0 || node.timing.repeatDuration > 0 || node.timing.autoreverses {
             report(CheckerDiagnostics.layerRepeatWithoutDuration.at(
@@ -324,6 +326,19 @@ extension Checker {
         }
         if path == "frame" {
             lowerFrame(key, value, range, node, scope)
+            return
+        }
+        if ReplicatorSettings.attributes.contains(path) {
+            guard bodyKeys.replicator != nil else {
+                report(Messages.propertyNotOnKind(key.range, name: path, kind: node.kind, owners: "replicators"))
+                return
+            }
+            if let previous = bodyKeys.timing[path] {
+                report(Messages.duplicateProperty(range, name: path, previous: previous))
+                return
+            }
+            bodyKeys.timing[path] = range
+            lowerReplicatorAttribute(path, value, range, scope)
             return
         }
         reportSuggesting(path, among: PropertyTable.properties.count + 1 + Checker.layerTimingAttributes.count,

@@ -389,7 +389,7 @@ extension Parser {
     }
 
     /// LayerDecl = [ "mask" ] LayerKind [ identifier [ "[" ExprList "]" ] ] Block
-    /// LayerKind = "layer" | "shape" | "image" | "gradient" | "transformLayer"
+    /// LayerKind = "layer" | "shape" | "image" | "gradient" | "transformLayer" | "replicator"
     mutating func parseLayer(kindOverride: String? = nil) -> NodeRef {
         let start = tok.range.start
         var mask: SourceRange?

@@ -187,6 +187,7 @@ public struct Parser {
         case 6: return isIdentifier(t, "motion") || isIdentifier(t, "spring") ? .animationKind : .none
         case 8: return isIdentifier(t, "gradient") ? .layerKind : .none
         case 9: return isIdentifier(t, "keyframes") ? .animationKind : .none
+        case 10: return isIdentifier(t, "replicator") ? .layerKind : .none
         case 14: return isIdentifier(t, "transformLayer") ? .layerKind : .none
         default: return .none
         }
@@ -551,7 +552,10 @@ enum ContextualWord: Equatable {
 /// The contextual words that introduce layers and animations. They are ordinary
 /// identifiers elsewhere (`image("tile")` is a call), so they are not reserved.
 public enum ContextualKeywords {
-    public static let layerKinds: Set<String> = ["layer", "shape", "image", "gradient", "transformLayer"]
+    /// `replicator` is CAReplicatorLayer: a plain layer whose sublayers the checker
+    /// copies (see the checker's `Replicator.swift`).
+    public static let layerKinds: Set<String> = ["layer", "shape", "image", "gradient", "transformLayer", "replicator"]
+    public static let replicator = "replicator"
     public static let animationKinds: Set<String> = ["basic", "keyframes", "motion", "spring", "decay"]
     public static let group = "group"
     public static let mask = "mask"

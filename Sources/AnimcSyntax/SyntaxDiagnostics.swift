@@ -113,7 +113,7 @@ public enum SyntaxDiagnostics {
         explanation: """
         Blocks hold items, one per line (or separated by `;` or `,`): declarations \
         (`let`, `timing`, `component`, `composition`, `path`), layers (`layer`, \
-        `shape`, `image`, `gradient`, `transformLayer`, each optionally preceded by \
+        `shape`, `image`, `gradient`, `transformLayer`, `replicator`, each optionally preceded by \
         `mask`), properties (`opacity: 0.5`), animations (`basic`, `keyframes`, \
         `motion`, `spring`, `decay`, `group`), keyframe rows (`50% = 1`), component \
         instances (`tile[i] = Tile(...)`), `for` loops and `if` blocks. The parser \
@@ -409,7 +409,7 @@ public enum SyntaxDiagnostics {
     static func unknownKind(_ range: SourceRange, name: String, suggestion: String?) -> Diagnostic {
         expectedItemDescriptor.at(range, "unknown kind '\(name)'", label: "not a layer or animation kind",
                                   help: suggestion.map { "did you mean '\($0)'?" }
-                                    ?? "layers are layer, shape, image, gradient, transformLayer; animations are basic, keyframes, motion, spring, decay, group",
+                                    ?? "layers are layer, shape, image, gradient, transformLayer, replicator; animations are basic, keyframes, motion, spring, decay, group",
                                   fixIts: suggestion.map { [.replace(range, with: $0, "replace with '\($0)'")] } ?? [])
     }
 

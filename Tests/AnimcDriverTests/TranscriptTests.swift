@@ -65,7 +65,9 @@ import Testing
         for path in Repository.exampleFiles { fs[path] = Repository.bytes(path) }
         // The examples' snapshots, which `animc test examples/` compares with.
         for path in Repository.files(in: "examples/__snapshots__", withExtension: "png") { fs[path] = Repository.bytes(path) }
-        for path in Repository.files(in: "Tests/AnimcDriverTests/Fixtures/inputs", withExtension: "anim") { fs[path] = Repository.bytes(path) }
+        for folder in ["Tests/AnimcDriverTests/Fixtures/inputs", "Tests/AnimcDriverTests/Fixtures/pastes"] {
+            for path in Repository.files(in: folder, withExtension: "anim") { fs[path] = Repository.bytes(path) }
+        }
         return fs
     }
 
