@@ -73,11 +73,11 @@ let package = Package(
         .executableTarget(
             name: "animc-fuzz",
             dependencies: ["AnimcDriver", "AnimcCompiler", "AnimcSyntax", "AnimcChecker", "AnimcDiagnostics", "AnimcRuntime", "AnimcIR",
-                           "AnimcTimeline", "AnimcBase", "AnimcImage", "AnimcRender"],
+                           "AnimcTimeline", "AnimcBase", "AnimcImage", "AnimcRender", "AnimcTestSupport"],
             path: "Fuzz/animc-fuzz"),
 
         // Test support: golden files, fixture discovery, seeded mutations.
-        .target(name: "AnimcTestSupport", dependencies: ["AnimcBase"], path: "Tests/AnimcTestSupport"),
+        .target(name: "AnimcTestSupport", dependencies: ["AnimcBase", "AnimcDiagnostics", "AnimcSyntax"], path: "Tests/AnimcTestSupport"),
         .testTarget(name: "AnimcBaseTests", dependencies: ["AnimcBase", "AnimcTestSupport"]),
         .testTarget(name: "AnimcSyntaxTests",
                     dependencies: ["AnimcSyntax", "AnimcDiagnostics", "AnimcBase", "AnimcTestSupport"],

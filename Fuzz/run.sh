@@ -2,7 +2,7 @@
 # Runs one fuzz target for a while and turns every finding into a minimized
 # regression fixture. See Fuzz/README.md.
 #
-#   Fuzz/run.sh TARGET [SECONDS] [JOBS]    TARGET: parse | pipeline | loops | edit | timeline | png | jpeg
+#   Fuzz/run.sh TARGET [SECONDS] [JOBS]    TARGET: parse | pipeline | loops | edit | timeline | png | jpeg | respell
 #
 # Exit status: 0 when the campaign found nothing, 1 when it found (and saved) crashes,
 # hangs or memory blow-ups, 2 when it could not run.
@@ -17,10 +17,11 @@ case "$target" in
   pipeline) dict=Fuzz/anim.dict; ext=anim; maxlen=8192; fixtures=Tests/AnimcDriverTests/Fixtures/regressions ;;
   loops) dict=""; ext=anim; maxlen=64; fixtures=Tests/AnimcDriverTests/Fixtures/regressions ;;
   edit) dict=Fuzz/anim.dict; ext=anim; maxlen=8192; fixtures=Tests/AnimcDriverTests/Fixtures/regressions ;;
+  respell) dict=Fuzz/anim.dict; ext=anim; maxlen=8192; fixtures=Tests/AnimcDriverTests/Fixtures/regressions ;;
   timeline) dict=Fuzz/timeline.dict; ext=json; maxlen=65536; fixtures=Tests/AnimcBackendTests/Fixtures/loader-regressions ;;
   png) dict=""; ext=png; maxlen=65536; fixtures=Tests/AnimcRenderTests/Fixtures/png-regressions ;;
   jpeg) dict=""; ext=jpg; maxlen=65536; fixtures=Tests/AnimcRenderTests/Fixtures/jpeg-regressions ;;
-  *) echo "usage: Fuzz/run.sh parse|pipeline|loops|edit|timeline|png|jpeg [SECONDS] [JOBS]" >&2; exit 2 ;;
+  *) echo "usage: Fuzz/run.sh parse|pipeline|loops|edit|timeline|png|jpeg|respell [SECONDS] [JOBS]" >&2; exit 2 ;;
 esac
 
 scratch=.build-fuzz
@@ -84,7 +85,7 @@ fi
 timeout=2
 case "$target" in
   parse) timeout=5 ;;
-  edit) timeout=30 ;;
+  edit|respell) timeout=30 ;;
 esac
 dictionary=()
 [ -n "$dict" ] && dictionary=(-dict="$dict")

@@ -24,11 +24,12 @@ import AnimcImage
 import AnimcRender
 import AnimcRuntime
 import AnimcSyntax
+import AnimcTestSupport
 import AnimcTimeline
 import Foundation
 
 enum Target: String, CaseIterable {
-    case parse, pipeline, loops, edit, timeline, png, jpeg
+    case parse, pipeline, loops, edit, timeline, png, jpeg, respell
 }
 
 /// The checker's limits divided by 100: any input is checked within a fraction of the
@@ -203,6 +204,23 @@ func evaluateEverywhere(_ timeline: Timeline) {
     }
 }
 
+/// Porting fix-its against random respellings (issue 49): a source that checks clean is
+/// respelled the way Swift and Objective-C write it (``Respeller``, seeded from the
+/// input), and one `check --fix` must give back a clean file with the same timeline.
+func fuzzRespell(_ bytes: [UInt8]) {
+    let original = Pipeline.compile(SourceFile(name: "fuzz.anim", bytes: bytes), limits: fuzzLimits)
+    guard let composition = original.composition, !original.hasErrors, bytes.count < 16_384 else { return }
+    var seed: UInt64 = 0xCBF2_9CE4_8422_2325
+    for b in bytes { seed = (seed ^ UInt64(b)) &* 0x100_0000_01B3 }
+    guard let text = Respeller.respell(SourceFile(name: "fuzz.anim", bytes: bytes), seed: seed) else { return }
+    let outcome = Pipeline.fix(SourceFile(name: "fuzz.anim", text: text))
+    // What the fixes cannot port is a finding only when they made it worse; a clean
+    // fixed file must mean what the original meant.
+    guard let fixed = outcome.result.composition, !outcome.result.hasErrors else { return }
+    precondition(TimelineWriter.bytes(fixed) == TimelineWriter.bytes(composition),
+                 "a fix-it changed the meaning of a respelled file:\n\(text)")
+}
+
 func run(_ bytes: [UInt8]) {
     switch selected {
     case .parse: fuzzParse(bytes)
@@ -212,6 +230,7 @@ func run(_ bytes: [UInt8]) {
     case .timeline: fuzzTimeline(bytes)
     case .png: fuzzPNG(bytes)
     case .jpeg: _ = try? JPEG.decode(bytes, limits: DecodeLimits(maxPixels: 1 << 20))
+    case .respell: fuzzRespell(bytes)
     }
 }
 
