@@ -10,7 +10,7 @@ enum PreviewAssets {
     header { font-weight: 600; }
     #viewport { position: relative; overflow: auto; padding: 12px; background: repeating-conic-gradient(#8882 0 25%, transparent 0 50%) 0 0 / 16px 16px; }
     #stage { position: relative; overflow: hidden; box-shadow: 0 0 0 1px #8886; }
-    .g { position: absolute; left: 0; top: 0; width: 100%; height: 100%; pointer-events: none; }
+    .g { position: absolute; left: 0; top: 0; width: 100%; height: 100%; pointer-events: none; isolation: isolate; }
     .l { position: absolute; left: 0; top: 0; transform-origin: 0 0; box-sizing: border-box; background-repeat: no-repeat; }
     .l > svg { position: absolute; left: 0; top: 0; overflow: visible; }
     .placeholder { outline: 1px dashed #888; font-size: 10px; color: #888; overflow: hidden; display: flex; align-items: center; justify-content: center; text-align: center; }
@@ -389,6 +389,25 @@ enum PreviewAssets {
             put(group, "clipPath", visible.length ? clipPolygon(visible.reduce((a, p) => a.concat(p, [p[0]]), []), km) : "polygon(0 0)");
           }
         }
+      }
+      // zPosition orders a layer's sublayers (Core Animation sorts them by it, equal ones
+      // in the order they were added): each sibling's rank is its z-index, within its
+      // parent's group (every group isolates, so a subtree never interleaves with its
+      // parent's siblings).
+      const byParent = new Map();
+      let anyZ = false;
+      for (const node of nodes.values()) {
+        if (node.l.isMask) continue;
+        const z = value(node.l, "zPosition", f) || 0;
+        if (z !== 0) anyZ = true;
+        const list = byParent.get(node.l.parent) || [];
+        list.push([z, list.length, node]);
+        byParent.set(node.l.parent, list);
+      }
+      for (const list of byParent.values()) {
+        const ordered = anyZ && list.some(([z]) => z !== 0);
+        if (ordered) list.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+        list.forEach(([, , node], rank) => put(node.group, "zIndex", ordered ? String(rank + 1) : ""));
       }
       frame = f;
     }

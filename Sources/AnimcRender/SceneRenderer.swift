@@ -102,7 +102,7 @@ public final class SceneRenderer {
                 draw(only, &frame, into: &root, clip: nil, depth: 0, alone: true)
             }
         } else {
-            for i in topLevel { draw(i, &frame, into: &root, clip: nil, depth: 0) }
+            for i in inDrawingOrder(topLevel, frame) { draw(i, &frame, into: &root, clip: nil, depth: 0) }
         }
         return root.bitmap()
     }
@@ -125,7 +125,7 @@ public final class SceneRenderer {
         let lineDashPattern = PropertyTable.keyPath("lineDashPattern"), fillRule = PropertyTable.keyPath("fillRule")
         let colors = PropertyTable.keyPath("colors"), locations = PropertyTable.keyPath("locations")
         let startPoint = PropertyTable.keyPath("startPoint"), endPoint = PropertyTable.keyPath("endPoint")
-        let gradientType = PropertyTable.keyPath("gradientType")
+        let gradientType = PropertyTable.keyPath("gradientType"), zPosition = PropertyTable.keyPath("zPosition")
         let shadowColor = PropertyTable.keyPath("shadowColor"), shadowOpacity = PropertyTable.keyPath("shadowOpacity")
         let shadowOffset = PropertyTable.keyPath("shadowOffset"), shadowRadius = PropertyTable.keyPath("shadowRadius")
         let contents = PropertyTable.keyPath("contents"), contentsGravity = PropertyTable.keyPath("contentsGravity")
@@ -236,11 +236,24 @@ public final class SceneRenderer {
         groups[depth] = canvas
     }
 
-    func draw(_ i: Int, _ frame: inout Frame, into target: inout Canvas, clip: CoverageMask?, depth: Int, alone: Bool = false) {
+    /// Siblings as Core Animation draws them: sorted by zPosition, equal ones in the order
+    /// they were added (they were drawn in declaration order whatever their zPosition).
+    func inDrawingOrder(_ list: [Int], _ frame: Frame) -> [Int] {
+        guard list.count > 1 else { return list }
+        let z = list.map { i -> Double in let v = number(keys.zPosition, i, frame) ?? 0; return v.isNaN ? 0 : v }
+        guard z.contains(where: { $0 != 0 }) else { return list }
+        return list.indices.sorted { z[$0] != z[$1] ? z[$0] < z[$1] : $0 < $1 }.map { list[$0] }
+    }
+
+    /// `inherited`: the opacity of the ancestors not drawn as groups, which this layer's
+    /// drawing carries (a faded layer with one sublayer and nothing of its own is not
+    /// grouped: its opacity reaches the sublayer this way; it was once dropped).
+    func draw(_ i: Int, _ frame: inout Frame, into target: inout Canvas, clip: CoverageMask?, depth: Int, alone: Bool = false,
+              inherited: Double = 1) {
         let layers = timeline.composition.layers
         guard depth < 512 else { return }
         if flag(keys.hidden, i, frame) { return }
-        let opacity = alone ? frame.state.effectiveOpacity(ofLayer: i) : min(max(number(keys.opacity, i, frame) ?? 1, 0), 1)
+        let opacity = alone ? frame.state.effectiveOpacity(ofLayer: i) : min(max(number(keys.opacity, i, frame) ?? 1, 0), 1) * inherited
         if opacity <= 0 { return }
         // A layer facing away with doubleSided off has effective opacity 0 from the runtime.
         if frame.state.effectiveOpacity(ofLayer: i) <= 0 { return }
@@ -249,7 +262,7 @@ public final class SceneRenderer {
                                     around: Point(bounds.x + bounds.width / 2, bounds.y + bounds.height / 2))
         let tolerance = options.tolerance * projection.layerUnitsPerPixel
         let radius = max(number(keys.cornerRadius, i, frame) ?? 0, 0)
-        let children = alone ? [] : sublayers[i]
+        let children = alone ? [] : inDrawingOrder(sublayers[i], frame)
         let mask = alone ? nil : layers[i].mask
         var parts = 0
         let background = color(keys.backgroundColor, i, frame).flatMap { $0.alpha > 0 ? $0 : nil }
@@ -282,21 +295,23 @@ public final class SceneRenderer {
             let outline = Flattening.roundedRect(bounds, radius: radius, tolerance: tolerance)
             paint { fillSolid([outline], .nonZero, projection, premultiply(background, ownAlpha), clip: innerClip, into: &$0) }
         }
+        // masksToBounds clips the layer's own contents (its path, gradient, image) as well
+        // as its sublayers, to the rounded bounds: a rounded avatar is an image layer
+        // with a corner radius and masksToBounds. (Only the sublayers were clipped once.)
+        let hasContents = layers[i].kind == .shape || layers[i].kind == .gradient || layers[i].kind == .image
+        let boundsClip: CoverageMask? = masksToBounds && (hasContents || !children.isEmpty)
+            ? intersect(innerClip, [Flattening.roundedRect(bounds, radius: radius, tolerance: tolerance)], projection) : innerClip
         switch layers[i].kind {
-        case .shape: paint { drawShape(i, frame, projection, tolerance, ownAlpha, innerClip, into: &$0) }
-        case .gradient: paint { drawGradient(i, frame, projection, bounds, ownAlpha, innerClip, into: &$0) }
-        case .image: paint { drawImage(i, frame, projection, bounds, ownAlpha, innerClip, into: &$0) }
+        case .shape: paint { drawShape(i, frame, projection, tolerance, ownAlpha, boundsClip, into: &$0) }
+        case .gradient: paint { drawGradient(i, frame, projection, bounds, ownAlpha, boundsClip, into: &$0) }
+        case .image: paint { drawImage(i, frame, projection, bounds, ownAlpha, boundsClip, into: &$0) }
         default: break
         }
         if !children.isEmpty {
-            var childClip = innerClip
-            if masksToBounds {
-                let outline = Flattening.roundedRect(bounds, radius: radius, tolerance: tolerance)
-                childClip = intersect(innerClip, [outline], projection)
-            }
+            let childClip = boundsClip
             for c in children {
                 if grouped { draw(c, &frame, into: &group, clip: childClip, depth: depth + 1) } else {
-                    draw(c, &frame, into: &target, clip: childClip, depth: depth + 1)
+                    draw(c, &frame, into: &target, clip: childClip, depth: depth + 1, inherited: opacity)
                 }
             }
         }

@@ -35,8 +35,10 @@ import Testing
         let lines = original.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for (i, line) in lines.enumerated() {
             let trimmed = line.drop { $0 == " " }
+            // A replicator's instanceCount is the number of copies: another value makes
+            // another number of layers, by design.
             guard let colon = trimmed.firstIndex(of: ":"), trimmed[..<colon].allSatisfy({ $0.isLetter || $0 == "." }),
-                  !trimmed.hasPrefix("//") else { continue }
+                  !trimmed.hasPrefix("//"), !trimmed.hasPrefix("instanceCount") else { continue }
             let indent = String(repeating: " ", count: line.count - trimmed.count)
             for replacement in Self.replacements {
                 var mutated = lines

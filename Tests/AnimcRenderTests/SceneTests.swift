@@ -84,6 +84,16 @@ import Testing
         #expect(rgb(55, 5) == [255, 255, 255])
     }
 
+    /// Black at 0.5 × 0.5 over white is 255 · 0.75; the plain layer at 0.5 is 255 · 0.5.
+    /// (A faded layer with one sublayer and nothing of its own once drew it opaque.)
+    @Test func aSublayerCarriesItsAncestorsOpacity() throws {
+        let image = try render("inherited-opacity")
+        func grey(_ x: Int, _ y: Int) -> Int { Int(image[x, y].0) }
+        #expect(abs(grey(10, 10) - 191) <= 1)
+        #expect(abs(grey(30, 10) - 128) <= 1)
+        #expect(grey(2, 2) == 255)
+    }
+
     @Test func masksToBoundsClipsToTheRoundedBounds() throws {
         let image = try render("clip-rounded")
         let area = 60.0 * 40 - (4 - Double.pi) * 100
@@ -93,6 +103,34 @@ import Testing
         #expect(coverage(image) >= area - 0.01 * 2 * Double.pi * 10 - 0.3, "\(coverage(image)) vs \(area)")
         #expect(image[10, 5].3 == 0)  // the cut corner
         #expect(image[40, 30].3 == 255)
+    }
+
+    /// The shape's path and the gradient are each clipped to the rounded bounds: the
+    /// coverage of each half is the rounded rectangle's area (it was 80 · 60 and 60 · 40).
+    @Test func masksToBoundsClipsTheLayersOwnContents() throws {
+        let image = try render("clip-own-contents")
+        let area = 60.0 * 40 - (4 - Double.pi) * 100
+        func half(_ x0: Int) -> Double {
+            var total = 0.0
+            for y in 0..<image.height { for x in x0..<(x0 + 80) { total += Double(image[x, y].3) / 255 } }
+            return total
+        }
+        for (name, x0) in [("shape", 0), ("gradient", 80)] {
+            #expect(abs(half(x0) - area) <= 0.01 * 2 * Double.pi * 10 + 0.3, "\(name): \(half(x0)) vs \(area)")
+        }
+        #expect(image[10, 10].3 == 0)  // outside the shape's bounds, inside its path
+        #expect(image[91, 11].3 == 0)  // the gradient's cut corner
+    }
+
+    /// Siblings are drawn sorted by zPosition, ties in declaration order (they were
+    /// drawn in declaration order whatever their zPosition).
+    @Test func zPositionOrdersSiblings() throws {
+        let image = try render("z-order")
+        func rgb(_ x: Int, _ y: Int) -> [Int] { let p = image[x, y]; return [Int(p.0), Int(p.1), Int(p.2)] }
+        #expect(rgb(25, 20) == [255, 0, 0])   // red (z 1) over blue where they overlap
+        #expect(rgb(35, 20) == [0, 0, 255])   // blue alone
+        #expect(rgb(47, 35) == [255, 255, 0]) // yellow after green, both z 2
+        #expect(rgb(42, 35) == [0, 255, 0])
     }
 
     @Test func aMaskShowsWhereItsStrokeDraws() throws {
