@@ -48,7 +48,7 @@ public enum GIF {
                         continue
                     }
                     var r = Int(frame.pixels[i]), g = Int(frame.pixels[i + 1]), b = Int(frame.pixels[i + 2])
-                    if options.dither {
+                    if options.dither && !palette.isExact {
                         // ±16: about the spacing of a 256-colour palette's neighbours.
                         let offset = (bayer[(y & 7) * 8 + (x & 7)] - 32) / 2
                         r = min(255, max(0, r + offset)); g = min(255, max(0, g + offset)); b = min(255, max(0, b + offset))

@@ -1,22 +1,33 @@
-/// A palette for a set of images: median cut (Heckbert) over a histogram of their colours,
-/// with colours counted at 5 bits per channel. A box is split at the weighted median of
-/// its widest channel, boxes with the most pixels and the widest range first; each colour
-/// of the palette is its box's pixel-weighted mean.
+/// A palette for a set of images. When they have at most `count` colours, the palette is
+/// exactly those colours and every pixel keeps its own. Otherwise: median cut (Heckbert)
+/// over a histogram of their colours, counted at 5 bits per channel; a box is split at the
+/// weighted median of its widest channel, boxes with the most pixels and the widest range
+/// first; each colour of the palette is the mean of the pixels in its box, as they are
+/// (it was the mean of the 5-bit bins' centres: white came out 252).
 public struct Palette: Sendable {
     /// RGB triples.
     public private(set) var colors: [(UInt8, UInt8, UInt8)]
     /// Nearest palette index per colour at 6 bits per channel, filled on demand.
     private var nearestCache: [Int16]
+    /// For a palette of the images' own colours: each colour's index, so none is moved.
+    private var exact: [UInt32: Int]?
 
     public init(colors: [(UInt8, UInt8, UInt8)]) {
         self.colors = colors
         nearestCache = [Int16](repeating: -1, count: 1 << 18)
     }
 
+    /// Whether every colour of the images it was made for is in it as it is.
+    public var isExact: Bool { exact != nil }
+
     /// At most `count` colours (1...256) for the opaque pixels of `images` (alpha ≥ 128
     /// in straight alpha), sampling every `step`th pixel of large images.
     public static func medianCut(_ images: [Bitmap], count: Int) -> Palette {
         var histogram = [Int](repeating: 0, count: 1 << 15)
+        // The channels' sums per bin, so a box's colour is the mean of its real pixels.
+        var sums = [Int](repeating: 0, count: 3 << 15)
+        let target = max(1, min(count, 256))
+        var distinct: [UInt32: Int]? = [:]
         for image in images {
             let straight = image.straightened()
             let pixels = straight.width * straight.height
@@ -25,18 +36,39 @@ public struct Palette: Sendable {
             while p < pixels {
                 let i = p * 4
                 if straight.pixels[i + 3] >= 128 {
-                    let key = Int(straight.pixels[i] >> 3) << 10 | Int(straight.pixels[i + 1] >> 3) << 5 | Int(straight.pixels[i + 2] >> 3)
+                    let r = straight.pixels[i], g = straight.pixels[i + 1], b = straight.pixels[i + 2]
+                    let key = Int(r >> 3) << 10 | Int(g >> 3) << 5 | Int(b >> 3)
                     histogram[key] += 1
+                    sums[key * 3] += Int(r); sums[key * 3 + 1] += Int(g); sums[key * 3 + 2] += Int(b)
+                    if var seen = distinct {
+                        let rgb = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+                        if seen[rgb] == nil {
+                            // Copied out and back: the table is small (at most 256 colours).
+                            distinct = nil
+                            if seen.count < target {
+                                seen[rgb] = seen.count
+                                distinct = seen
+                            }
+                        }
+                    }
                 }
                 p += step
             }
+        }
+        // Sampling (large images) may miss colours: exact only when every pixel was read.
+        let sampled = images.contains { $0.width * $0.height > 250_000 * 2 - 1 }
+        if let distinct, !distinct.isEmpty, !sampled {
+            var colors = [(UInt8, UInt8, UInt8)](repeating: (0, 0, 0), count: distinct.count)
+            for (rgb, index) in distinct { colors[index] = (UInt8(rgb >> 16), UInt8(rgb >> 8 & 255), UInt8(rgb & 255)) }
+            var palette = Palette(colors: colors)
+            palette.exact = distinct
+            return palette
         }
         var entries: [(key: Int, weight: Int)] = []
         for (k, w) in histogram.enumerated() where w > 0 { entries.append((k, w)) }
         if entries.isEmpty { return Palette(colors: [(0, 0, 0)]) }
         func channel(_ key: Int, _ c: Int) -> Int { key >> (10 - 5 * c) & 31 }
         var boxes: [[(key: Int, weight: Int)]] = [entries]
-        let target = max(1, min(count, 256))
         while boxes.count < target {
             // The box to split: most pixels times its widest range.
             var best = -1, bestScore = 0, bestChannel = 0
@@ -64,18 +96,21 @@ public struct Palette: Sendable {
             boxes.append(Array(box[cut...]))
         }
         let colors = boxes.map { box -> (UInt8, UInt8, UInt8) in
-            var sums = [0, 0, 0], weight = 0
+            var total = [0, 0, 0], weight = 0
             for e in box {
-                for c in 0..<3 { sums[c] += (channel(e.key, c) * 8 + 4) * e.weight }
+                for c in 0..<3 { total[c] += sums[e.key * 3 + c] }
                 weight += e.weight
             }
-            return (UInt8(min(255, sums[0] / weight)), UInt8(min(255, sums[1] / weight)), UInt8(min(255, sums[2] / weight)))
+            // Rounded to the nearest level, not truncated.
+            func mean(_ c: Int) -> UInt8 { UInt8(min(255, (total[c] + weight / 2) / weight)) }
+            return (mean(0), mean(1), mean(2))
         }
         return Palette(colors: colors)
     }
 
     /// The index of the palette colour nearest (r, g, b) in squared RGB distance.
     public mutating func nearest(_ r: Int, _ g: Int, _ b: Int) -> Int {
+        if let exact, let index = exact[UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)] { return index }
         let key = (r >> 2) << 12 | (g >> 2) << 6 | (b >> 2)
         let cached = nearestCache[key]
         if cached >= 0 { return Int(cached) }

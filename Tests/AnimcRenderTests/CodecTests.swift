@@ -170,6 +170,34 @@ import Testing
         #expect(gif.last == 0x3B)
     }
 
+    /// Frames of few colours keep them exactly: the palette is their colours (white was
+    /// 252 and brand colours 3–4 levels off, the 5-bit bins' centres), dithering or not.
+    @Test func aGIFOfFewColoursKeepsThemExactly() throws {
+        let colours: [(UInt8, UInt8, UInt8)] = [(255, 255, 255), (0, 122, 255), (52, 199, 89), (17, 17, 17)]
+        var image = Bitmap(width: 8, height: 8, alpha: .straight)
+        for p in 0..<64 {
+            let c = colours[p % colours.count]
+            image.pixels[p * 4] = c.0; image.pixels[p * 4 + 1] = c.1; image.pixels[p * 4 + 2] = c.2; image.pixels[p * 4 + 3] = 255
+        }
+        for dither in [false, true] {
+            var options = GIF.Options()
+            options.dither = dither
+            let gif = try GIF.encode([image], delays: [3], options: options)
+            // The global colour table follows the 13-byte header: 2^(n+1) entries.
+            let size = 1 << (Int(gif[10] & 7) + 1)
+            var table: [[UInt8]] = []
+            for k in 0..<size { table.append(Array(gif[(13 + k * 3)..<(16 + k * 3)])) }
+            for c in colours { #expect(table.contains([c.0, c.1, c.2]), "\(c) not in the palette (dither: \(dither))") }
+        }
+        var palette = Palette.medianCut([image], count: 256)
+        #expect(palette.isExact)
+        for c in colours {
+            let i = palette.nearest(Int(c.0), Int(c.1), Int(c.2))
+            let got = palette.colors[i]
+            #expect([got.0, got.1, got.2] == [c.0, c.1, c.2])
+        }
+    }
+
     func findChunk(_ type: String, in png: [UInt8]) -> ArraySlice<UInt8>? {
         var p = 8
         while p + 8 <= png.count {
