@@ -95,6 +95,12 @@ extension Pipeline {
     }
 }
 
+/// `U+0000`'s digits: four hex digits at least.
+private func hex4(_ v: UInt32) -> String {
+    let digits = String(v, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+}
+
 /// Loads, parses and checks the files one compilation imports, depth first.
 private struct ProjectCompiler {
     let loader: (any SourceLoader)?
@@ -130,6 +136,13 @@ private struct ProjectCompiler {
             resolved.modules[key] = .some(nil)
             func fail(_ message: String, label: String? = nil, help: String? = nil, notes: [Note] = []) {
                 diagnostics.append(CheckerDiagnostics.badImport.at(declaration.pathRange, message, label: label, notes: notes, help: help))
+            }
+            // A NUL ends the path where the file is opened (`/etc/passwd\0.anim` passed the
+            // .anim check, then read /etc/passwd); no control character names a source.
+            if let bad = declaration.path.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                fail("cannot import this path: it holds a control character (U+\(hex4(bad.value)))",
+                     label: "not a file name")
+                continue
             }
             guard declaration.path.hasSuffix(ImportPaths.fileExtension) else {
                 fail("cannot import '\(declaration.path)': only .anim files can be imported", label: "not an .anim file")

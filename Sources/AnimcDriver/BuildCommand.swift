@@ -145,7 +145,7 @@ struct BuildCommand {
                 continue
             }
             do {
-                try tool.fileSystem.writeFileAtomically(destination, bytes)
+                try tool.fileSystem.writeOutputAtomically(destination, bytes)
                 if format == "human" {
                     tool.console.writeErr("wrote \(destination) (\(sizeText(bytes.count)))\(trackSummary)\n")
                 }

@@ -20,6 +20,11 @@ public protocol FileSystem: Sendable {
     /// FIFO) is written through instead of being replaced; a symbolic link is followed
     /// and its target replaced.
     func writeFileAtomically(_ path: String, _ bytes: [UInt8]) throws(FileSystemError)
+    /// ``writeFileAtomically(_:_:)`` for a file animc makes (a timeline, a rendered frame,
+    /// a snapshot's `.actual.png`): a symbolic link there is refused, not followed, since
+    /// animc did not make it (a link planted in `__snapshots__` turned a file outside the
+    /// project into a PNG).
+    func writeOutputAtomically(_ path: String, _ bytes: [UInt8]) throws(FileSystemError)
     /// Creates a directory and any missing parents; succeeds if it already exists.
     func createDirectory(_ path: String) throws(FileSystemError)
     /// A key that is equal for two paths naming the same file, whether or not it exists
@@ -167,6 +172,20 @@ public struct LocalFileSystem: FileSystem {
         try AtomicWrite.replace(target, bytes, mode: mode, shownAs: path)
     }
 
+    public func writeOutputAtomically(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
+        var info = stat()
+        if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK {
+            // A link to a device or a FIFO (`-o /dev/stdout`) is written through, as the
+            // device itself is; a link to a file, or to nothing yet, is refused.
+            var target = stat()
+            let special = stat(path, &target) == 0 && (target.st_mode & S_IFMT) != S_IFREG && (target.st_mode & S_IFMT) != S_IFDIR
+            guard special else {
+                throw FileSystemError(path: path, reason: "is a symbolic link, which animc does not write through for an output it makes; remove it or choose another output")
+            }
+        }
+        try writeFileAtomically(path, bytes)
+    }
+
     private func writeThrough(_ target: String, _ bytes: [UInt8], shownAs path: String) throws(FileSystemError) {
         let fd = open(target, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { throw error(path) }
@@ -256,6 +275,11 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     public func writeFileAtomically(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
         if failWrites { throw FileSystemError(path: path, reason: "no space left on device") }
         self[path] = bytes
+    }
+
+    /// There are no links here.
+    public func writeOutputAtomically(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
+        try writeFileAtomically(path, bytes)
     }
 
     /// Directories exist implicitly (as prefixes of file paths).

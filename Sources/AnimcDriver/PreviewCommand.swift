@@ -70,7 +70,7 @@ struct PreviewCommand {
             return CommandLineTool.ExitCode.success
         }
         do {
-            try tool.fileSystem.writeFileAtomically(destination, bytes)
+            try tool.fileSystem.writeOutputAtomically(destination, bytes)
             tool.console.writeErr("wrote \(destination) (\(sizeText(bytes.count)))\n")
         } catch {
             tool.ioError(error, command: "preview")

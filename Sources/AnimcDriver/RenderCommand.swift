@@ -135,9 +135,16 @@ struct RenderCommand {
         let status = compiled.reports.contains { $0.diagnostics.contains { $0.severity == .error } }
             ? CommandLineTool.ExitCode.findings : CommandLineTool.ExitCode.success
 
+        // Every file this render read: an output that is one of them is refused, as
+        // `build` refuses it (`render F -o F` replaced the source with a PNG).
+        let inputs = Set(compiled.project.files.map { tool.fileSystem.canonicalPath($0.name) })
         func write(_ output: String, _ bytes: () throws -> [UInt8]) -> Bool {
+            if inputs.contains(tool.fileSystem.canonicalPath(output)) {
+                tool.console.writeErr("animc render: error: refusing to write '\(output)': it is an input of this render; choose another output\n")
+                return false
+            }
             do {
-                try tool.fileSystem.writeFileAtomically(output, try bytes())
+                try tool.fileSystem.writeOutputAtomically(output, try bytes())
                 return true
             } catch let error as FileSystemError {
                 tool.ioError(error, command: "render")

@@ -108,7 +108,7 @@ struct TestCommand {
         func write(_ target: String, _ image: Bitmap) -> Bool {
             do {
                 try tool.fileSystem.createDirectory(directoryPart(target) ?? ".")
-                try tool.fileSystem.writeFileAtomically(target, PNG.encode(image))
+                try tool.fileSystem.writeOutputAtomically(target, PNG.encode(image))
                 return true
             } catch {
                 outcome.failures.append("cannot write \(error.path): \(error.reason)")
