@@ -84,12 +84,15 @@ enum SwiftSpellings {
 
     /// `#colorLiteral(...)` once its `#` is lexed away (a C-syntax error of its own).
     static let colorLiteral = "colorLiteral"
+    /// `.init(...)`, which the parser keeps as a call of `init`: a timing function's or a
+    /// colour's initialiser, by its labels.
+    static let swiftInit = "init"
 
     /// Whether a call of `name` is a pasted Swift or Core Animation function.
     static func isFunction(_ name: String) -> Bool {
         // Every one starts with a capital: the first byte rules out the `.anim` functions
         // every layer calls (`rgb`, `cubic`) without a scan or a hash.
-        guard let first = name.utf8.first, first >= 0x41 && first <= 0x5A else { return name == colorLiteral }
+        guard let first = name.utf8.first, first >= 0x41 && first <= 0x5A else { return name == colorLiteral || name == swiftInit }
         return functions.contains(name)
     }
 
@@ -159,7 +162,7 @@ enum SwiftSpellings {
         "CFTimeInterval", "TimeInterval",
         "CGPointMake", "CGSizeMake", "CGRectMake", "CGAffineTransformMakeRotation", "CGAffineTransformMakeScale",
         "CGAffineTransformMakeTranslation", "UIBezierPath", "CGPath", hostClock,
-        "CGPathCreateWithRect", "CGPathCreateWithEllipseInRect", "CGPathCreateWithRoundedRect", colorLiteral,
+        "CGPathCreateWithRect", "CGPathCreateWithEllipseInRect", "CGPathCreateWithRoundedRect", colorLiteral, swiftInit,
     ]).union(cFunctions.keys.filter { hasCapital(String($0.prefix(1))) }).union(rectGetters.keys)
 
     /// C's functions and macros with a `.anim` function that computes the same, called
@@ -1063,6 +1066,12 @@ extension Checker {
         case "CGAffineTransformMakeTranslation":
             guard args.count == 2, let x = value(0), let y = value(1) else { return nil }
             return "translate(\(x), \(y))"
+        case SwiftSpellings.swiftInit:
+            // The labels say whose initialiser: a timing function's or a colour's.
+            if args.contains(where: { ["name", "controlPoints"].contains($0.label?.name ?? "") }) {
+                return portedCall("CAMediaTimingFunction", args, angle: angle)
+            }
+            return portedCall("UIColor", args, angle: angle)
         case "CAMediaTimingFunction":
             if let n = labelled("name") { return n }
             if args.first?.label?.name == "controlPoints", args.count == 4 {

@@ -538,6 +538,17 @@ extension Parser {
             advance()
             let nameToken = advance()
             let member = name(nameToken)
+            // `.init(name: .easeOut)`: Swift's initialiser of the type the context wants, a
+            // call named `init` for the checker to port (it has no .anim meaning itself).
+            if isIdentifier(nameToken, "init"), tok.kind == .lParen, tok.flags.contains(.attached) {
+                let open = advance()
+                let arguments = b.listMark
+                parseArguments(opened: open.range, callee: spelling(member))
+                return b.node(.call, SourceRange(start: t.range.start, end: previousEnd)) {
+                    $0.push(member)
+                    $0.pushList(since: arguments)
+                }
+            }
             return b.node(.implicitMember, t.range.union(nameToken.range)) { $0.push(member) }
         default:
             report(SyntaxDiagnostics.expectedExpression(errorRange, found: found, after: nil))

@@ -162,7 +162,8 @@ public struct Respeller {
             case (.fillMode, _): return pick(["kCAFillMode" + name.prefix(1).uppercased() + name.dropFirst(), "." + name, "@\"\(name)\""])
             case (.timing, "linear"), (.timing, "easeIn"), (.timing, "easeOut"), (.timing, "easeInEaseOut"), (.timing, "default"):
                 let constant = "kCAMediaTimingFunction" + name.prefix(1).uppercased() + name.dropFirst()
-                return pick([constant, "CAMediaTimingFunction(name: .\(name))", "[CAMediaTimingFunction functionWithName:\(constant)]"])
+                return pick([constant, "CAMediaTimingFunction(name: .\(name))", "[CAMediaTimingFunction functionWithName:\(constant)]",
+                             ".init(name: .\(name))"])
             case (.calculationMode, _): return "kCAAnimation" + name.prefix(1).uppercased() + name.dropFirst()
             case (_, "inf"): return pick(["HUGE_VALF", "HUGE", ".infinity", "Float.greatestFiniteMagnitude", "INFINITY"])
             case (_, _) where Self.colours.contains(name):
