@@ -9,6 +9,13 @@ public protocol SourceLoader: Sendable {
     /// The file at `path` (as ``ImportResolution/resolve(_:from:)`` made it), or why it
     /// cannot be read ("no such file", "is a directory", too large): said at the import.
     func load(_ path: String) -> Result<SourceFile, ImportFailure>
+    /// What names the file at `path` whatever the spelling (its real path, links
+    /// resolved): two spellings of one file are one import. Nil when unknown.
+    func identity(of path: String) -> String?
+}
+
+extension SourceLoader {
+    public func identity(of path: String) -> String? { nil }
 }
 
 /// Why an imported file could not be read, in the words of the message at the import.
@@ -75,7 +82,7 @@ extension Pipeline {
                                limits: ExpansionLimits = .standard) -> ProjectResult {
         var project = ProjectCompiler(loader: loader, limits: limits)
         let tree = parse(file)
-        var (imports, extra) = project.resolveImports(of: tree, chain: [ImportResolution.normalize(file.name)])
+        var (imports, extra) = project.resolveImports(of: tree, chain: [project.spelling(of: ImportResolution.normalize(file.name))])
         imports.fingerprint = project.fingerprint
         let main = assemble(tree, check(tree, imports: imports, memo: memo, limits: limits), extra: extra)
         return ProjectResult(main: main, imported: project.results)
@@ -88,7 +95,7 @@ extension Pipeline {
                                until isCancelled: @escaping () -> Bool) -> ProjectResult? {
         var project = ProjectCompiler(loader: loader, limits: .standard)
         let tree = parse(file)
-        var (imports, extra) = project.resolveImports(of: tree, chain: [ImportResolution.normalize(file.name)])
+        var (imports, extra) = project.resolveImports(of: tree, chain: [project.spelling(of: ImportResolution.normalize(file.name))])
         imports.fingerprint = project.fingerprint
         guard let checked = check(tree, imports: imports, memo: memo, until: isCancelled) else { return nil }
         return ProjectResult(main: assemble(tree, checked, extra: extra), imported: project.results)
@@ -109,6 +116,11 @@ private struct ProjectCompiler {
     var modules: [String: CheckedModule] = [:]
     /// Their results, dependencies first.
     var results: [CompileResult] = []
+    /// The first spelling of each file, by its identity (``SourceLoader/identity(of:)``):
+    /// a file reached through a link to its own folder (`d -> .`) is the file, not a new
+    /// one (a 3-line file importing itself through two such links doubled its tree at
+    /// every level: 2.2 GB and growing at 30 s).
+    var spellings: [String: String] = [:]
     /// For each file of a cycle found, the file after it in the cycle and the cycle as
     /// seen from it: the cycle is reported at every import that closes it, in each file.
     var cycles: [String: (next: String, files: [String], notes: [Note])] = [:]
@@ -119,6 +131,14 @@ private struct ProjectCompiler {
     init(loader: (any SourceLoader)?, limits: ExpansionLimits) {
         self.loader = loader
         self.limits = limits
+    }
+
+    /// `path` as the file it names was first spelled in this compilation.
+    mutating func spelling(of path: String) -> String {
+        guard let id = loader?.identity(of: path) else { return path }
+        if let first = spellings[id] { return first }
+        spellings[id] = path
+        return path
     }
 
     /// What each import of `tree` resolves to, checking every file it names first, and
@@ -148,11 +168,12 @@ private struct ProjectCompiler {
                 fail("cannot import '\(declaration.path)': only .anim files can be imported", label: "not an .anim file")
                 continue
             }
-            guard let path = ImportResolution.resolve(declaration.path, from: tree.file.name) else {
+            guard let spelled = ImportResolution.resolve(declaration.path, from: tree.file.name) else {
                 fail("cannot import '\(declaration.path)' into \(tree.file.name): a source read from standard input has no directory to import from",
                      help: "give the file's path instead")
                 continue
             }
+            let path = spelling(of: spelled)
             if let first = seenHere[path] {
                 diagnostics.append(CheckerDiagnostics.misplacedDeclaration.at(
                     declaration.pathRange, "'\(declaration.path)' is imported twice", label: "imported again",

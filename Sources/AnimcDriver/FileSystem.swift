@@ -303,6 +303,11 @@ public struct FileSystemLoader: SourceLoader {
 
     public init(fileSystem: any FileSystem) { self.fileSystem = fileSystem }
 
+    /// The real path (links resolved) of a file that exists.
+    public func identity(of path: String) -> String? {
+        fileSystem.exists(path) ? fileSystem.canonicalPath(path) : nil
+    }
+
     public func load(_ path: String) -> Result<SourceFile, ImportFailure> {
         // (`readFile` refuses a directory in its own words.)
         guard fileSystem.exists(path) else { return .failure(ImportFailure("no such file")) }

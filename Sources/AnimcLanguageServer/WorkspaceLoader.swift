@@ -7,6 +7,16 @@ import Foundation
 struct WorkspaceLoader: SourceLoader {
     let open: [String: [UInt8]]
 
+    /// The real path of a file on disk (an open document is its own path): a file reached
+    /// through a link to its own folder is one import, so the import phase ends (it
+    /// doubled at every level and never published).
+    func identity(of path: String) -> String? {
+        if open[path] != nil { return path }
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     func load(_ path: String) -> Result<SourceFile, ImportFailure> {
         if let bytes = open[path] {
             guard bytes.count <= Pipeline.maxSourceSize else { return .failure(ImportFailure("file is " + Pipeline.sourceTooLarge)) }

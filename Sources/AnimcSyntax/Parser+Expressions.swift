@@ -457,6 +457,21 @@ extension Parser {
             || tok.kind == .rParen || tok.kind == .rBracket || tok.kind == .rBrace || tok.kind == .semicolon
     }
 
+    /// `.init(name: .easeOut)`: Swift's initialiser of the type the context wants, a call
+    /// named `init` for the checker to port (it has no .anim meaning itself). Out of line:
+    /// every call site in `parsePrimary` grows the frame each nested bracket pushes, and
+    /// this one overflowed the stack at the deepest nesting the parser allows (debug).
+    @inline(never)
+    private mutating func parseSwiftInit(from start: UInt32, _ member: NameRef) -> NodeRef {
+        let open = advance()
+        let arguments = b.listMark
+        parseArguments(opened: open.range, callee: spelling(member))
+        return b.node(.call, SourceRange(start: start, end: previousEnd)) {
+            $0.push(member)
+            $0.pushList(since: arguments)
+        }
+    }
+
     /// Primary = number | string | color | "true" | "false" | identifier [ "(" Arguments ")" ]
     ///         | "(" Expr { "," Expr } [ "," ] ")" | "[" [ ExprList ] "]" | "path" Block
     private mutating func parsePrimary() -> NodeRef {
@@ -538,16 +553,8 @@ extension Parser {
             advance()
             let nameToken = advance()
             let member = name(nameToken)
-            // `.init(name: .easeOut)`: Swift's initialiser of the type the context wants, a
-            // call named `init` for the checker to port (it has no .anim meaning itself).
             if isIdentifier(nameToken, "init"), tok.kind == .lParen, tok.flags.contains(.attached) {
-                let open = advance()
-                let arguments = b.listMark
-                parseArguments(opened: open.range, callee: spelling(member))
-                return b.node(.call, SourceRange(start: t.range.start, end: previousEnd)) {
-                    $0.push(member)
-                    $0.pushList(since: arguments)
-                }
+                return parseSwiftInit(from: t.range.start, member)
             }
             return b.node(.implicitMember, t.range.union(nameToken.range)) { $0.push(member) }
         default:

@@ -75,3 +75,24 @@ import Testing
         }
     }
 }
+
+/// Imports are keyed by the file they name, not by their spelling.
+@Suite struct ImportIdentityTests {
+    /// A file importing itself through two links to its own folder (`d -> .`, `e -> .`)
+    /// made a tree that doubled at every level (killed at 30 s, 2.2 GB): now the cycle
+    /// and the second spelling of the same file are reported at once.
+    @Test func aSelfImportThroughLinksIsOneFile() throws {
+        let dir = NSTemporaryDirectory() + "animc-self-import-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createSymbolicLink(atPath: dir + "/d", withDestinationPath: ".")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/e", withDestinationPath: ".")
+        try "import \"d/self.anim\" as a\nimport \"e/self.anim\" as b\ncomposition C { size: 10 x 10 }\n"
+            .write(toFile: dir + "/self.anim", atomically: true, encoding: .utf8)
+        let console = CapturingConsole()
+        let code = CommandLineTool(fileSystem: LocalFileSystem(), console: console).run(["check", dir + "/self.anim"])
+        #expect(code == 1)
+        #expect(console.err.contains("E0325"), "\(console.err)")
+        #expect(console.err.contains("imported twice"), "\(console.err)")
+    }
+}
