@@ -189,7 +189,10 @@ struct TestCommand {
         case "github":
             for o in failed {
                 for f in o.failures {
-                    tool.console.writeOut("::error file=\(o.file),line=\(o.line),col=\(o.column),title=animc test '\(o.name)'::\(githubEscaped(f))\n")
+                    // Properties escaped as properties: a newline in a file's name once
+                    // ended the command and started another.
+                    let file = GitHubRenderer.escapeProperty(o.file), title = GitHubRenderer.escapeProperty("animc test '\(o.name)'")
+                    tool.console.writeOut("::error file=\(file),line=\(o.line),col=\(o.column),title=\(title)::\(GitHubRenderer.escapeData(f))\n")
                 }
             }
         default:
@@ -214,14 +217,12 @@ struct TestCommand {
             case "\"": out += "&quot;"
             case "\n": out += "&#10;"
             default:
-                // XML 1.0 allows no other control characters.
-                if ch.value < 0x20 && ch != "\t" { out += "?" } else { out.unicodeScalars.append(ch) }
+                // XML 1.0 allows no other control characters, nor U+FFFE and U+FFFF (a
+                // U+FFFE in a message made the report invalid).
+                if (ch.value < 0x20 && ch != "\t") || ch.value == 0xFFFE || ch.value == 0xFFFF { out += "?" } else { out.unicodeScalars.append(ch) }
             }
         }
         return out
     }
 
-    func githubEscaped(_ s: String) -> String {
-        s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
-    }
 }

@@ -107,6 +107,30 @@ import Testing
         #expect(console.err.contains("3 tests: 3 passed, 0 failed"), "\(console.err)")
     }
 
+    /// Reports for CI carry names they did not choose: a newline in a file's name does
+    /// not start a second GitHub workflow command, and U+FFFE does not make the JUnit
+    /// XML invalid (issue 50).
+    @Test func reportsEscapeWhatTheyQuote() throws {
+        let fs = InMemoryFileSystem()
+        let failing = Array("""
+        composition A { size: 20 x 20 }
+        layer box { position: (10, 10), bounds: 10 x 10, opacity: 0.5 }
+        test half { at: 0s, box.opacity: 1 }
+        """.utf8)
+        fs["t/a\n::error file=x::injected.anim"] = failing
+        fs["t/b\u{FFFE}.anim"] = failing
+        let github = CapturingConsole()
+        #expect(CommandLineTool(fileSystem: fs, console: github).run(["test", "t", "--format", "github"]) == 1)
+        let lines = github.out.split(separator: "\n")
+        #expect(lines.count == 2, "\(github.out)")
+        #expect(lines.allSatisfy { $0.hasPrefix("::error file=t/") }, "\(github.out)")
+        #expect(github.out.contains("%0A%3A%3Aerror file=x%3A%3Ainjected.anim"), "\(github.out)")
+        let junit = CapturingConsole()
+        #expect(CommandLineTool(fileSystem: fs, console: junit).run(["test", "t", "--format", "junit"]) == 1)
+        #expect(!junit.out.unicodeScalars.contains { $0.value == 0xFFFE }, "\(junit.out)")
+        #expect(junit.out.contains("t/b?.anim"), "\(junit.out)")
+    }
+
     /// A snapshot that no longer matches fails, and leaves the frame drawn and the diff
     /// beside the golden.
     @Test func aChangedFrameFailsItsSnapshot() throws {
