@@ -508,7 +508,7 @@ extension Checker {
         var items: [CallItem] = []
         for label in labels {
             guard let attr = a[label] else { continue }
-            items.append(CallItem(label: label, value: eval(attr.value, attr.scope), range: attr.value.range))
+            items.append(CallItem(label: label, value: eval(attr.value, attr.scope), expr: attr.value))
         }
         let args = CallArguments(callee: "spring", items: items, range: items.first?.range ?? .empty(at: 0), checker: self)
         if args.hasPoison { return nil }

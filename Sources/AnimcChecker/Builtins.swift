@@ -92,7 +92,9 @@ enum Builtins {
 struct CallItem {
     let label: String?
     let value: SemaValue
-    let range: SourceRange
+    /// The argument as written, for fix-its made from its syntax.
+    let expr: Expr
+    var range: SourceRange { expr.range }
 }
 
 /// A built-in's parameters, each with the argument bound to it (nil when none was).
@@ -154,12 +156,10 @@ struct CallArguments {
         switch v {
         case .number(let x, let d) where d == dim: return x
         case .number(let x, .none) where dim != .none:
-            let literal = checker.isPlainNumberLiteral(r)
-            // Not a literal: multiplied by one of the unit, in parentheses unless one name.
-            let name = !r.isEmpty && checker.tree.file.bytes[Int(r.start)..<Int(r.end)].allSatisfy { Lexer.isIdentContinue($0) || $0 == 0x2E }
-            let product = " * 1" + (dim == .time ? "s" : "rad")
-            let edits = literal ? [] : name ? [TextEdit(range: .empty(at: r.end), replacement: product)]
-                : [TextEdit(range: .empty(at: r.start), replacement: "("), TextEdit(range: .empty(at: r.end), replacement: ")" + product)]
+            // The unit is given from the argument's syntax, as for any value (`unitEdits`).
+            let written = items.first { $0.range == r }?.expr
+            let literal = written.map(checker.isLiteralNumber) ?? false
+            let edits = literal ? [] : written.map { checker.unitEdits($0, unit: dim == .time ? "s" : "rad") } ?? []
             checker.report(Messages.missingUnit(r, expected: dim, literal: literal, value: x, context: "\(what) of '\(callee)'", edits: edits))
         case .number(_, let d):
             checker.report(Messages.dimensionMismatch(r, expected: dim, found: d, context: "\(what) of '\(callee)'"))
@@ -212,11 +212,11 @@ extension Checker {
             // `steps(4, start)`: the position is a bare case name, like an enumeration.
             if function == .steps, i == 1, case .identifier(let word) = tree[argument.value],
                StepPosition(rawValue: word) != nil, scope.lookup(word) == nil {
-                items.append(CallItem(label: argument.label?.name, value: .string(word), range: argument.value.range))
+                items.append(CallItem(label: argument.label?.name, value: .string(word), expr: argument.value))
                 continue
             }
             items.append(CallItem(label: argument.label?.name, value: evaluateArgument(argument, index: i, of: callee.name, scope),
-                                  range: argument.value.range))
+                                  expr: argument.value))
         }
         let args = CallArguments(callee: callee.name, items: items, range: range, checker: self)
         if function == nil, let v = swiftCFunction(callee, args) { return v }

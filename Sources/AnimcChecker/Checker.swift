@@ -159,6 +159,12 @@ struct FileFacts {
     let spellsSwiftPi: Bool
     /// Whether the file names the host clock (`CACurrentMediaTime`).
     let namesHostClock: Bool
+    /// Whether the file may spell something as Swift or Objective-C does that a fix-it
+    /// rewrites as an expression: a name of the porting tables (`M_PI`, `CGFloat`,
+    /// `UIColor`, `.cgColor`, `init`, `nil`), an implicit member or a message send. Only
+    /// then does evaluation keep the precedence levels and expected colours those
+    /// fix-its read (``LoweringContext/operandLevel``).
+    let spellsSwift: Bool
     /// Whether the file holds declarations only (see ``Checker/isLibrary``).
     let isLibrary: Bool
     /// The file's imports, by where each item starts.
@@ -193,6 +199,10 @@ struct FileFacts {
         let names = Set(tree.arena.names)
         spellsSwiftPi = SwiftSpellings.piSpellings.contains { names.contains($0) }
         namesHostClock = names.contains(SwiftSpellings.hostClock)
+        spellsSwift = tree.arena.hasSwiftSyntax || names.contains { name in
+            SwiftSpellings.names[name] != nil || SwiftSpellings.functions.contains(name) || SwiftSpellings.types.contains(name)
+                || SwiftSpellings.bridgingMembers.contains(name) || name == "nil"
+        }
     }
 
     /// Whether the parser reported an error within `range` (ends included: a missing
@@ -350,19 +360,6 @@ final class Checker {
             return TextEdit(range: SourceRange(start: UInt32(b + 1), end: UInt32(lineEnd)), replacement: "")
         }
         return TextEdit(range: range, replacement: "")
-    }
-
-    /// Whether `range` holds a number literal without a unit (`0`, `-1.5`), to which a
-    /// unit can be appended: appended to a name or a parenthesis (`arad`, `(0)rad`) it
-    /// would make another name or no expression at all.
-    func isPlainNumberLiteral(_ range: SourceRange) -> Bool {
-        let bytes = tree.file.bytes
-        guard range.start < range.end, Int(range.end) <= bytes.count else { return false }
-        var digits = 0
-        for (k, b) in bytes[Int(range.start)..<Int(range.end)].enumerated() {
-            if b >= 0x30 && b <= 0x39 { digits += 1 } else if b == 0x2E || (b == 0x2D && k == 0) { continue } else { return false }
-        }
-        return digits > 0
     }
 
     /// The property table's entry for a key path as written.

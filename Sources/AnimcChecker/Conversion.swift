@@ -65,8 +65,8 @@ extension Checker {
         let end = k + 1
         while k >= 0, Lexer.isIdentContinue(bytes[k]) { k -= 1 }
         let name = String(decoding: bytes[(k + 1)..<end], as: UTF8.self)
-        guard LanguageFacts.expectation(ofAttribute: name) == .time || Checker.layerTimingAttributes.contains(name) && name != "speed"
-                && name != "repeatCount" && name != "autoreverses" else { return false }
+        // (A layer's time attributes are these names too.)
+        guard LanguageFacts.expectation(ofAttribute: name) == .time else { return false }
         var e = Int(range.end)
         while e < bytes.count, bytes[e] == 0x20 || bytes[e] == 0x09 { e += 1 }
         if e + 1 < bytes.count, bytes[e] == 0x2F { return bytes[e + 1] == 0x2F }  // a comment, not a division

@@ -23,10 +23,20 @@ extension Checker {
         }
     }
 
+    /// Says what ``Precedence`` level the expression evaluated next must keep (see
+    /// `LoweringContext.operandLevel`): only a file that spells Swift or Objective-C
+    /// can get a fix-it that needs it, and only there is it kept (it cost 3% of a check).
+    @inline(__always)
+    func expectOperand(_ level: Int) {
+        if facts.spellsSwift { context.operandLevel = level }
+    }
+
     /// Evaluates `expr` in `scope`. Errors are reported and yield `.poison`.
     func eval(_ expr: Expr, _ scope: Scope) -> SemaValue {
-        context.spellingLevel = context.operandLevel
-        context.operandLevel = Precedence.any
+        if facts.spellsSwift {
+            context.spellingLevel = context.operandLevel
+            context.operandLevel = Precedence.any
+        }
         work.evaluations += 1
         if work.evaluations >= nextCancellationPoll { pollCancellation() }
         if work.evaluations > evaluationLimit {
@@ -55,13 +65,13 @@ extension Checker {
             return .list(values)
         case .unary(let op, let operand):
             if op == .negate, let v = swiftFoldedPi(expr, scope) { return v }
-            context.operandLevel = Precedence.unary
+            expectOperand(Precedence.unary)
             return unary(op, eval(operand, scope), expr.range)
         case .binary(let op, let l, let r):
             if op == .multiply || op == .divide, let v = swiftFoldedPi(expr, scope) { return v }
-            if op == .add || op == .subtract, let v = swiftHostClockSum(expr, l, r, scope) { return v }
+            if op == .add || op == .subtract, let v = swiftHostClockSum(expr, scope) { return v }
             if op == .and || op == .or {
-                context.operandLevel = op.operandLevels.left
+                expectOperand(op.operandLevels.left)
                 let lhs = eval(l, scope)
                 guard case .bool(let a) = lhs else {
                     if !lhs.isPoison { report(Messages.typeMismatch(l.range, expected: "a boolean", found: lhs.typeName, context: "'\(op.rawValue)'")) }
@@ -69,7 +79,7 @@ extension Checker {
                 }
                 if op == .and && !a { return .bool(false) }
                 if op == .or && a { return .bool(true) }
-                context.operandLevel = op.operandLevels.right
+                expectOperand(op.operandLevels.right)
                 let rhs = eval(r, scope)
                 guard case .bool(let b) = rhs else {
                     if !rhs.isPoison { report(Messages.typeMismatch(r.range, expected: "a boolean", found: rhs.typeName, context: "'\(op.rawValue)'")) }
@@ -77,9 +87,9 @@ extension Checker {
                 }
                 return .bool(b)
             }
-            context.operandLevel = op.operandLevels.left
+            expectOperand(op.operandLevels.left)
             let lhs = eval(l, scope)
-            context.operandLevel = op.operandLevels.right
+            expectOperand(op.operandLevels.right)
             return binary(op, lhs, eval(r, scope), expr.range, l.range, r.range)
         case .conditional(let c, let a, let b):
             let condition = eval(c, scope)
@@ -118,7 +128,7 @@ extension Checker {
             }
             return .poison
         case .index(let base, let indices):
-            context.operandLevel = Precedence.postfix
+            expectOperand(Precedence.postfix)
             return index(eval(base, scope), indices, expr.range, scope)
         case .member(let base, let name):
             if case .identifier(let q) = tree[base], let v = importedMember(Identifier(q, base.range, nameID: tree.nameID(base)), name, scope) {
@@ -126,7 +136,7 @@ extension Checker {
             }
             if let v = sequencing(base, name, expr.range, scope) { return v }
             if let v = swiftMember(expr, scope) { return v }
-            context.operandLevel = Precedence.postfix
+            expectOperand(Precedence.postfix)
             return member(eval(base, scope), name, expr.range)
         case .implicitMember:
             return swiftMember(expr, scope) ?? .poison

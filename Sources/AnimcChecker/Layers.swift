@@ -235,7 +235,8 @@ extension Checker {
     /// The keys written so far in the layer body being lowered.
     private var bodyKeys: LayerBodyKeys {
         get { context.bodies[context.bodies.count - 1] }
-        set { context.bodies[context.bodies.count - 1] = newValue }
+        // In place: a get and a set copied the whole entry for each key written.
+        _modify { yield &context.bodies[context.bodies.count - 1] }
     }
 
     func lowerLayerItem(_ item: Item, _ node: LayerNode, _ scope: Scope) {

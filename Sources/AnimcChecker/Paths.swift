@@ -20,7 +20,7 @@ extension Checker {
             guard case .pathCommand(let name, let arguments) = tree[item] else { return }
             let items = tree[arguments].enumerated().map { i, argument in
                 CallItem(label: argument.label?.name, value: evaluateArgument(argument, index: i, of: name.name, itemScope),
-                         range: argument.value.range)
+                         expr: argument.value)
             }
             let args = CallArguments(callee: name.name, items: items, range: item.range, checker: self)
             if args.hasPoison { failed = true; return }

@@ -154,7 +154,10 @@ enum SwiftSpellings {
         "fromValue": "from", "toValue": "to", "byValue": "by", "isRemovedOnCompletion": "removedOnCompletion",
     ]
 
-    /// Functions (and initialisers) that have a `.anim` form.
+    /// Functions (and initialisers) that have a `.anim` form. Of C's functions, only those
+    /// spelt in capitals (`MIN`): `isFunction` answers no to a lowercase name before
+    /// looking here, and the lowercase ones (`ceilf`) are met as unknown calls
+    /// (`Checker.swiftCFunction`).
     static let functions: Set<String> = Set([
         "CATransform3DMakeRotation", "CATransform3DMakeScale", "CATransform3DMakeTranslation", "CATransform3DRotate",
         "CATransform3DScale", "CATransform3DTranslate", "CATransform3DConcat", "CGAffineTransform", "CGPoint", "CGSize",
@@ -214,8 +217,8 @@ extension Checker {
     /// `.pi` is rewritten as degrees where an angle is expected.
     func evaluating(_ expr: Expr, _ scope: Scope, expecting type: ValueType) -> SemaValue {
         let saved = context.expectedDimension, savedColour = context.expectsColour
-        context.expectsColour = type == .color || type == .colors
-        defer { context.expectsColour = savedColour }
+        if facts.spellsSwift { context.expectsColour = type == .color || type == .colors }
+        defer { if facts.spellsSwift { context.expectsColour = savedColour } }
         switch type {
         case .angle: context.expectedDimension = .angle
         case .time: context.expectedDimension = .time
@@ -390,7 +393,7 @@ extension Checker {
 
     /// `CACurrentMediaTime() + 0.2`: one report for the sum, whose `.anim` form is the
     /// delay alone (a bare number becomes seconds where a time is expected), and its value.
-    func swiftHostClockSum(_ expr: Expr, _ l: Expr, _ r: Expr, _ scope: Scope) -> SemaValue? {
+    func swiftHostClockSum(_ expr: Expr, _ scope: Scope) -> SemaValue? {
         guard facts.namesHostClock, let terms = hostClockDelayTerms(expr), scope.lookup(SwiftSpellings.hostClock) == nil else { return nil }
         reportSpelling(expr, written: SwiftSpellings.hostClock + "() + ...", replacement: fitted(hostClockDelayText(terms), hostClockDelayLevel(terms)),
                        note: "Core Animation's beginTime is on the host's clock; a .anim beginTime counts from the composition's start")
@@ -435,7 +438,7 @@ extension Checker {
     private func hostClockDelayText(_ terms: [(negative: Bool, term: Expr)]) -> String {
         if terms.count == 1, !terms[0].negative { return hostClockDelayText(terms[0].term) }
         let time = context.expectedDimension == .time
-        let literals = terms.allSatisfy { if case .number(_, nil) = tree[$0.term] { return true } else { return false } }
+        let literals = allLiterals(terms)
         let (left, right) = BinaryOperator.add.operandLevels
         var text = ""
         for (i, (negative, term)) in terms.enumerated() {
@@ -446,10 +449,15 @@ extension Checker {
         return time && !literals ? "(\(text)) * 1s" : text
     }
 
+    /// Whether every term is a number written without a unit (each then gets seconds).
+    private func allLiterals(_ terms: [(negative: Bool, term: Expr)]) -> Bool {
+        terms.allSatisfy { if case .number(_, nil) = tree[$0.term] { return true } else { return false } }
+    }
+
+    /// The ``Precedence`` level of ``hostClockDelayText(_:)``'s text for several terms.
     private func hostClockDelayLevel(_ terms: [(negative: Bool, term: Expr)]) -> Int {
         if terms.count == 1, !terms[0].negative { return hostClockDelayLevel(terms[0].term) }
-        let literals = terms.allSatisfy { if case .number(_, nil) = tree[$0.term] { return true } else { return false } }
-        if context.expectedDimension == .time && !literals { return BinaryOperator.multiply.precedence }
+        if context.expectedDimension == .time && !allLiterals(terms) { return BinaryOperator.multiply.precedence }
         return terms.count == 1 ? Precedence.unary : BinaryOperator.add.precedence
     }
 
@@ -622,14 +630,13 @@ extension Checker {
     func frameFixText(_ value: Expr, anchor: Expr?, bounds: Bool, position: Bool, indent: String) -> String {
         let additive = BinaryOperator.add.operandLevels, multiplicative = BinaryOperator.multiply.operandLevels
         let parts = rectParts(value)
-        let rect = argumentText(value, angle: false, within: Precedence.postfix)
         /// Component `i` of the rect, to stand at `level`.
         func part(_ i: Int, _ level: Int) -> (text: String, literal: Double?) {
             if let parts {
                 if case .number(let x, nil) = tree[parts[i]] { return (formatNumber(x), x) }
                 return (argumentText(parts[i], angle: false, within: level), nil)
             }
-            return (rect + "." + ["x", "y", "width", "height"][i], nil)
+            return (argumentText(value, angle: false, within: Precedence.postfix) + "." + ["x", "y", "width", "height"][i], nil)
         }
         /// The anchor's component `i` (0 or 1): a literal, or the anchor's text.
         func anchorFactor(_ i: Int) -> (text: String, literal: Double?) {
@@ -763,13 +770,7 @@ extension Checker {
                 return folded.hasPrefix("-") ? Precedence.unary : Precedence.postfix
             }
             if let terms = hostClockDelayTerms(e) { return hostClockDelayLevel(terms) }
-            return op.precedence
-        case .unary:
-            return Precedence.unary
-        case .conditional:
-            return Precedence.conditional
-        case .range:
-            return Precedence.range
+            return syntaxLevel(e)
         case .message(let receiver, let selector, let arguments):
             let args = tree[arguments]
             if args.isEmpty, SwiftSpellings.bridgingMembers.contains(selector.name) { return portedLevel(receiver, angle: angle) }
@@ -796,7 +797,8 @@ extension Checker {
                 return Precedence.postfix
             }
         default:
-            return Precedence.postfix
+            // Left as written (a unary, a conditional, a range, a literal...): its own level.
+            return syntaxLevel(e)
         }
     }
 

@@ -623,6 +623,12 @@ public final class SyntaxArena: @unchecked Sendable {
         return false
     }
 
+    /// Whether the tree holds an implicit member (`.pi`) or an Objective-C message send,
+    /// which `.anim` parses only to port.
+    public var hasSwiftSyntax: Bool {
+        kinds.contains { $0.tag == .implicitMember || $0.tag == .message }
+    }
+
     /// How many layer declarations the parse made (recovery may have dropped some), and
     /// whether any is a mask layer: a check sizes its list of layers by the first (exact
     /// for a file without loops, components or `if`) and streams its layers only

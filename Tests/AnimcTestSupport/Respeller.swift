@@ -26,8 +26,7 @@ public struct Respeller {
     public static func respell(_ file: SourceFile, seed: UInt64, rate: Double = 0.5) -> String? {
         let tree = Parser.parse(file)
         guard tree.diagnostics.isEmpty else { return nil }
-        var r = Respeller(tree: tree, random: SplitMix64(seed: seed), rate: UInt64(rate * 1000), declared: [])
-        r = Respeller(tree: tree, random: r.random, rate: r.rate, declared: r.declaredNames())
+        var r = Respeller(tree: tree, random: SplitMix64(seed: seed), rate: UInt64(rate * 1000), declared: declaredNames(in: tree))
         let edits = r.block(tree.root, context: .none)
         return String(decoding: applyEdits(edits, to: file.bytes), as: UTF8.self)
     }
@@ -197,7 +196,7 @@ public struct Respeller {
     static let colours: Set<String> = ["clear", "black", "white", "red", "green", "blue", "yellow", "cyan", "magenta", "orange",
                                        "purple", "brown", "gray", "darkGray", "lightGray"]
 
-    func declaredNames() -> Set<String> {
+    static func declaredNames(in tree: SyntaxTree) -> Set<String> {
         var names: Set<String> = []
         func visit(_ b: Block) {
             for item in tree[b.items] {
