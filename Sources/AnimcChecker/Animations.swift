@@ -7,6 +7,10 @@ import AnimcSyntax
 struct GroupContext {
     /// The enclosing group's duration, once known; children without a duration use it.
     var duration: Double?
+    /// The group wrote a duration that is an error: what a child's zero duration becomes
+    /// is not known, so no fix-it writes a value for it (it wrote 0.25s, the default,
+    /// where the group's `2` only lacked its unit).
+    var unknown = false
 }
 
 /// One attribute as written, with the scope its expression is evaluated in.
@@ -211,7 +215,9 @@ extension Checker {
         defer { context.frame.groups.removeLast() }
         for (child, childScope) in written.children {
             guard let a = lowerAnimation(child, layerKind: layerKind, scope: childScope,
-                                         group: GroupContext(duration: explicitDuration)) else { failed = true; continue }
+                                         group: GroupContext(duration: explicitDuration,
+                                                             unknown: explicitDuration == nil && written.attributes["duration"] != nil))
+            else { failed = true; continue }
             if let previous = keys[a.name] {
                 report(Messages.duplicateAnimation(animationNameRange(child), name: a.name, previous: previous,
                                                    insertAt: aliasInsertionPoint(child)))
@@ -363,7 +369,11 @@ extension Checker {
                 // its group's, or the transaction's 0.25 s.
                 let used = kind == "group" ? CoreAnimationDefaults.duration : group?.duration ?? CoreAnimationDefaults.duration
                 t.duration = used
-                report(Messages.zeroDuration(attr.value.range, used: used, inGroup: kind != "group" && group?.duration != nil))
+                if kind != "group", group?.unknown == true {
+                    ok = false  // reported at the group's duration
+                } else {
+                    report(Messages.zeroDuration(attr.value.range, used: used, inGroup: kind != "group" && group?.duration != nil))
+                }
             } else {
                 t.duration = x
             }
