@@ -89,7 +89,10 @@ case "$target" in
 esac
 dictionary=()
 [ -n "$dict" ] && dictionary=(-dict="$dict")
-"$fuzzer" "$target" "$corpus" "$seeds" "${dictionary[@]}" -max_total_time="$seconds" -timeout="$timeout" \
+# FUZZ_SEED=N repeats a campaign's mutations (CI uses one); unset, libFuzzer picks one.
+seeding=()
+[ -n "${FUZZ_SEED:-}" ] && seeding=(-seed="$FUZZ_SEED")
+"$fuzzer" "$target" "$corpus" "$seeds" "${dictionary[@]}" "${seeding[@]}" -max_total_time="$seconds" -timeout="$timeout" \
   -report_slow_units="$timeout" \
   -rss_limit_mb=2048 -max_len="$maxlen" "${parallel[@]}" -print_final_stats=1 \
   -artifact_prefix="$findings/" >"$log" 2>&1

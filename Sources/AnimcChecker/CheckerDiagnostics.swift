@@ -623,6 +623,20 @@ public enum CheckerDiagnostics {
         rather than drawn wrong.
         """)
 
+    public static let importOutsideProject = DiagnosticDescriptor(
+        "E0329", "import-outside-project", .error, "An import of a file outside the project",
+        explanation: """
+        Every file a source imports must lie inside its project root, by real path \
+        (symbolic links resolved): `import "/etc/passwd.anim"`, `import \
+        "../../elsewhere.anim"` or a link to a file outside are refused before the file \
+        is read, so that checking an untrusted file, or opening it in an editor, reads \
+        nothing outside its project. The root is the folder given by `--root`, else the \
+        editor's workspace folder, else the nearest folder above the checked file \
+        holding `.animc-root`, `.git`, `.hg`, `.jj`, `.svn` or `Package.swift`, else the \
+        checked file's own folder (docs/files.md). Move the file into the project, or \
+        put an empty `.animc-root` file in the folder that holds both.
+        """)
+
     /// Every checker descriptor, in code order.
     public static let all: [DiagnosticDescriptor] = [
         unknownName, unknownProperty, typeMismatch, unitMismatch, divisionByZero, nonFinite, badArguments,
@@ -636,6 +650,6 @@ public enum CheckerDiagnostics {
         presentationMisuse,
         delayedChildFlash, fillWithoutKeep, childPastGroup, firstKeyframePop, matrixTurn, infiniteWithoutWindow,
         neverActive, fightingAnimations, noVisibleEffect, defaultDuration, unusedMask, surprisingTransform, springCutOff,
-        groupTimingOvershoot, layerRepeatWithoutDuration, replicator,
+        groupTimingOvershoot, layerRepeatWithoutDuration, replicator, importOutsideProject,
     ]
 }

@@ -7,7 +7,7 @@ import AnimcSyntax
 /// and what SARIF's rule table holds.
 public enum DiagnosticRegistry {
     public static let all: [DiagnosticDescriptor] = {
-        (SyntaxDiagnostics.all + CheckerDiagnostics.all + Suppressions.all + BuildDiagnostics.all + LottieDiagnostics.all + TestDiagnostics.all).sorted { $0.code < $1.code }
+        (SyntaxDiagnostics.all + CheckerDiagnostics.all + Suppressions.all + BuildDiagnostics.all + LottieDiagnostics.all + TestDiagnostics.all + FileDiagnostics.all).sorted { $0.code < $1.code }
     }()
 
     public static let codes: Set<String> = Set(all.map(\.code.rawValue))

@@ -21,7 +21,15 @@ extension SourceLoader {
 /// Why an imported file could not be read, in the words of the message at the import.
 public struct ImportFailure: Error, Sendable, Equatable {
     public var reason: String
+    /// Set when the file lies outside the project root (E0329): the file was not read.
+    public var outside: ProjectRoot?
     public init(_ reason: String) { self.reason = reason }
+    /// A file whose real path, `realPath` (the reason), lies outside `root`.
+    public static func outside(_ root: ProjectRoot, realPath: String) -> ImportFailure {
+        var failure = ImportFailure(realPath)
+        failure.outside = root
+        return failure
+    }
 }
 
 /// How an import's path becomes a file's path: relative to the importing file's
@@ -224,6 +232,11 @@ private struct ProjectCompiler {
                 continue
             }
             switch loader.load(path) {
+            case .failure(let failure) where failure.outside != nil:
+                let real = failure.reason == path ? "\(path) is" : "\(path) is \(failure.reason),"
+                diagnostics.append(CheckerDiagnostics.importOutsideProject.at(
+                    declaration.pathRange, "cannot import '\(declaration.path)': \(real) outside the project root \(failure.outside?.description ?? "")",
+                    label: "outside the project", help: failure.outside?.help))
             case .failure(let failure):
                 fail("cannot import '\(declaration.path)': \(path): \(failure.reason)", label: failure.reason)
             case .success(let file) where file.bytes.count > Pipeline.maxSourceSize:

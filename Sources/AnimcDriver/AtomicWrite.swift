@@ -1,3 +1,4 @@
+import AnimcCompiler
 import Foundation
 
 /// Replacing a file atomically: the new bytes go to a file beside the destination,
@@ -11,7 +12,16 @@ import Foundation
 /// unnamed files) a `mkstemp` file is used, and SIGINT, SIGTERM and SIGHUP remove it
 /// before the process dies. The replaced file's permissions are kept.
 enum AtomicWrite {
-    static func replace(_ path: String, _ bytes: [UInt8], mode: mode_t?, shownAs shown: String) throws(FileSystemError) {
+    /// What else a replacement must keep or check (``FileSystem/rewriteSource(_:from:to:)``).
+    struct Keep {
+        /// The replaced file's owner, given to the new file (only root can give a file
+        /// to another user; the replacement is refused when it cannot be kept).
+        var owner: (uid: uid_t, gid: gid_t)?
+        /// Called just before the new file takes the name: a throw leaves the old file.
+        var stillSame: (() throws(FileSystemError) -> Void)?
+    }
+
+    static func replace(_ path: String, _ bytes: [UInt8], mode: mode_t?, keep: Keep = Keep(), shownAs shown: String) throws(FileSystemError) {
         let directory = (path as NSString).deletingLastPathComponent
         let dir = directory.isEmpty ? "." : directory
         let base = (path as NSString).lastPathComponent
@@ -19,9 +29,9 @@ enum AtomicWrite {
         let guarded = SignalGuard()
         defer { guarded.restore() }
         #if os(Linux)
-        if try replaceThroughUnnamedFile(path, dir: dir, base: base, bytes, mode: finalMode, shownAs: shown) { return }
+        if try replaceThroughUnnamedFile(path, dir: dir, base: base, bytes, mode: finalMode, keep: keep, shownAs: shown) { return }
         #endif
-        try replaceThroughNamedFile(path, dir: dir, base: base, bytes, mode: finalMode, shownAs: shown)
+        try replaceThroughNamedFile(path, dir: dir, base: base, bytes, mode: finalMode, keep: keep, shownAs: shown)
     }
 
     #if os(Linux)
@@ -33,7 +43,7 @@ enum AtomicWrite {
     /// Returns false when the file system has no unnamed files (or /proc is missing),
     /// so the caller falls back to a named temporary file.
     private static func replaceThroughUnnamedFile(_ path: String, dir: String, base: String, _ bytes: [UInt8], mode: mode_t,
-                                                  shownAs shown: String) throws(FileSystemError) -> Bool {
+                                                  keep: Keep, shownAs shown: String) throws(FileSystemError) -> Bool {
         let fd = open(dir, openTemporaryFile | O_WRONLY | O_CLOEXEC, mode)
         guard fd >= 0 else {
             if errno == ENOENT || errno == EACCES || errno == EROFS || errno == ENOTDIR || errno == ENOSPC {
@@ -43,7 +53,9 @@ enum AtomicWrite {
         }
         defer { close(fd) }
         try writeAll(fd, bytes, path: shown)
+        try give(fd, keep.owner, shownAs: shown)
         if fchmod(fd, mode) != 0 || fsync(fd) != 0 { throw failure(shown) }
+        try keep.stillSame?()
         let temporary = "\(dir)/.\(base).animc-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         guard linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, temporary, AT_SYMLINK_FOLLOW) == 0 else { return false }
         let slot = PendingFiles.register(temporary)
@@ -59,7 +71,7 @@ enum AtomicWrite {
     #endif
 
     private static func replaceThroughNamedFile(_ path: String, dir: String, base: String, _ bytes: [UInt8], mode: mode_t,
-                                                shownAs shown: String) throws(FileSystemError) {
+                                                keep: Keep, shownAs shown: String) throws(FileSystemError) {
         var template = Array("\(dir)/.\(base).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return -1 }
@@ -74,12 +86,27 @@ enum AtomicWrite {
         do {
             defer { close(fd) }
             try writeAll(fd, bytes, path: shown)
+            try give(fd, keep.owner, shownAs: shown)
             // Flush before the rename, or a crash could leave the name on an empty file.
             if fchmod(fd, mode) != 0 || fsync(fd) != 0 { throw failure(shown) }
         }
+        try keep.stillSame?()
         guard rename(temporary, path) == 0 else { throw failure(shown) }
         done = true
         syncDirectory(dir)
+    }
+
+    /// Gives the new file the replaced file's owner, before its mode (a change of owner
+    /// clears set-user-ID bits).
+    private static func give(_ fd: Int32, _ owner: (uid: uid_t, gid: gid_t)?, shownAs shown: String) throws(FileSystemError) {
+        guard let owner else { return }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure(shown) }
+        if info.st_uid == owner.uid && info.st_gid == owner.gid { return }
+        guard fchown(fd, owner.uid, owner.gid) == 0 else {
+            throw FileSystemError(path: shown, reason: "belongs to user \(owner.uid), group \(owner.gid), which the rewritten file could not keep; it is left as it was",
+                                  code: FileDiagnostics.sourceOwner.code)
+        }
     }
 
     /// Writes every byte, retrying short writes and interruptions.

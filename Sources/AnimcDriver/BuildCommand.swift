@@ -144,6 +144,12 @@ struct BuildCommand {
                 tool.console.writeOut(String(decoding: bytes, as: UTF8.self))
                 continue
             }
+            // An import is an input too (`-o lib.anim` replaced a library with JSON).
+            if let imported = compiled.project.imported.first(where: { tool.fileSystem.canonicalPath($0.file.name) == tool.fileSystem.canonicalPath(destination) }) {
+                tool.console.writeErr("animc build: error[\(FileDiagnostics.outputIsInput.code)]: refusing to write '\(destination)': it is '\(imported.file.name)', which \(input) imports; choose another output with -o\n")
+                status = CommandLineTool.ExitCode.usage
+                continue
+            }
             do {
                 try tool.fileSystem.writeOutputAtomically(destination, bytes)
                 if format == "human" {
@@ -170,7 +176,7 @@ struct BuildCommand {
             let destination = outputPath(for: input, target: target, output: output)
             let key = fs.canonicalPath(destination)
             if let source = inputKeys[key] {
-                return "refusing to write '\(destination)': it is the input '\(source)'; choose another output with -o"
+                return "refusing to write '\(destination)': it is the input '\(source)'; choose another output with -o (\(FileDiagnostics.outputIsInput.code))"
             }
             if let other = written[key], other != input {
                 return "'\(other)' and '\(input)' would both be written to '\(destination)'; build them into different directories"

@@ -53,7 +53,7 @@ struct CheckCommand {
             for path in paths {
                 if let file = tool.readSource(path, command: name) { files.append(file) } else { ioFailed = true }
             }
-            for result in CheckCommand.compileAll(files, loader: tool.loader) {
+            for result in CheckCommand.compileAll(files, loader: { tool.loader(for: $0) }) {
                 if parsed.has("dump-ir"), let composition = result.composition { tool.console.writeOut(IRDump.dump(composition)) }
                 reports.append(result.report)
             }
@@ -75,10 +75,11 @@ extension CheckCommand {
     /// tables. Then each imported file that is not among `files`, once, in the order
     /// first met: a library's findings are its own, reported once however many files
     /// import it (a file that is among them is reported where it is).
-    static func compileAll(_ files: [SourceFile], loader: (any SourceLoader)?) -> [CompileResult] {
+    static func compileAll(_ files: [SourceFile], loader: (String) -> (any SourceLoader)?) -> [CompileResult] {
         let results = Slots<ProjectResult>(count: files.count)
+        let loaders = files.map { loader($0.name) }
         DispatchQueue.concurrentPerform(iterations: files.count) { i in
-            results.set(i, Pipeline.compile(files[i], loader: loader))
+            results.set(i, Pipeline.compile(files[i], loader: loaders[i]))
         }
         let projects = results.values
         var reported = Set(files.map { ImportResolution.normalize($0.name) })
@@ -95,7 +96,7 @@ extension CheckCommand {
     /// prints the diff on stdout), says on stderr what it changed, and returns the check
     /// of what is left.
     func fix(_ file: SourceFile, path: String, dryRun: Bool, ioFailed: inout Bool) -> CompileResult {
-        let outcome = Pipeline.fix(file, loader: tool.loader)
+        let outcome = Pipeline.fix(file, loader: tool.loader(for: path))
         if outcome.gainedErrors {
             tool.console.writeErr("animc \(name): left \(path) as it was: its fixes would have added errors (a bug in animc; please report it)\n")
         }
@@ -106,11 +107,11 @@ extension CheckCommand {
                                                    oldName: "a/\(path)", newName: "b/\(path)"))
         } else {
             do {
-                try tool.fileSystem.writeFileAtomically(path, outcome.bytes)
+                try tool.fileSystem.rewriteSource(path, from: file.bytes, to: outcome.bytes)
             } catch {
                 tool.ioError(error, command: name)
                 ioFailed = true
-                return Pipeline.compile(file)
+                return Pipeline.compile(file, loader: tool.loader(for: path)).main
             }
         }
         var counts: [(String, Int)] = []

@@ -20,6 +20,8 @@ public struct CommandLineTool {
 
     let fileSystem: FileSystem
     let console: Console
+    /// `--root DIR`, taken from the arguments of any command (``ProjectRoot``).
+    var rootOption: String?
 
     public init(fileSystem: FileSystem = LocalFileSystem(), console: Console = StandardConsole()) {
         self.fileSystem = fileSystem
@@ -27,6 +29,42 @@ public struct CommandLineTool {
     }
 
     public func run(_ arguments: [String]) -> Int32 {
+        // `--root DIR` belongs to every command that reads files: taken out here, it is
+        // the same option everywhere.
+        var arguments = arguments
+        var tool = self
+        do {
+            tool.rootOption = try CommandLineTool.takeRoot(&arguments)
+        } catch {
+            return usageError(error.message, command: arguments.first)
+        }
+        if let root = tool.rootOption, !fileSystem.isDirectory(root) {
+            return usageError("'--root \(root)': not a directory", command: arguments.first)
+        }
+        return tool.dispatch(arguments)
+    }
+
+    /// Removes `--root DIR` (or `--root=DIR`) before any `--`, and returns DIR.
+    static func takeRoot(_ arguments: inout [String]) throws(UsageError) -> String? {
+        var root: String?
+        var i = 1
+        while i < arguments.count, arguments[i] != "--" {
+            if arguments[i] == "--root" {
+                guard i + 1 < arguments.count else { throw UsageError(message: "option '--root' needs a value") }
+                root = arguments[i + 1]
+                arguments.removeSubrange(i...(i + 1))
+            } else if arguments[i].hasPrefix("--root=") {
+                root = String(arguments[i].dropFirst("--root=".count))
+                arguments.remove(at: i)
+            } else {
+                i += 1
+            }
+        }
+        if root?.isEmpty == true { throw UsageError(message: "option '--root' needs a folder") }
+        return root
+    }
+
+    private func dispatch(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {
             console.writeErr(Help.main)
             return ExitCode.usage
@@ -99,7 +137,8 @@ public struct CommandLineTool {
 
     /// Prints an I/O problem as one line.
     func ioError(_ error: FileSystemError, command: String) {
-        console.writeErr("animc \(command): error: \(error.path): \(error.reason)\n")
+        let label = error.code.map { "error[\($0)]" } ?? "error"
+        console.writeErr("animc \(command): \(label): \(error.path): \(error.reason)\n")
     }
 
     /// Whether human output on stderr gets colour: `--color always|never|auto`; in auto
@@ -128,8 +167,13 @@ public struct CommandLineTool {
         for path in paths {
             if fileSystem.isDirectory(path) {
                 do {
-                    let found = try fileSystem.filesRecursively(under: path).filter { $0.hasSuffix(".anim") }
-                    if found.isEmpty {
+                    var unnamed: [String] = []
+                    let found = try fileSystem.filesRecursively(under: path, unnamed: &unnamed).filter { $0.hasSuffix(".anim") }
+                    for name in unnamed {
+                        console.writeErr("animc \(command): error: \(name): the file's name is not UTF-8, so animc cannot name it; rename it\n")
+                        failed = true
+                    }
+                    if found.isEmpty && unnamed.isEmpty {
                         console.writeErr("animc \(command): error: \(path): no .anim files in this directory\n")
                         failed = true
                     }
@@ -148,15 +192,26 @@ public struct CommandLineTool {
         return (files, failed)
     }
 
-    /// Reads the files a source imports from this tool's file system.
-    var loader: FileSystemLoader { FileSystemLoader(fileSystem: fileSystem) }
+    /// The project root of the source at `path` (``ProjectRoot``): `--root`, else the
+    /// nearest folder above it with a project marker, else its own folder.
+    func projectRoot(for path: String) -> ProjectRoot {
+        if let rootOption { return ProjectRoot(path: fileSystem.canonicalPath(rootOption), origin: .option) }
+        let folder = fileSystem.canonicalPath(directoryPart(path) ?? ".")
+        return ProjectRoot.find(fromFolder: folder, exists: { fileSystem.exists($0) })
+    }
+
+    /// Reads the files the source at `path` imports from this tool's file system, inside
+    /// its project root.
+    func loader(for path: String) -> FileSystemLoader {
+        FileSystemLoader(fileSystem: fileSystem, root: projectRoot(for: path))
+    }
 
     /// Compiles `file` with the files it imports, for a command that makes something of
     /// it (build, eval, preview): the composition when no file has errors, and the
     /// report of every file, the compiled one first. A library (a file of declarations
     /// only) compiles without errors but has nothing to build: that is an error here.
     func compileForOutput(_ file: SourceFile) -> (project: ProjectResult, composition: Composition?, reports: [FileReport]) {
-        var project = Pipeline.compile(file, loader: loader)
+        var project = Pipeline.compile(file, loader: loader(for: file.name))
         if !project.hasErrors, project.main.composition == nil {
             project.main.diagnostics.append(CheckerDiagnostics.missingComposition.at(
                 .empty(at: 0), "\(file.name) is a library: it declares no composition, so there is nothing to build",

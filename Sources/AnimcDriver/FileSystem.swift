@@ -1,5 +1,7 @@
 import AnimcBase
 import AnimcCompiler
+import AnimcDiagnostics
+import AnimcLanguageServer
 import Foundation
 
 /// What the driver needs from a file system. Tests use ``InMemoryFileSystem``; the
@@ -8,12 +10,20 @@ public protocol FileSystem: Sendable {
     /// The bytes of a regular file. Directories, FIFOs, devices and sockets are refused
     /// before anything is read (reading a FIFO would block forever).
     func readFile(_ path: String) throws(FileSystemError) -> [UInt8]
+    /// ``readFile(_:)`` of a file that must lie inside `root`: the file actually opened
+    /// (links resolved, as the descriptor names it, so a link swapped between a check
+    /// and the read changes nothing) is refused, unread, when it lies outside, with
+    /// ``FileSystemError/outside`` set.
+    func readFile(_ path: String, inside root: ProjectRoot) throws(FileSystemError) -> [UInt8]
     func isDirectory(_ path: String) -> Bool
     func exists(_ path: String) -> Bool
     /// Regular files below `path`, recursively, as paths that start with `path`, sorted.
     /// Each directory is walked once even when symbolic links lead back to it, and a
     /// link is followed only when it resolves to a place inside `path`.
     func filesRecursively(under path: String) throws(FileSystemError) -> [String]
+    /// ``filesRecursively(under:)``, and in `unnamed` the entries whose names are not
+    /// UTF-8, as `\xFF` escapes: a path animc cannot spell is said, not skipped.
+    func filesRecursively(under path: String, unnamed: inout [String]) throws(FileSystemError) -> [String]
     /// Writes `bytes` so that `path` holds either its old contents or all of the new
     /// ones, never a partial file: a temporary file beside it, then a rename. A path
     /// that names something other than a regular file (a device such as `/dev/null`, a
@@ -25,6 +35,13 @@ public protocol FileSystem: Sendable {
     /// animc did not make it (a link planted in `__snapshots__` turned a file outside the
     /// project into a PNG).
     func writeOutputAtomically(_ path: String, _ bytes: [UInt8]) throws(FileSystemError)
+    /// Rewrites a source in place (`check --fix`, `fmt`), atomically, keeping its mode,
+    /// its owner and a link to it (the file it names is rewritten). Refused, leaving the
+    /// file as it was, with the refusal's code: when it no longer holds `original` (an
+    /// edit saved while animc worked, checked again just before the new file takes its
+    /// name), when it is read-only, when it has other names (hard links the new file
+    /// would split from), when its owner cannot be kept.
+    func rewriteSource(_ path: String, from original: [UInt8], to bytes: [UInt8]) throws(FileSystemError)
     /// Creates a directory and any missing parents; succeeds if it already exists.
     func createDirectory(_ path: String) throws(FileSystemError)
     /// A key that is equal for two paths naming the same file, whether or not it exists
@@ -37,11 +54,23 @@ public protocol FileSystem: Sendable {
 public struct FileSystemError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
     public var reason: String
-    public init(path: String, reason: String) {
+    /// Set when the file was refused for lying outside this project root.
+    public var outside: ProjectRoot?
+    /// The refusal's code (``FileDiagnostics``), for a refusal rather than a failure.
+    public var code: DiagnosticCode?
+    public init(path: String, reason: String, outside: ProjectRoot? = nil, code: DiagnosticCode? = nil) {
         self.path = path
         self.reason = reason
+        self.outside = outside
+        self.code = code
     }
     public var description: String { "\(path): \(reason)" }
+
+    /// A source that no longer holds what was read (E1002).
+    static func changed(_ path: String) -> FileSystemError {
+        FileSystemError(path: path, reason: "changed since animc read it (saved from an editor?); the newer text is kept and nothing was written: run the command again",
+                        code: FileDiagnostics.sourceChanged.code)
+    }
 }
 
 /// The real file system, through POSIX calls so that errors carry `errno`'s meaning.
@@ -54,11 +83,31 @@ public struct LocalFileSystem: FileSystem {
     public init() {}
 
     public func readFile(_ path: String) throws(FileSystemError) -> [UInt8] {
+        try readChecked(path, inside: nil)
+    }
+
+    public func readFile(_ path: String, inside root: ProjectRoot) throws(FileSystemError) -> [UInt8] {
+        // Refused before opening when the path already resolves outside: opening a
+        // device or FIFO outside the project is itself a side effect.
+        let before = canonicalPath(path)
+        guard root.contains(before) else { throw outside(path, before, root) }
+        return try readChecked(path, inside: root)
+    }
+
+    private func outside(_ path: String, _ real: String, _ root: ProjectRoot) -> FileSystemError {
+        FileSystemError(path: path, reason: "is \(real), outside the project root \(root)", outside: root)
+    }
+
+    private func readChecked(_ path: String, inside root: ProjectRoot?) throws(FileSystemError) -> [UInt8] {
         // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer
         // before fstat could say what it is.
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw error(path) }
         defer { close(fd) }
+        if let root, let opened = openedPath(fd), !root.contains(opened) {
+            // A link changed between the check above and the open.
+            throw outside(path, opened, root)
+        }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw error(path) }
         switch info.st_mode & S_IFMT {
@@ -87,6 +136,19 @@ public struct LocalFileSystem: FileSystem {
         return result
     }
 
+    /// The real path of the file `fd` is open on, as the kernel names it; nil where
+    /// there is no /proc (the check before opening stands alone there).
+    private func openedPath(_ fd: Int32) -> String? {
+        #if os(Linux)
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #else
+        return nil
+        #endif
+    }
+
     public func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
@@ -98,6 +160,11 @@ public struct LocalFileSystem: FileSystem {
     }
 
     public func filesRecursively(under path: String) throws(FileSystemError) -> [String] {
+        var unnamed: [String] = []
+        return try filesRecursively(under: path, unnamed: &unnamed)
+    }
+
+    public func filesRecursively(under path: String, unnamed: inout [String]) throws(FileSystemError) -> [String] {
         var result: [String] = []
         var pending = [path]
         // Symbolic links are followed only where they stay inside the directory given: a
@@ -118,10 +185,18 @@ public struct LocalFileSystem: FileSystem {
                 // Read in place up to the terminator: a record holds only as many name
                 // bytes as the name has, so copying out the whole 256-byte field read
                 // past it (memcheck reported it).
-                let name = withUnsafeMutablePointer(to: &entry.pointee.d_name) { field in
-                    String(cString: UnsafeRawPointer(field).assumingMemoryBound(to: CChar.self))
+                let bytes = withUnsafeMutablePointer(to: &entry.pointee.d_name) { field -> [UInt8] in
+                    let start = UnsafeRawPointer(field).assumingMemoryBound(to: UInt8.self)
+                    return Array(UnsafeBufferPointer(start: start, count: strlen(UnsafeRawPointer(field).assumingMemoryBound(to: CChar.self))))
                 }
-                if name == "." || name == ".." || name.hasPrefix(".") { continue }
+                if bytes.first == UInt8(ascii: ".") { continue }
+                guard let name = String(validating: bytes, as: UTF8.self) else {
+                    // Only a name that may be a source is worth a word.
+                    if bytes.count > 5, bytes.suffix(5).elementsEqual(".anim".utf8) {
+                        unnamed.append((dir.hasSuffix("/") ? dir : dir + "/") + escaped(bytes))
+                    }
+                    continue
+                }
                 let child = dir.hasSuffix("/") ? dir + name : dir + "/" + name
                 var childInfo = stat()
                 guard lstat(child, &childInfo) == 0 else { continue }
@@ -137,6 +212,11 @@ public struct LocalFileSystem: FileSystem {
             }
         }
         return result.sorted()
+    }
+
+    /// A name's bytes with each one that is not printable ASCII as `\xFF`.
+    private func escaped(_ bytes: [UInt8]) -> String {
+        bytes.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true) }.joined()
     }
 
     /// The absolute path with every symbolic link resolved, or nil when it names nothing.
@@ -180,10 +260,40 @@ public struct LocalFileSystem: FileSystem {
             var target = stat()
             let special = stat(path, &target) == 0 && (target.st_mode & S_IFMT) != S_IFREG && (target.st_mode & S_IFMT) != S_IFDIR
             guard special else {
-                throw FileSystemError(path: path, reason: "is a symbolic link, which animc does not write through for an output it makes; remove it or choose another output")
+                throw FileSystemError(path: path, reason: "is a symbolic link, which animc does not write through for an output it makes; remove it or choose another output",
+                                      code: FileDiagnostics.outputIsLink.code)
             }
         }
         try writeFileAtomically(path, bytes)
+    }
+
+    public func rewriteSource(_ path: String, from original: [UInt8], to bytes: [UInt8]) throws(FileSystemError) {
+        var target = path
+        var info = stat()
+        if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK {
+            guard let resolved = resolved(path) else { throw FileSystemError(path: path, reason: "is a symbolic link to nothing") }
+            target = resolved
+        }
+        guard stat(target, &info) == 0 else { throw error(path) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw FileSystemError(path: path, reason: "is not a regular file") }
+        // Root may write any file: the mode bits say what its owner meant.
+        if (info.st_mode & 0o222) == 0 || (geteuid() != 0 && access(target, W_OK) != 0) {
+            throw FileSystemError(path: path, reason: "is read-only (mode \(String(info.st_mode & 0o7777, radix: 8))); it is left as it was",
+                                  code: FileDiagnostics.sourceReadOnly.code)
+        }
+        if info.st_nlink > 1 {
+            throw FileSystemError(path: path, reason: "has \(info.st_nlink) names (hard links), which a rewritten file would split; it is left as it was (--dry-run prints the change)",
+                                  code: FileDiagnostics.sourceLinked.code)
+        }
+        let changed = { () throws(FileSystemError) -> Void in
+            let now = (try? self.readFile(target)) ?? []
+            if now != original {
+                throw FileSystemError.changed(path)
+            }
+        }
+        try changed()
+        try AtomicWrite.replace(target, bytes, mode: info.st_mode & 0o7777,
+                                keep: AtomicWrite.Keep(owner: (info.st_uid, info.st_gid), stillSame: changed), shownAs: path)
     }
 
     private func writeThrough(_ target: String, _ bytes: [UInt8], shownAs path: String) throws(FileSystemError) {
@@ -202,22 +312,7 @@ public struct LocalFileSystem: FileSystem {
         }
     }
 
-    public func canonicalPath(_ path: String) -> String {
-        // realpath the longest existing prefix, then append the rest as written.
-        var head = path.isEmpty ? "." : path
-        var tail: [String] = []
-        while true {
-            if let resolved = realpath(head, nil) {
-                defer { free(resolved) }
-                let base = String(cString: resolved)
-                return ([base] + tail.reversed()).joined(separator: "/").replacingOccurrences(of: "//", with: "/")
-            }
-            let parent = (head as NSString).deletingLastPathComponent
-            tail.append((head as NSString).lastPathComponent)
-            if parent.isEmpty || parent == head { head = "."; if tail.count > 64 { return path } ; continue }
-            head = parent
-        }
-    }
+    public func canonicalPath(_ path: String) -> String { LocalPaths.canonical(path) }
 
     private func error(_ path: String) -> FileSystemError {
         FileSystemError(path: path, reason: String(cString: strerror(errno)).lowercasedFirst)
@@ -260,12 +355,25 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
         return bytes
     }
 
+    public func readFile(_ path: String, inside root: ProjectRoot) throws(FileSystemError) -> [UInt8] {
+        let real = canonicalPath(path)
+        guard root.contains(real) else {
+            throw FileSystemError(path: path, reason: "is \(real), outside the project root \(root)", outside: root)
+        }
+        return try readFile(path)
+    }
+
     public func isDirectory(_ path: String) -> Bool {
         let prefix = path.hasSuffix("/") ? path : path + "/"
         return lock.withLock { files.keys.contains { $0.hasPrefix(prefix) } }
     }
 
     public func exists(_ path: String) -> Bool { self[path] != nil || isDirectory(path) }
+
+    /// Every name here is a Swift string, so UTF-8.
+    public func filesRecursively(under path: String, unnamed: inout [String]) throws(FileSystemError) -> [String] {
+        try filesRecursively(under: path)
+    }
 
     public func filesRecursively(under path: String) throws(FileSystemError) -> [String] {
         let prefix = path.hasSuffix("/") ? path : path + "/"
@@ -279,6 +387,14 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
 
     /// There are no links here.
     public func writeOutputAtomically(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
+        try writeFileAtomically(path, bytes)
+    }
+
+    /// Refuses a file that no longer holds `original` (there are no modes or links here).
+    public func rewriteSource(_ path: String, from original: [UInt8], to bytes: [UInt8]) throws(FileSystemError) {
+        guard self[path] == original else {
+            throw FileSystemError.changed(path)
+        }
         try writeFileAtomically(path, bytes)
     }
 
@@ -300,8 +416,14 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
 /// Reads imported files from a ``FileSystem``, with the input cap of every source.
 public struct FileSystemLoader: SourceLoader {
     public let fileSystem: any FileSystem
+    /// Where every imported file must lie (``ProjectRoot``); nil reads anywhere (tests
+    /// of the loading itself).
+    public var root: ProjectRoot?
 
-    public init(fileSystem: any FileSystem) { self.fileSystem = fileSystem }
+    public init(fileSystem: any FileSystem, root: ProjectRoot? = nil) {
+        self.fileSystem = fileSystem
+        self.root = root
+    }
 
     /// The real path (links resolved) of a file that exists.
     public func identity(of path: String) -> String? {
@@ -309,11 +431,21 @@ public struct FileSystemLoader: SourceLoader {
     }
 
     public func load(_ path: String) -> Result<SourceFile, ImportFailure> {
+        // Outside the root is said before whether the file exists: nothing about the
+        // rest of the disk is told.
+        if let root {
+            let real = fileSystem.canonicalPath(path)
+            guard root.contains(real) else { return .failure(.outside(root, realPath: real)) }
+        }
         // (`readFile` refuses a directory in its own words.)
         guard fileSystem.exists(path) else { return .failure(ImportFailure("no such file")) }
-        do {
-            return .success(SourceFile(name: path, bytes: try fileSystem.readFile(path)))
+        do throws(FileSystemError) {
+            let bytes = if let root { try fileSystem.readFile(path, inside: root) } else { try fileSystem.readFile(path) }
+            return .success(SourceFile(name: path, bytes: bytes))
         } catch {
+            if let outside = error.outside {
+                return .failure(.outside(outside, realPath: fileSystem.canonicalPath(path)))
+            }
             return .failure(ImportFailure(error.reason))
         }
     }

@@ -51,7 +51,7 @@ struct FmtCommand {
                 status = max(status, CommandLineTool.ExitCode.findings)
             } else {
                 do {
-                    try tool.fileSystem.writeFileAtomically(path, Array(formatted.utf8))
+                    try tool.fileSystem.rewriteSource(path, from: file.bytes, to: Array(formatted.utf8))
                 } catch {
                     tool.ioError(error, command: "fmt")
                     status = CommandLineTool.ExitCode.usage

@@ -22,6 +22,12 @@ enum Help {
       help [COMMAND]         show help for a command
       --version              print the version
 
+    OPTIONS OF EVERY COMMAND THAT READS FILES:
+      --root DIR             the project root: imports and image files must lie inside
+                             it (default: the nearest folder above the file holding
+                             .animc-root, .git, .hg, .jj, .svn or Package.swift, else
+                             the file's own folder; see docs/files.md)
+
     EXIT STATUS: 0 success, 1 findings or compile errors, 2 usage or I/O error.
     Run 'animc <command> --help' for a command's options.
 

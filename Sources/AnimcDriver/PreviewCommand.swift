@@ -57,7 +57,7 @@ struct PreviewCommand {
         }
         let destination = parsed.value("output") ?? PreviewCommand.defaultOutput(for: input)
         if destination != "-", tool.fileSystem.canonicalPath(destination) == tool.fileSystem.canonicalPath(input) {
-            return tool.usageError("refusing to write '\(destination)': it is the input; choose another output with -o", command: "preview")
+            return tool.usageError("refusing to write '\(destination)': it is the input; choose another output with -o (\(FileDiagnostics.outputIsInput.code))", command: "preview")
         }
         guard let file = tool.readSource(input, command: "preview") else { return CommandLineTool.ExitCode.usage }
         let built = PreviewBuilder(tool: tool, settings: settings).build(file, input: input)
@@ -68,6 +68,12 @@ struct PreviewCommand {
         if destination == "-" {
             tool.console.writeOut(String(decoding: bytes, as: UTF8.self))
             return CommandLineTool.ExitCode.success
+        }
+        // Every file the page was made from (imports, images) is an input too.
+        let key = tool.fileSystem.canonicalPath(destination)
+        if let read = built.inputs.first(where: { tool.fileSystem.canonicalPath($0) == key }) {
+            tool.console.writeErr("animc preview: error[\(FileDiagnostics.outputIsInput.code)]: refusing to write '\(destination)': it is '\(read)', which the page was made from; choose another output with -o\n")
+            return CommandLineTool.ExitCode.usage
         }
         do {
             try tool.fileSystem.writeOutputAtomically(destination, bytes)
@@ -166,7 +172,7 @@ struct PreviewBuilder {
     func images(_ names: [String], besides input: String) -> (urls: [String: String], files: [String]) {
         var urls: [String: String] = [:]
         var files: [String] = []
-        for found in tool.imageFiles(names, besides: input, limit: PreviewBuilder.imageLimit) {
+        for found in tool.imageFiles(names, besides: input, limit: PreviewBuilder.imageLimit, command: "preview") {
             urls[found.name] = "data:\(found.mime);base64," + Data(found.bytes).base64EncodedString()
             files.append(found.path)
         }

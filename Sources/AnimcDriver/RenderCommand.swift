@@ -117,9 +117,8 @@ struct RenderCommand {
         guard let composition = compiled.composition else { return CommandLineTool.ExitCode.findings }
         // The renderer holds a frame in 16 bytes a pixel, and a group as much again: at
         // most 4,096 pixels a side, and said so rather than drawn smaller.
-        let pixelWidth = (composition.size.width * options.scale).rounded(.up), pixelHeight = (composition.size.height * options.scale).rounded(.up)
-        guard pixelWidth <= 4096, pixelHeight <= 4096 else {
-            return tool.usageError("the frame would be \(formatNumber(pixelWidth))×\(formatNumber(pixelHeight)) pixels; at most 4,096 a side (lower --scale)", command: "render")
+        if let oversize = SceneRenderer.oversize(composition.size, scale: options.scale) {
+            return tool.usageError(oversize + " (lower --scale)", command: "render")
         }
         if let layer = parsed.value("layer") {
             guard let i = composition.layerIndex(layer) else {
@@ -140,7 +139,7 @@ struct RenderCommand {
         let inputs = Set(compiled.project.files.map { tool.fileSystem.canonicalPath($0.name) })
         func write(_ output: String, _ bytes: () throws -> [UInt8]) -> Bool {
             if inputs.contains(tool.fileSystem.canonicalPath(output)) {
-                tool.console.writeErr("animc render: error: refusing to write '\(output)': it is an input of this render; choose another output\n")
+                tool.console.writeErr("animc render: error[\(FileDiagnostics.outputIsInput.code)]: refusing to write '\(output)': it is an input of this render; choose another output\n")
                 return false
             }
             do {

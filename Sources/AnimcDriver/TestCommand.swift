@@ -48,9 +48,12 @@ struct TestCommand {
         let update = parsed.has("update")
         var outcomes: [Outcome] = []
         var broken: [FileReport] = []
+        // Each snapshot file of this run, by canonical path (lowercased: a file system
+        // that ignores case makes `A` and `a` one file), and whose it is.
+        var claimed: [String: String] = [:]
         for path in files {
             guard let file = tool.readSource(path, command: "test") else { return CommandLineTool.ExitCode.usage }
-            let project = Pipeline.compile(file, loader: tool.loader)
+            let project = Pipeline.compile(file, loader: tool.loader(for: path))
             let main = project.main
             // A file without tests is not a test file (libraries, plain animations).
             let hasTestBlocks = main.tree[main.tree.root.items].contains { item in
@@ -74,6 +77,21 @@ struct TestCommand {
                     outcome.failures.append(r.message)
                 }
                 if let snapshot = test.snapshot {
+                    // One test's files must be no other's: a failure would overwrite
+                    // the other's golden (a name's `.actual` or `.diff` included).
+                    let paths = ["", ".actual", ".diff"].map { tool.fileSystem.canonicalPath(TestCommand.snapshotPath(path, snapshot.name, suffix: $0)).lowercased() }
+                    if let clash = paths.lazy.compactMap({ claimed[$0] }).first {
+                        outcome.failures.append("snapshot '\(snapshot.name)': \(TestCommand.snapshotPath(path, snapshot.name)) (or its .actual or .diff) is also \(clash)'s; give one of them another snapshot name")
+                        outcomes.append(outcome)
+                        continue
+                    }
+                    for p in paths { claimed[p] = "test '\(test.name)' of \(path)" }
+                    // The size `render` refuses is refused here too, not recorded smaller.
+                    if let oversize = SceneRenderer.oversize(composition.size, scale: 1) {
+                        outcome.failures.append("snapshot '\(snapshot.name)': \(oversize); no snapshot is taken of it")
+                        outcomes.append(outcome)
+                        continue
+                    }
                     if renderer == nil {
                         var options = RenderOptions()
                         options.images = tool.decodedImages(composition, besides: path, command: "test")

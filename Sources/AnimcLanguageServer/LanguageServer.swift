@@ -153,7 +153,28 @@ public final class LanguageServer {
 
     func job(_ doc: Document, memo: Bool = true) -> CheckJob {
         CheckJob(uri: doc.uri, version: doc.version, revision: doc.revision, bytes: doc.bytes, encoding: encoding,
-                 memo: memo ? doc.memo : nil, open: openTexts(besides: doc.uri))
+                 memo: memo ? doc.memo : nil, open: openTexts(besides: doc.uri), root: projectRoot(of: doc.uri))
+    }
+
+    /// Reads what the document at `uri` imports: open documents first, then the disk,
+    /// inside its project root.
+    func loader(besides uri: String) -> WorkspaceLoader {
+        WorkspaceLoader(open: openTexts(besides: uri), root: projectRoot(of: uri))
+    }
+
+    /// The project root of the document at `uri` (``ProjectRoot``): the innermost
+    /// workspace folder that holds it, else the nearest folder above it with a project
+    /// marker, else its own folder; nil for a document that is not a file.
+    func projectRoot(of uri: String) -> ProjectRoot? {
+        guard uri.hasPrefix("file://") else { return nil }
+        let path = LanguageServer.displayName(uri)
+        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let folder = LocalPaths.canonical(directory.isEmpty ? "/" : directory)
+        let holding = workspaceRoots.map(LocalPaths.canonical)
+            .filter { ProjectRoot(path: $0, origin: .workspace).contains(folder) }
+            .max { $0.count < $1.count }
+        if let holding { return ProjectRoot(path: holding, origin: .workspace) }
+        return ProjectRoot.find(fromFolder: folder, exists: { FileManager.default.fileExists(atPath: $0) })
     }
 
     /// The text of every open document but `uri`'s, by path: what the files a check
@@ -476,7 +497,7 @@ public struct Analysis: Sendable {
     /// Checks a job's text, with the files it imports; nil once `isCancelled` says so.
     static func check(_ job: CheckJob, until isCancelled: @escaping () -> Bool) -> Analysis? {
         let file = SourceFile(name: LanguageServer.displayName(job.uri), bytes: job.bytes)
-        guard let project = Pipeline.compile(file, loader: WorkspaceLoader(open: job.open), memo: job.memo, until: isCancelled)
+        guard let project = Pipeline.compile(file, loader: WorkspaceLoader(open: job.open, root: job.root), memo: job.memo, until: isCancelled)
         else { return nil }
         var main = project.main
         // A `test` block's expectations that do not hold are shown where they are written,
@@ -507,6 +528,8 @@ public struct CheckJob: @unchecked Sendable {
     let memo: CheckMemo?
     /// The other open documents' text, by path (see ``WorkspaceLoader``).
     var open: [String: [UInt8]] = [:]
+    /// The document's project root (``WorkspaceLoader/root``).
+    var root: ProjectRoot?
 
     /// Checks the text; nil once `isCancelled` says so.
     public func run(until isCancelled: @escaping () -> Bool) -> Analysis? { Analysis.check(self, until: isCancelled) }

@@ -90,7 +90,7 @@ extension LanguageServer {
         }
         let ranges = ([a.names.declarations[d].range] + a.names.uses(of: d)).sorted { $0.start < $1.start }
         if let refusal = Self.renameRefusal(a, declaration: d, to: newName, ranges: ranges,
-                                            loader: WorkspaceLoader(open: openTexts(besides: a.uri))) {
+                                            loader: loader(besides: a.uri)) {
             throw RequestError(code: JSONRPC.ErrorCode.requestFailed, message: refusal)
         }
         let edits: [JSONValue] = ranges.map { obj(("range", a.positions.json($0)), ("newText", .string(newName))) }
@@ -105,9 +105,9 @@ extension LanguageServer {
         let all = occurrences(of: e, among: projectFiles())
         let own = e.file.analysis.map { doc in documents[doc.uri].map(checkedAnalysis) ?? doc }
             ?? Analysis.check(CheckJob(uri: e.file.uri, version: 0, revision: 0, bytes: e.file.tree.file.bytes, encoding: encoding,
-                                       memo: nil, open: openTexts(besides: e.file.uri)), until: { false })
+                                       memo: nil, open: openTexts(besides: e.file.uri), root: projectRoot(of: e.file.uri)), until: { false })
         if let own, let refusal = Self.renameRefusal(own, declaration: e.declaration, to: newName, ranges: all[0].ranges,
-                                                     loader: WorkspaceLoader(open: openTexts(besides: e.file.uri))) {
+                                                     loader: loader(besides: e.file.uri)) {
             throw RequestError(code: JSONRPC.ErrorCode.requestFailed, message: refusal)
         }
         var changes: [JSONMember] = []

@@ -127,14 +127,17 @@ extension LanguageServer {
         let path = Self.displayName(doc.uri)
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let tokens = a.lexTokens()
+        let root = projectRoot(of: doc.uri)
         var links: [JSONValue] = []
         for i in tokens.indices.dropLast(2) where tokens[i].kind == .identifier && tokens[i + 1].kind == .lParen && tokens[i + 2].kind == .string {
             guard a.file.text(tokens[i].range) == "image" else { continue }
             let literal = a.file.text(tokens[i + 2].range)
             guard literal.count >= 2 else { continue }
             let name = String(literal.dropFirst().dropLast())
+            // A link out of the project is not offered (W1001 in the commands).
             guard let found = ImageAssets.candidates(for: name, inDirectory: directory.isEmpty ? "." : directory)
-                .first(where: { FileManager.default.fileExists(atPath: $0.path) }) else { continue }
+                .first(where: { FileManager.default.fileExists(atPath: $0.path) }),
+                  root?.contains(LocalPaths.canonical(found.path)) == true else { continue }
             links.append(obj(("range", a.positions.json(tokens[i + 2].range)), ("target", .string(Self.fileURI(found.path))),
                              ("tooltip", .string(found.path))))
         }

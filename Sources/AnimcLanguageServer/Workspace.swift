@@ -65,7 +65,7 @@ extension LanguageServer {
         // Read again only when the file changed: the one cache of files on disk.
         let stamp = LanguageServer.stamp(path)
         if let stamp, let cached = diskFiles[path], cached.stamp == stamp { return cached.file }
-        guard case .success(let file) = WorkspaceLoader(open: [:]).load(path) else { return nil }
+        guard case .success(let file) = WorkspaceLoader(open: [:], root: projectRoot(of: LanguageServer.uri(forPath: path))).load(path) else { return nil }
         let tree = parse(file)
         let project = ProjectFile(path: path, uri: LanguageServer.uri(forPath: path), tree: tree, names: NameIndex.build(tree),
                                   positions: PositionMap(bytes: file.bytes, encoding: encoding), analysis: nil)

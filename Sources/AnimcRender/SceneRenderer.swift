@@ -1,3 +1,4 @@
+import AnimcBase
 import AnimcIR
 import AnimcImage
 import AnimcRuntime
@@ -56,15 +57,28 @@ public final class SceneRenderer {
     let topLevel: [Int]
     let keys: Keys
 
+    /// The most pixels a frame has a side: a frame is drawn in 16 bytes a pixel
+    /// (4,096² is 256 MB), and a group as much again.
+    public static let maxSide = 4096
+
+    /// Why a composition of `size` points drawn at `scale` is too large to draw, or nil:
+    /// what every command that draws says instead of drawing it smaller.
+    public static func oversize(_ size: Size, scale: Double) -> String? {
+        let w = (size.width * scale).rounded(.up), h = (size.height * scale).rounded(.up)
+        guard !(w <= Double(maxSide) && h <= Double(maxSide)) else { return nil }
+        return "the frame would be \(formatNumber(w))×\(formatNumber(h)) pixels; at most 4,096 a side"
+    }
+
     /// The size is the composition's times the scale, rounded up, at most 4,096 pixels a
     /// side (a frame is drawn in 16 bytes a pixel; 4,096² is 256 MB).
     public init(timeline: Timeline, options: RenderOptions = RenderOptions()) {
+        // (Callers refuse larger frames first: ``oversize(_:scale:)``.)
         self.timeline = timeline
         var o = options
         if !(o.scale.isFinite && o.scale > 0) { o.scale = 1 }
         self.options = o
         let size = timeline.composition.size
-        func pixels(_ v: Double) -> Int { v.isFinite && v > 0 ? Int(min((v * o.scale).rounded(.up), 4096)) : 1 }
+        func pixels(_ v: Double) -> Int { v.isFinite && v > 0 ? Int(min((v * o.scale).rounded(.up), Double(SceneRenderer.maxSide))) : 1 }
         width = pixels(size.width)
         height = pixels(size.height)
         raster = CoverageRaster(width: width, height: height)

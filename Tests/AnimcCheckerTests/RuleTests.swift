@@ -86,10 +86,16 @@ import Testing
 
 /// Reads the files a fixture imports from a repository folder (paths relative to it;
 /// to the repository with no folder).
+/// The fixtures' folder as a project: its root is the folder, so an import that
+/// leaves it (by `..` or an absolute path) is refused as the command line's loader
+/// refuses it (E0329).
 struct FolderLoader: SourceLoader {
     var folder = ""
 
     func load(_ path: String) -> Result<SourceFile, ImportFailure> {
+        if path.hasPrefix("/") || path.hasPrefix("..") {
+            return .failure(.outside(ProjectRoot(path: "/project", origin: .marker(".animc-root")), realPath: path))
+        }
         let relative = folder.isEmpty ? path : folder + "/" + path
         guard FileManager.default.fileExists(atPath: Repository.path(relative)) else { return .failure(ImportFailure("no such file")) }
         return .success(SourceFile(name: path, bytes: Repository.bytes(relative)))

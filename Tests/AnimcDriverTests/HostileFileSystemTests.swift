@@ -62,6 +62,55 @@ import Testing
         #expect(contents(victim) == "not a picture")
     }
 
+    /// Snapshot files that collide: `a.anim`'s snapshot "b-c" and `a-b.anim`'s test `c`
+    /// are both `a-b-c.png`; two tests of one file may name one snapshot. The second is
+    /// a failure that writes nothing; the first keeps its golden.
+    @Test func snapshotNamesThatCollideAreRefused() throws {
+        let dir = try project()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let body = "composition Box { size: 20 x 20 }\nlayer box { position: (10, 10), bounds: 10 x 10, backgroundColor: #ff0000 }\n"
+        try (body + "test one { at: 0s, snapshot: \"b-c\" }\n").write(toFile: dir + "/a.anim", atomically: true, encoding: .utf8)
+        try (body + "test c { at: 0s, snapshot: true }\n").write(toFile: dir + "/a-b.anim", atomically: true, encoding: .utf8)
+        try (body + "test p { at: 0s, snapshot: \"same\" }\ntest q { at: 0s, snapshot: \"same.actual\" }\n")
+            .write(toFile: dir + "/twice.anim", atomically: true, encoding: .utf8)
+        let console = CapturingConsole()
+        let code = CommandLineTool(fileSystem: LocalFileSystem(), console: console).run(["test", dir, "--update"])
+        #expect(code == 1)
+        let all = console.out + console.err
+        #expect(all.contains("a-b-c.png (or its .actual or .diff) is also test"), "\(all)")
+        #expect(all.contains("is also test 'p' of \(dir)/twice.anim's"), "\(all)")
+        // The first of each pair was recorded and is not overwritten by the second.
+        #expect(FileManager.default.fileExists(atPath: dir + "/__snapshots__/a-b-c.png"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/__snapshots__/twice-same.actual.png"))
+    }
+
+    /// A source whose name is not UTF-8 was skipped by `check DIR`, which then said "no
+    /// problems" about a folder holding an error.
+    @Test func aSourceNamedOutsideUTF8IsSaidNotSkipped() throws {
+        let dir = try project()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let name = Array((dir + "/bad").utf8) + [0xFF] + Array(".anim".utf8) + [0]
+        let fd = name.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644) }
+        #expect(fd >= 0)
+        close(fd)
+        let (code, err) = run(["check", dir])
+        #expect(code == 2, "\(err)")
+        #expect(err.contains("bad\\xFF.anim: the file's name is not UTF-8"), "\(err)")
+    }
+
+    /// `test` recorded a clamped 4,096² golden of a frame `render` refuses.
+    @Test func aSnapshotOfAFrameTooLargeToDrawIsRefused() throws {
+        let dir = try project()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "composition Big { size: 5000 x 10 }\nlayer box { position: (10, 5), bounds: 10 x 10 }\ntest look { at: 0s, snapshot: true }\n"
+            .write(toFile: dir + "/big.anim", atomically: true, encoding: .utf8)
+        let console = CapturingConsole()
+        let code = CommandLineTool(fileSystem: LocalFileSystem(), console: console).run(["test", dir + "/big.anim", "--update"])
+        #expect(code == 1)
+        #expect((console.out + console.err).contains("at most 4,096 a side"), "\(console.out)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/__snapshots__/big-look.png"))
+    }
+
     /// `import "/etc/passwd\u{0}.anim"` passed the .anim check and then read /etc/passwd.
     @Test func anImportPathWithAControlCharacterIsRefused() throws {
         let dir = try project()
@@ -73,6 +122,100 @@ import Testing
             #expect(err.contains("E0324") && err.contains("control character"), "\(path): \(err)")
             #expect(!err.contains("root:"), "\(path): the file was read")
         }
+    }
+}
+
+/// `check --fix` and `fmt` rewrite a source in place: never over an edit saved
+/// meanwhile, never a read-only file, never splitting hard links, keeping mode and
+/// owner (issue 50). Each refusal has its code and leaves the file as it was.
+@Suite struct SourceRewriteTests {
+    static let fixable = Repository.read("Tests/AnimcDriverTests/Fixtures/hostile/fixable.anim")
+    static let unformatted = "composition C {size: 10 x 10}\n"
+
+    func folder() throws -> String {
+        let dir = NSTemporaryDirectory() + "animc-rewrite-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try Self.fixable.write(toFile: dir + "/fix.anim", atomically: true, encoding: .utf8)
+        try Self.unformatted.write(toFile: dir + "/fmt.anim", atomically: true, encoding: .utf8)
+        return dir
+    }
+
+    func run(_ arguments: [String]) -> (Int32, String) {
+        let console = CapturingConsole()
+        let code = CommandLineTool(fileSystem: LocalFileSystem(), console: console).run(arguments)
+        return (code, console.err)
+    }
+
+    func contents(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
+    func mode(_ path: String) -> Int? { (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int }
+
+    @Test func aRewriteKeepsTheModeAndFixes() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        chmod(dir + "/fix.anim", 0o640)
+        chmod(dir + "/fmt.anim", 0o604)
+        #expect(run(["check", "--fix", dir + "/fix.anim"]).0 == 0)
+        #expect(contents(dir + "/fix.anim")?.contains("position: (10, 10)") == true)
+        #expect(mode(dir + "/fix.anim") == 0o640)
+        #expect(run(["fmt", dir + "/fmt.anim"]).0 == 0)
+        #expect(contents(dir + "/fmt.anim") != Self.unformatted)
+        #expect(mode(dir + "/fmt.anim") == 0o604)
+    }
+
+    /// A read-only source was rewritten by root without a word.
+    @Test func aReadOnlySourceIsLeftAsItWas() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for (command, file, original) in [(["check", "--fix"], "fix.anim", Self.fixable), (["fmt"], "fmt.anim", Self.unformatted)] {
+            chmod(dir + "/" + file, 0o444)
+            let (code, err) = run(command + [dir + "/" + file])
+            #expect(code == 2, "\(err)")
+            #expect(err.contains("error[E1003]") && err.contains("read-only"), "\(err)")
+            #expect(contents(dir + "/" + file) == original)
+        }
+    }
+
+    /// A hard-linked source was split: the other name kept the old text.
+    @Test func aHardLinkedSourceIsLeftAsItWas() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(link(dir + "/fix.anim", dir + "/other-name.anim") == 0)
+        let (code, err) = run(["check", "--fix", dir + "/fix.anim"])
+        #expect(code == 2 && err.contains("error[E1004]"), "\(err)")
+        #expect(contents(dir + "/fix.anim") == Self.fixable && contents(dir + "/other-name.anim") == Self.fixable)
+    }
+
+    /// An edit saved while animc worked was overwritten. The file is compared with what
+    /// was read before the new file is made and again just before it takes the name.
+    @Test func aSourceChangedSinceItWasReadIsNotOverwritten() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/fix.anim"
+        let saved = Self.fixable + "// saved from the editor\n"
+        try saved.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: FileSystemError.self) {
+            try LocalFileSystem().rewriteSource(path, from: Array(Self.fixable.utf8), to: Array("fixed".utf8))
+        }
+        do {
+            try LocalFileSystem().rewriteSource(path, from: Array(Self.fixable.utf8), to: Array("fixed".utf8))
+        } catch {
+            #expect(error.code == "E1002")
+        }
+        #expect(contents(path) == saved)
+    }
+
+    /// As root (CI), a rewritten file kept root as its owner instead of the user's.
+    @Test func aRewriteKeepsTheOwner() throws {
+        guard geteuid() == 0 else { return }
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(chown(dir + "/fix.anim", 4321, 4322) == 0)
+        chmod(dir + "/fix.anim", 0o4644)
+        #expect(run(["check", "--fix", dir + "/fix.anim"]).0 == 0)
+        let attributes = try FileManager.default.attributesOfItem(atPath: dir + "/fix.anim")
+        #expect(attributes[.ownerAccountID] as? Int == 4321 && attributes[.groupOwnerAccountID] as? Int == 4322)
+        #expect(mode(dir + "/fix.anim") == 0o4644)
+        #expect(contents(dir + "/fix.anim")?.contains("position: (10, 10)") == true)
     }
 }
 

@@ -88,6 +88,27 @@ import Testing
         #expect(w.published("screens/login.anim") == [])
     }
 
+    /// The workspace folder is the project root (issue 50): an import that leaves it,
+    /// by `..` or by a link, is E0329 and is not read; a document that is not a file
+    /// (`untitled:`) imports nothing (it read imports from the server's working folder).
+    @Test func importsStayInsideTheWorkspace() throws {
+        let w = try Workspace()
+        let outside = NSTemporaryDirectory() + "animc-outside-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: outside) }
+        try "let fast = 0.1s\n".write(toFile: outside + "/tokens.anim", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: w.root + "/screens/linked.anim", withDestinationPath: outside + "/tokens.anim")
+        for spelling in [outside + "/tokens.anim", "linked.anim"] {
+            w.open("screens/probe.anim", text: "import \"\(spelling)\" as t\ncomposition C { size: 10 x 10 }\n")
+            #expect(w.published("screens/probe.anim") == ["E0329"], "\(spelling)")
+        }
+        w.notify("textDocument/didOpen", obj(("textDocument", obj(("uri", "untitled:Untitled-1"), ("languageId", "anim"), ("version", 1),
+                                                                 ("text", "import \"motion/tokens.anim\" as t\ncomposition C { size: 10 x 10 }\n")))))
+        let last = w.notifications.last { $0["params"]?["uri"]?.stringValue == "untitled:Untitled-1" }
+        let messages = last?["params"]?["diagnostics"]?.arrayValue?.compactMap { $0["message"]?.stringValue } ?? []
+        #expect(messages.count == 1 && messages[0].contains("not a file"), "\(messages)")
+    }
+
     @Test func definitionGoesToTheImportedFile() throws {
         let w = try Workspace()
         w.open("screens/login.anim")
