@@ -70,6 +70,30 @@ public enum Pipeline {
     }
 
     /// `extra`: what was found outside the checker (imports that failed).
+    /// The most imports of one file said to have errors (E0326) one by one; the rest are
+    /// one line. Files that import each other all had errors, each import saying so:
+    /// 200 files importing every other printed 40,000 of them.
+    static let importsWithErrorsListed = 10
+
+    static func summarizingImportedErrors(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        let code = CheckerDiagnostics.importedErrors.code
+        var seen = 0
+        var rest: [Diagnostic] = []
+        var kept: [Diagnostic] = []
+        for d in diagnostics {
+            if d.code == code {
+                seen += 1
+                if seen > importsWithErrorsListed { rest.append(d); continue }
+            }
+            kept.append(d)
+        }
+        guard let first = rest.first else { return diagnostics }
+        let summary = CheckerDiagnostics.importedErrors.at(
+            first.range, "\(rest.count) more imported file\(rest.count == 1 ? " has" : "s have") errors",
+            label: "and more", notes: rest.prefix(3).map { Note($0.message) } + (rest.count > 3 ? [Note("…")] : []))
+        return (kept + [summary]).sorted(by: Diagnostic.ordered)
+    }
+
     static func assemble(_ tree: SyntaxTree, _ checked: CheckResult, extra: [Diagnostic] = []) -> CompileResult {
         let file = tree.file
         let diagnostics = tree.diagnostics + extra + checked.diagnostics
@@ -78,7 +102,7 @@ public enum Pipeline {
         // The IR only when nothing is wrong, the imports included.
         let failed = extra.contains { $0.severity == .error }
         return CompileResult(file: file, tree: tree, composition: failed ? nil : checked.composition,
-                             diagnostics: kept.sorted(by: Diagnostic.ordered), suppressed: suppressed,
+                             diagnostics: summarizingImportedErrors(kept.sorted(by: Diagnostic.ordered)), suppressed: suppressed,
                              foldedValues: checked.foldedValues, partialComposition: checked.partialComposition,
                              names: checked.names, tests: checked.tests)
     }
