@@ -33,7 +33,11 @@ extension LanguageServer {
         if let e = exportedDeclaration(at: at, in: here) {
             let includeDeclaration = r["context"]?["includeDeclaration"]?.boolValue ?? true
             let declaration = e.file.names.declarations[e.declaration].range
-            return .array(occurrences(of: e, among: projectFiles()).flatMap { file, ranges in
+            let listing = projectPaths()
+            if listing.truncated {
+                r.show("animc: the workspace holds more than \(formatNumber(Double(Self.projectFileLimit))) .anim files; these are the uses in the first \(formatNumber(Double(Self.projectFileLimit)))", type: 2)
+            }
+            return .array(occurrences(of: e, among: listing.paths.compactMap(projectFile)).flatMap { file, ranges in
                 ranges.filter { includeDeclaration || file.path != e.file.path || $0 != declaration }
                     .map { obj(("uri", .string(file.uri)), ("range", file.positions.json($0))) }
             })
@@ -102,7 +106,13 @@ extension LanguageServer {
     /// Refused as in one file when the new name would change what a name of the
     /// declaring file refers to; a qualified name cannot clash in the files that read it.
     private func renameAcrossFiles(_ e: ExportedDeclaration, to newName: String) throws(RequestError) -> JSONValue {
-        let all = occurrences(of: e, among: projectFiles())
+        // All or nothing: a rename that reached only the files under the limit left the
+        // rest naming what no longer exists (6,000 importers: 1,001 files with E0327).
+        let listing = projectPaths()
+        if listing.truncated {
+            throw RequestError(code: JSONRPC.ErrorCode.requestFailed, message: "'\(e.name)' may be read by more files than the \(formatNumber(Double(Self.projectFileLimit))) .anim files the server reads at most, so a rename could not be whole; rename it with a project-wide search and replace, or open a smaller workspace folder")
+        }
+        let all = occurrences(of: e, among: listing.paths.compactMap(projectFile))
         let own = e.file.analysis.map { doc in documents[doc.uri].map(checkedAnalysis) ?? doc }
             ?? Analysis.check(CheckJob(uri: e.file.uri, version: 0, revision: 0, bytes: e.file.tree.file.bytes, encoding: encoding,
                                        memo: nil, open: openTexts(besides: e.file.uri), root: projectRoot(of: e.file.uri)), until: { false })
@@ -266,28 +276,73 @@ extension LanguageServer {
             return q == query.endIndex
         }
         // The open documents and the project's files on disk; the best matches first (the
-        // name itself, then names it starts, then the rest), open documents first among equals.
+        // name itself, then names it starts, then the rest), open documents first among
+        // equals, file and declaration order within a rank. Only the best are kept as
+        // the files are read, and a file on disk leaves its declarations behind, not its
+        // tree: an empty query over 31 MB of files built every match (1.43 GB).
         let open = Set(documents.keys)
-        var found: [(rank: Int, symbol: JSONValue)] = []
         let text = String(query)
-        for file in projectFiles() {
-            let uri = file.uri, a = file
-            for d in a.names.declarations where d.kind != .loopVariable && d.kind != .parameter && d.kind != .module && matches(d.name) {
-                let kind: Int
-                switch d.kind {
-                case .layer, .component: kind = SymbolKind.class
-                case .animation: kind = SymbolKind.event
-                case .timing: kind = SymbolKind.function
-                default: kind = SymbolKind.constant
-                }
-                let name = d.name.lowercased()
-                let rank = (name == text ? 0 : name.hasPrefix(text) ? 2 : 4) + (open.contains(uri) ? 0 : 1)
-                found.append((rank, obj(("name", .string(d.name)), ("kind", .number(Double(kind))), ("containerName", .string(d.kind.noun)),
-                                        ("location", obj(("uri", .string(uri)), ("range", a.positions.json(d.range)))))))
+        let limit = 1000
+        var kept: [(rank: Int, order: Int, symbol: WorkspaceSymbol)] = []
+        var order = 0
+        func keepBest() {
+            kept.sort { ($0.rank, $0.order) < ($1.rank, $1.order) }
+            kept.removeLast(max(0, kept.count - limit))
+        }
+        for path in projectPaths().paths {
+            for symbol in workspaceSymbols(of: path) where matches(symbol.name) {
+                let name = symbol.name.lowercased()
+                let rank = (name == text ? 0 : name.hasPrefix(text) ? 2 : 4) + (open.contains(symbol.uri) ? 0 : 1)
+                kept.append((rank, order, symbol))
+                order += 1
+                if kept.count >= 2 * limit { keepBest() }
             }
         }
-        // A stable sort keeps file and declaration order within a rank.
-        let out = found.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.prefix(1000).map(\.element.symbol)
-        return .array(Array(out))
+        keepBest()
+        return .array(kept.map { k in
+            obj(("name", .string(k.symbol.name)), ("kind", .number(Double(k.symbol.kind))), ("containerName", .string(k.symbol.container)),
+                ("location", obj(("uri", .string(k.symbol.uri)), ("range", k.symbol.range))))
+        })
     }
+
+    /// The declarations `workspace/symbol` offers in the file at `path`: an open
+    /// document's from its analysis, a file on disk's from the cache while its stamp
+    /// holds (parsed once, without keeping its tree).
+    func workspaceSymbols(of path: String) -> [WorkspaceSymbol] {
+        if openURI(ofPath: path) != nil || diskFiles[path] != nil {
+            return projectFile(path).map(Self.symbols) ?? []
+        }
+        let stamp = LanguageServer.stamp(path)
+        if let stamp, let cached = symbolFiles[path], cached.stamp == stamp { return cached.symbols }
+        guard case .success(let file) = WorkspaceLoader(open: [:], root: projectRoot(of: LanguageServer.uri(forPath: path))).load(path)
+        else { return [] }
+        let tree = parse(file)
+        let symbols = Self.symbols(ProjectFile(path: path, uri: LanguageServer.uri(forPath: path), tree: tree, names: NameIndex.build(tree),
+                                               positions: PositionMap(bytes: file.bytes, encoding: encoding), analysis: nil))
+        if let stamp { symbolFiles[path] = (stamp, symbols) }
+        return symbols
+    }
+
+    static func symbols(_ file: ProjectFile) -> [WorkspaceSymbol] {
+        file.names.declarations.compactMap { d in
+            guard d.kind != .loopVariable && d.kind != .parameter && d.kind != .module else { return nil }
+            let kind: Int
+            switch d.kind {
+            case .layer, .component: kind = SymbolKind.class
+            case .animation: kind = SymbolKind.event
+            case .timing: kind = SymbolKind.function
+            default: kind = SymbolKind.constant
+            }
+            return WorkspaceSymbol(name: d.name, kind: kind, container: d.kind.noun, uri: file.uri, range: file.positions.json(d.range))
+        }
+    }
+}
+
+/// A declaration as `workspace/symbol` answers it.
+struct WorkspaceSymbol {
+    let name: String
+    let kind: Int
+    let container: String
+    let uri: String
+    let range: JSONValue
 }
