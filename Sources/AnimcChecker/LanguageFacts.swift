@@ -72,7 +72,10 @@ extension LanguageFacts {
         case .default: return "default: cubic(0.25, 0.1, 0.25, 1)"
         case .cubic(let x1, let y1, let x2, let y2):
             return "cubic(\([x1, y1, x2, y2].map(formatNumber).joined(separator: ", ")))"
-        default: return "\(t)"
+        default:
+            // As the source writes it, never Swift's dump of the value (hover showed
+            // `spring(AnimcIR.SpringParameters(mass: 1.0, …))`).
+            return IRDump.timingFunction(t)
         }
     }
 }

@@ -198,6 +198,19 @@ import Testing
         #expect(property.contains("value: `(100, 100)`"))
     }
 
+    /// A spring, steps or other timing shown as the source writes it: hover printed
+    /// `spring(AnimcIR.SpringParameters(mass: 1.0, …))` (issue 52).
+    @Test func hoverShowsTimingFunctionsAsSource() throws {
+        let text = "timing bouncy = spring(mass: 1, stiffness: 100, damping: 10)\ntiming stepped = steps(4, end)\n"
+            + "composition C { size: 10 x 10 }\nlayer a { basic opacity { to: 0, duration: 1s, timingFunction: bouncy } }\n"
+        let client = Client(open: text)
+        for (line, column, expected) in [(0, 9, "spring(mass: 1, stiffness: 100, damping: 10, initialVelocity: 0)"), (1, 9, "steps(4, end)"),
+                                         (3, 66, "spring(mass: 1, stiffness: 100, damping: 10, initialVelocity: 0)")] {
+            let hover = try #require(client.hover(line, column), "\(line):\(column)")
+            #expect(hover.contains(expected) && !hover.contains("AnimcIR"), "\(line):\(column): \(hover)")
+        }
+    }
+
     @Test(arguments: ["utf-8", "utf-16"])
     func positionsCountInTheNegotiatedEncoding(_ encoding: String) throws {
         // "é" is 2 bytes and 1 UTF-16 unit; "😀" is 4 bytes and 2 units.
