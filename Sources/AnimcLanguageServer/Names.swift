@@ -62,6 +62,11 @@ extension LanguageServer {
     func prepareRename(_ r: inout Request) throws(RequestError) -> JSONValue {
         let (_, a) = try currentAnalysis(r)
         let at = try offset(r, a)
+        // `tokens.fast` in an importer: the name another file declares, renamed there
+        // and in every importer (clients that ask first could not rename from here).
+        if let q = a.names.qualifiedReference(at: at), let e = exportedDeclaration(at: at, in: ProjectFile(a)) {
+            return obj(("range", a.positions.json(q.range)), ("placeholder", .string(e.name)))
+        }
         guard let d = a.names.declaration(at: at) else {
             throw RequestError(code: JSONRPC.ErrorCode.requestFailed, message: "there is no name here that this file declares")
         }

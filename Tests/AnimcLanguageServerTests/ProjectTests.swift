@@ -168,6 +168,19 @@ import Testing
         #expect(w.published("screens/home.anim")?.contains("E0327") == true)
     }
 
+    /// `prepareRename` on `tokens.fast` in an importer answered an error although the
+    /// rename works there: clients that ask first (Neovim 0.10, VS Code) could not
+    /// rename from importers (issue 52).
+    @Test func prepareRenameWorksFromAnImporter() throws {
+        let w = try Workspace()
+        w.open("screens/login.anim")
+        let prepared = w.request("textDocument/prepareRename", w.at("screens/login.anim", "tokens.fast", shift: 8))["result"]
+        #expect(prepared?["placeholder"] == "fast", "\(String(describing: prepared))")
+        let start = prepared?["range"]?["start"]?["character"]?.numberValue
+        let position = w.at("screens/login.anim", "tokens.fast", shift: 7)["position"]
+        #expect(start == position?["character"]?.numberValue && prepared?["range"]?["start"]?["line"] == position?["line"])
+    }
+
     /// A client that watches files: the workspace is walked once, not on every request
     /// (0.45 s each in a repository of 30,000 other files), and a created file joins
     /// when the watcher says so. A whole batch of changes marks each importer once.
