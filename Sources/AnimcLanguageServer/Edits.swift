@@ -21,7 +21,7 @@ extension LanguageServer {
             let edits: [JSONValue] = fixes.flatMap(\.edits).map {
                 obj(("range", a.positions.json($0.range)), ("newText", .string($0.replacement)))
             }
-            return obj(("changes", obj((doc.uri, .array(edits)))))
+            return workspaceEdit([(doc.uri, edits)])
         }
         if wants("quickfix") {
             for d in a.result.diagnostics where d.range.start <= range.end && range.start <= d.range.end {
@@ -37,9 +37,9 @@ extension LanguageServer {
             if outcome.changed {
                 let n = outcome.applied.count
                 let change = Self.smallestEdit(from: a.file.bytes, to: outcome.bytes)
-                let edits: JSONValue = .array([obj(("range", a.positions.json(change.range)), ("newText", .string(change.replacement)))])
+                let edits = [obj(("range", a.positions.json(change.range)), ("newText", .string(change.replacement)))]
                 actions.append(("Apply all \(n) animc fix\(n == 1 ? "" : "es") that keep the meaning", "source.fixAll.animc",
-                                obj(("changes", obj((doc.uri, edits)))), nil, false))
+                                workspaceEdit([(doc.uri, edits)]), nil, false))
             }
         }
         if client.codeActionLiterals {

@@ -175,6 +175,21 @@ public final class LanguageServer {
                  memo: memo ? doc.memo : nil, open: openTexts(besides: doc.uri), root: projectRoot(of: doc.uri))
     }
 
+    /// A workspace edit of `files` (each a document's URI and its text edits): versioned
+    /// (`documentChanges`, each open document at the version the edits were made for,
+    /// a file not open at no version) when the client takes them, so a client that has
+    /// moved on refuses them instead of applying them to other text (a rename right
+    /// after a format corrupted a file in Eglot); else plain `changes`.
+    func workspaceEdit(_ files: [(uri: String, edits: [JSONValue])]) -> JSONValue {
+        guard client.documentChanges else {
+            return obj(("changes", .object(files.map { JSONMember($0.uri, .array($0.edits)) })))
+        }
+        return obj(("documentChanges", .array(files.map { file in
+            obj(("textDocument", obj(("uri", .string(file.uri)), ("version", documents[file.uri].map { .number(Double($0.version)) } ?? .null))),
+                ("edits", .array(file.edits)))
+        })))
+    }
+
     /// Reads what the document at `uri` imports: open documents first, then the disk,
     /// inside its project root.
     func loader(besides uri: String) -> WorkspaceLoader {
@@ -601,6 +616,8 @@ struct ClientCapabilities {
     var showDocument = false
     /// Whether the client watches files for the server when asked (`client/registerCapability`).
     var watchedFilesRegistration = false
+    /// Whether the client takes versioned edits (`workspace.workspaceEdit.documentChanges`).
+    var documentChanges = false
 
     init() {}
 
@@ -616,5 +633,6 @@ struct ClientCapabilities {
         applyEdit = c["workspace"]?["applyEdit"]?.boolValue ?? false
         showDocument = c["window"]?["showDocument"]?["support"]?.boolValue ?? false
         watchedFilesRegistration = c["workspace"]?["didChangeWatchedFiles"]?["dynamicRegistration"]?.boolValue ?? false
+        documentChanges = c["workspace"]?["workspaceEdit"]?["documentChanges"]?.boolValue ?? false
     }
 }

@@ -103,7 +103,7 @@ extension LanguageServer {
             throw RequestError(code: JSONRPC.ErrorCode.requestFailed, message: refusal)
         }
         let edits: [JSONValue] = ranges.map { obj(("range", a.positions.json($0)), ("newText", .string(newName))) }
-        return obj(("changes", obj((doc.uri, .array(edits)))))
+        return workspaceEdit([(doc.uri, edits)])
     }
 
     /// Renames a declaration other files may read, in its file and wherever a file of
@@ -125,11 +125,9 @@ extension LanguageServer {
                                                      loader: loader(besides: e.file.uri)) {
             throw RequestError(code: JSONRPC.ErrorCode.requestFailed, message: refusal)
         }
-        var changes: [JSONMember] = []
-        for (file, ranges) in all {
-            changes.append(JSONMember(file.uri, .array(ranges.map { obj(("range", file.positions.json($0)), ("newText", .string(newName))) })))
-        }
-        return obj(("changes", .object(changes)))
+        return workspaceEdit(all.map { file, ranges in
+            (file.uri, ranges.map { obj(("range", file.positions.json($0)), ("newText", .string(newName))) })
+        })
     }
 
     /// Why renaming declaration `d` (written at `ranges`) to `newName` would change the

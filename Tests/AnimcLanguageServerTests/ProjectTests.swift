@@ -16,7 +16,8 @@ import Testing
 
         /// `watching`: the client watches files for the server (it keeps its listing of
         /// the workspace until told of a created or deleted file).
-        init(watching: Bool = false) throws {
+        /// `documentChanges`: it takes versioned workspace edits.
+        init(watching: Bool = false, documentChanges: Bool = false) throws {
             let root = NSTemporaryDirectory() + "animc-project-\(UUID().uuidString)"
             let fixture = "Tests/AnimcLanguageServerTests/Fixtures/project"
             for path in Repository.filesRecursively(in: fixture, withExtension: "anim") {
@@ -25,8 +26,10 @@ import Testing
                 try Data(Repository.bytes(path)).write(to: URL(fileURLWithPath: target))
             }
             self.root = root
-            let capabilities = watching ? obj(("workspace", obj(("didChangeWatchedFiles", obj(("dynamicRegistration", true))))))
-                : nil
+            var workspace: [JSONMember] = []
+            if watching { workspace.append(JSONMember("didChangeWatchedFiles", obj(("dynamicRegistration", true)))) }
+            if documentChanges { workspace.append(JSONMember("workspaceEdit", obj(("documentChanges", true)))) }
+            let capabilities = workspace.isEmpty ? nil : obj(("workspace", .object(workspace)))
             client = LanguageServerTests.Client(open: nil, capabilities: capabilities, rootUri: LanguageServer.uri(forPath: root))
         }
 
@@ -179,6 +182,27 @@ import Testing
         let start = prepared?["range"]?["start"]?["character"]?.numberValue
         let position = w.at("screens/login.anim", "tokens.fast", shift: 7)["position"]
         #expect(start == position?["character"]?.numberValue && prepared?["range"]?["start"]?["line"] == position?["line"])
+    }
+
+    /// A client that declared `documentChanges` got plain `changes`, so a rename right
+    /// after a format was applied to other text (Eglot corrupted a file). Each open
+    /// document's edits now carry the version they were made for (issue 52).
+    @Test func editsAreVersionedForClientsThatTakeThem() throws {
+        let w = try Workspace(documentChanges: true)
+        w.open("screens/login.anim")
+        w.change("screens/login.anim", to: w.text("screens/login.anim") + "\n", version: 7)
+        var params = w.at("screens/login.anim", "tokens.fast", shift: 7)
+        if case .object(var m) = params { m.append(JSONMember("newName", "quick")); params = .object(m) }
+        let edit = try #require(w.request("textDocument/rename", params)["result"])
+        #expect(edit["changes"] == nil)
+        let documents = try #require(edit["documentChanges"]?.arrayValue)
+        #expect(documents.count == 4)
+        for document in documents {
+            let uri = document["textDocument"]?["uri"]?.stringValue
+            let version = document["textDocument"]?["version"]
+            #expect(version == (uri == w.uri("screens/login.anim") ? .number(7) : .null), "\(String(describing: uri)): \(String(describing: version))")
+            #expect(document["edits"]?.arrayValue?.isEmpty == false)
+        }
     }
 
     /// A client that watches files: the workspace is walked once, not on every request
