@@ -245,6 +245,22 @@ public final class LanguageServer {
         }
     }
 
+    /// Checks again every open document whose imported files on disk changed since its
+    /// check read them (their stamps differ): what a client that does not watch files
+    /// (Neovim 0.7, ALE) never says.
+    func refreshStaleImports() {
+        for (uri, doc) in documents.sorted(by: { $0.key < $1.key }) {
+            guard let a = doc.checked, a.revision == doc.revision, !a.importStamps.isEmpty else { continue }
+            let stale = a.importStamps.contains { path, stamp in
+                openURI(ofPath: path) == nil && (LanguageServer.stamp(path) ?? "") != stamp
+            }
+            guard stale else { continue }
+            doc.revision += 1
+            doc.parsed = nil
+            markDirty(uri)
+        }
+    }
+
     /// Marks every open document that imports `uri`'s file (as its last check read it)
     /// for a new check: what it means changed with the imported file, so it is a new
     /// revision of the document (the client's version stays).
@@ -350,6 +366,7 @@ public final class LanguageServer {
             documents[uri] = doc
             markDirty(uri)
             markImporters(of: uri)
+            refreshStaleImports()
         case "textDocument/didChange":
             guard let uri = params["textDocument"]?["uri"]?.stringValue, let doc = documents[uri],
                   let changes = params["contentChanges"]?.arrayValue else { return }
@@ -382,10 +399,14 @@ public final class LanguageServer {
             if case .background(let background) = checks { background.cancel(uri: uri) }
             markDirty(uri)  // clears its diagnostics
             markImporters(of: uri)  // which now read it from the disk
-        case "workspace/didChangeWatchedFiles":
+        case "textDocument/didSave":
+            // A client that does not watch files: saving is when users expect the
+            // project to be read again (an importer kept a library's old errors).
+            refreshStaleImports()
+                case "workspace/didChangeWatchedFiles":
             filesChanged(params["changes"]?.arrayValue ?? [])
         default:
-            return  // didSave, $/setTrace, $/cancelRequest (handled by the loop), and the rest
+            return  // $/setTrace, $/cancelRequest (handled by the loop), and the rest
         }
     }
 
@@ -525,6 +546,10 @@ public struct Analysis: Sendable {
     }
     /// The check of each file it imports (for hover on `tokens.fast`).
     var imported: [CompileResult] = []
+    /// What each imported file on disk was when the check read it (its stamp; "" when
+    /// there was none): a file that changed since makes the check stale, for clients
+    /// that do not watch files (``LanguageServer/refreshStaleImports()``).
+    var importStamps: [String: String] = [:]
     let names: NameIndex
     let positions: PositionMap
     let folded: FoldedValues
@@ -564,6 +589,7 @@ public struct Analysis: Sendable {
         var a = Analysis(uri: job.uri, version: job.version, revision: job.revision, result: main, encoding: job.encoding,
                          checked: true)
         a.imported = project.imported
+        for path in a.importedPaths where job.open[path] == nil { a.importStamps[path] = LanguageServer.stamp(path) ?? "" }
         return a
     }
 

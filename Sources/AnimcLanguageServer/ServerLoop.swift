@@ -100,6 +100,15 @@ public final class LanguageServerLoop {
         }
         reader.stackSize = 8 << 20
         reader.start()
+        // A clock for clients that do not watch files: every two seconds the imported files
+        // of open documents are compared with what their checks read.
+        let clock = Thread {
+            while !hub.isStopped {
+                Thread.sleep(forTimeInterval: LanguageServerLoop.pollInterval)
+                hub.post(.tick)
+            }
+        }
+        clock.start()
         let checker = Thread { hub.checkUntilStopped() }
         // The checker recurses as deep as the parser allows, as the CLI's main thread does.
         checker.stackSize = 64 << 20
@@ -112,6 +121,7 @@ public final class LanguageServerLoop {
             for event in batch {
                 switch event {
                 case .checked(let analysis): server.accept(analysis)
+                case .tick: if !server.client.watchedFilesRegistration { server.refreshStaleImports() }
                 case .frame(.end): ended = true
                 case .frame(.malformed(let why)):
                     send(JSONRPC.error(id: .null, code: JSONRPC.ErrorCode.parseError, message: "malformed frame: \(why)"))
@@ -150,6 +160,10 @@ public final class LanguageServerLoop {
         }
     }
 
+    /// How often imported files are compared with what checks read, when the client
+    /// does not watch files for the server.
+    static let pollInterval = 2.0
+
     private static func key(_ id: JSONValue) -> String { String(decoding: id.serialized(style: .compact), as: UTF8.self) }
 
     private func send(_ message: JSONValue) {
@@ -164,6 +178,8 @@ final class Hub: BackgroundChecks, @unchecked Sendable {
     enum Event {
         case frame(JSONRPC.Frame)
         case checked(Analysis)
+        /// The polling clock (``LanguageServerLoop/pollInterval``).
+        case tick
     }
 
     private let condition = NSCondition()
@@ -263,6 +279,13 @@ final class Hub: BackgroundChecks, @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
         }
+    }
+
+    /// Whether ``stop()`` was called (the clock thread ends then).
+    var isStopped: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopped
     }
 
     func stop() {

@@ -418,4 +418,56 @@ import Testing
         #expect(text.contains(#""id":2,"result":null"#))
         for fd in [toServer[0], toServer[1], fromServer[0]] { close(fd) }
     }
+
+    /// The server's own clock, for a client that does not watch files (issue 52): a
+    /// library changed on disk re-publishes its open importer within a few seconds,
+    /// with nothing sent by the client.
+    @Test func theServerNoticesALibraryChangedOnDisk() throws {
+        let dir = NSTemporaryDirectory() + "animc-poll-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "let half = 0.5\n".write(toFile: dir + "/lib.anim", atomically: true, encoding: .utf8)
+        var toServer: [Int32] = [0, 0], fromServer: [Int32] = [0, 0]
+        #expect(pipe(&toServer) == 0 && pipe(&fromServer) == 0)
+        nonisolated(unsafe) let loop = LanguageServerLoop(transport: StandardIOTransport(input: toServer[0], output: fromServer[1]))
+        let serverEnd = fromServer[1]
+        Thread {
+            _ = loop.run()
+            close(serverEnd)
+        }.start()
+        nonisolated(unsafe) let received = NSMutableData()
+        let lock = NSLock()
+        let readEnd = fromServer[0]
+        Thread {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+                if n <= 0 { return }
+                lock.withLock { received.append(chunk, length: n) }
+            }
+        }.start()
+        func text() -> String { lock.withLock { String(decoding: Data(received as Data), as: UTF8.self) } }
+        func waitFor(_ needle: String, seconds: Double) -> Bool {
+            let deadline = Date(timeIntervalSinceNow: seconds)
+            while Date() < deadline {
+                if text().contains(needle) { return true }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return false
+        }
+        func send(_ json: String) { let f = Array("Content-Length: \(json.utf8.count)\r\n\r\n\(json)".utf8); _ = f.withUnsafeBytes { write(toServer[1], $0.baseAddress, $0.count) } }
+        send(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#)
+        send(#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#)
+        let source = "import \\\"lib.anim\\\"\\ncomposition C { size: 10 x 10 }\\nlayer a { opacity: lib.half }\\n"
+        send(#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file://"# + dir + #"/main.anim","languageId":"anim","version":1,"text":""# + source + #""}}}"#)
+        #expect(waitFor(#""diagnostics":[]"#, seconds: 20), "\(text())")
+        try "let whole = 1\n".write(toFile: dir + "/lib.anim", atomically: true, encoding: .utf8)
+        #expect(waitFor(#""code":"E0327""#, seconds: 3 * LanguageServerLoop.pollInterval + 5), "\(text())")
+        send(#"{"jsonrpc":"2.0","id":2,"method":"shutdown","params":null}"#)
+        send(#"{"jsonrpc":"2.0","method":"exit"}"#)
+        #expect(waitFor(#""id":2,"result":null"#, seconds: 20))
+        close(toServer[1])
+        close(toServer[0])
+    }
+
 }

@@ -205,6 +205,31 @@ import Testing
         }
     }
 
+    /// A client that does not watch files (Neovim 0.7, ALE) kept an importer's stale
+    /// diagnostics after the library changed on disk, even after saving the importer
+    /// (issue 52). Saving or opening a document, and the server's own clock, compare
+    /// each check's imported files with what it read.
+    @Test func aClientThatDoesNotWatchStillSeesLibraryChanges() throws {
+        let w = try Workspace()
+        w.open("screens/login.anim")
+        #expect(w.published("screens/login.anim") == [])
+        let tokens = w.text("motion/tokens.anim")
+        try tokens.replacingOccurrences(of: "let fast", with: "let quick").write(toFile: w.root + "/motion/tokens.anim", atomically: true, encoding: .utf8)
+        w.notifications.removeAll()
+        w.notify("textDocument/didSave", obj(("textDocument", obj(("uri", .string(w.uri("screens/login.anim")))))))
+        #expect(w.published("screens/login.anim")?.contains("E0327") == true)
+        // The clock's way, with nothing saved: the file put back is seen.
+        try tokens.write(toFile: w.root + "/motion/tokens.anim", atomically: true, encoding: .utf8)
+        w.notifications.removeAll()
+        w.client.server.refreshStaleImports()
+        w.notifications += w.client.server.flushDiagnostics()
+        #expect(w.published("screens/login.anim") == [])
+        // Nothing changed: nothing is checked again.
+        w.notifications.removeAll()
+        w.client.server.refreshStaleImports()
+        #expect(w.client.server.flushDiagnostics().isEmpty)
+    }
+
     /// A client that watches files: the workspace is walked once, not on every request
     /// (0.45 s each in a repository of 30,000 other files), and a created file joins
     /// when the watcher says so. A whole batch of changes marks each importer once.
