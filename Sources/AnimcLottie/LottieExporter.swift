@@ -106,7 +106,8 @@ struct Exporter {
     static let outPointMargin = 1e-6
     var is3D: [Bool] = []
     var contents: [LayerContent] = []
-    var series: [TrackKey: [[Double]]] = [:]
+    /// Every channel's value at every sample (``sample(_:)``).
+    var series = SeriesTable()
     var tracks: [TrackKey: LottieTrack] = [:]
     /// Per layer with an exact track, its timeline alone (see ``layerAlone(_:)``).
     var alone: [Int: (Timeline, Int)] = [:]
@@ -406,8 +407,7 @@ struct Exporter {
                 keys.append(k)
             }
         }
-        var values = [[[Double]]](repeating: [], count: keys.count)
-        for k in values.indices { values[k].reserveCapacity(sampleTimes.count) }
+        var values = [SampleSeries](repeating: SampleSeries(), count: keys.count)
         var state = timeline.makeState()
         let order = wanted.keys.sorted()
         // Each layer's rotation series: the rotation, scale and skew of a sample are one
@@ -430,14 +430,11 @@ struct Exporter {
                     if key.channel == .opacity, let image = key.image {
                         if case .image(let shown)? = Keys.contents.flatMap({ timeline.value($0, layer: i, in: state) }), shown == image {} else { x = [0] }
                     }
-                    // A value equal to the last shares its storage: most channels hold
-                    // still for most of the window, and an array per sample was most of
-                    // a large export's memory.
-                    if let last = values[k].last, last == x { values[k].append(last) } else { values[k].append(x) }
+                    values[k].append(x)
                 }
             }
         }
-        for (k, key) in keys.enumerated() { series[key] = values[k] }
+        for (k, key) in keys.enumerated() { series.storage[key] = values[k] }
     }
 
     func values(_ i: Int, _ state: SceneState) -> LayerValues {
@@ -469,8 +466,11 @@ struct Exporter {
         // A fixed order (hash values change from run to run), so that which layer a
         // shared finding names first never changes.
         func rank(_ c: Channel) -> Int { Channel.allCases.firstIndex(of: c) ?? 0 }
-        for key in series.keys.sorted(by: { ($0.layer, rank($0.channel), $0.image ?? "") < ($1.layer, rank($1.channel), $1.image ?? "") }) {
+        for key in series.storage.keys.sorted(by: { ($0.layer, rank($0.channel), $0.image ?? "") < ($1.layer, rank($1.channel), $1.image ?? "") }) {
             guard let s = series[key] else { continue }
+            // Only the writer's path and stroke-width series are read again: the rest are
+            // dropped as they are decided.
+            if key.channel != .path && key.channel != .strokeWidth { series.storage[key] = nil }
             let frames = stride(from: 0, to: s.count, by: 2).map { s[$0] }
             if let first = frames.first, s.allSatisfy({ close($0, first, key.channel) }) {
                 tracks[key] = .constant(first)
@@ -706,4 +706,44 @@ struct Findings {
             return e.descriptor.at(e.range, e.message, notes: notes)
         }.sorted(by: Diagnostic.ordered)
     }
+}
+
+/// A channel's values at every sample, one number after another: an array per sample
+/// (2,000 layers of springs, 22,000 channels) was most of a large export's memory. A
+/// channel whose values change length (a path's points) keeps one array per sample.
+struct SampleSeries {
+    /// The numbers in a value, or nil for one array per sample.
+    private(set) var width: Int?
+    private var flat: [Double] = []
+    private var ragged: [[Double]] = []
+    private(set) var count = 0
+
+    mutating func append(_ x: [Double]) {
+        if count == 0 { width = x.count }
+        if let w = width, w != x.count {
+            ragged = rows
+            flat = []
+            width = nil
+        }
+        if width != nil { flat += x } else { ragged.append(x) }
+        count += 1
+    }
+
+    var last: [Double]? {
+        guard count > 0 else { return nil }
+        guard let w = width else { return ragged.last }
+        return Array(flat[(flat.count - w)...])
+    }
+
+    /// The values, one array per sample.
+    var rows: [[Double]] {
+        guard let w = width else { return ragged }
+        return (0..<count).map { k in Array(flat[(k * w)..<((k + 1) * w)]) }
+    }
+}
+
+/// The sampled series by channel; reading one makes its arrays for that moment only.
+struct SeriesTable {
+    var storage: [TrackKey: SampleSeries] = [:]
+    subscript(key: TrackKey) -> [[Double]]? { storage[key]?.rows }
 }

@@ -309,3 +309,20 @@ enum LottiePlayerModel {
         return m
     }
 }
+
+/// The exporter's sample storage (issue 50: an array per sample was most of a large
+/// export's memory): values of one length are kept flat, a change of length (a path
+/// gaining points) falls back to one array per sample, and both read back as written.
+@Suite struct SampleSeriesTests {
+    @Test func readsBackWhatWasAppended() {
+        var flat = SampleSeries()
+        let rows: [[Double]] = [[1, 2], [3, 4], [3, 4], [5, 6]]
+        for r in rows { flat.append(r) }
+        #expect(flat.rows == rows && flat.last == [5, 6] && flat.count == 4 && flat.width == 2)
+        var ragged = SampleSeries()
+        let varying: [[Double]] = [[1], [2], [3, 4, 5], [], [6]]
+        for r in varying { ragged.append(r) }
+        #expect(ragged.rows == varying && ragged.last == [6] && ragged.width == nil)
+        #expect(SampleSeries().last == nil && SampleSeries().rows.isEmpty)
+    }
+}
