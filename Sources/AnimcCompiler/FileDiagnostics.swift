@@ -8,11 +8,11 @@ public enum FileDiagnostics {
     public static let assetOutsideProject = DiagnosticDescriptor(
         "W1001", "asset-outside-project", .warning, "An image file outside the project",
         explanation: """
-        An `image("photo")` asset is `photo.png` (or .jpg, .svg, ...) beside the source or \\
-        in its `assets/` folder. A file there whose real path lies outside the project \\
-        root (a symbolic link such as `photo.png -> /proc/self/environ`) is not read: \\
-        `render` draws the image empty, `preview` and `build --target lottie` leave it \\
-        out, and this warning names the file. The project root is found as for imports \\
+        An `image("photo")` asset is `photo.png` (or .jpg, .svg, ...) beside the source or \
+        in its `assets/` folder. A file there whose real path lies outside the project \
+        root (a symbolic link such as `photo.png -> /proc/self/environ`) is not read: \
+        `render` draws the image empty, `preview` and `build --target lottie` leave it \
+        out, and this warning names the file. The project root is found as for imports \
         (E0329, docs/files.md). Copy the image into the project instead of linking to it.
         """)
 

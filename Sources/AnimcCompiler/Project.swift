@@ -97,13 +97,16 @@ extension Pipeline {
     }
 
     /// ``compile(_:loader:memo:limits:)`` that gives up, returning nil, once
-    /// `isCancelled` returns true. Imported files are checked to the end (they are
-    /// small and shared); the compiled file's check is the one cancelled.
+    /// `isCancelled` returns true: between imported files (200 files importing each other
+    /// took seconds to load, and a keystroke could not stop it) and during the compiled
+    /// file's check.
     public static func compile(_ file: SourceFile, loader: (any SourceLoader)?, memo: CheckMemo?,
                                until isCancelled: @escaping () -> Bool) -> ProjectResult? {
         var project = ProjectCompiler(loader: loader, limits: .standard)
+        project.isCancelled = isCancelled
         let tree = parse(file)
         var (imports, extra) = project.resolveImports(of: tree, chain: [project.spelling(of: ImportResolution.normalize(file.name))])
+        if project.cancelled { return nil }
         imports.fingerprint = project.fingerprint
         guard let checked = check(tree, imports: imports, memo: memo, until: isCancelled) else { return nil }
         return ProjectResult(main: assemble(tree, checked, extra: extra), imported: project.results)
@@ -149,6 +152,11 @@ private struct ProjectCompiler {
     static let listedFiles = 12
     static let cyclesPerFile = 10
 
+    /// Asked before each imported file is loaded; once it says yes, loading stops and
+    /// ``cancelled`` is set (what was loaded is thrown away).
+    var isCancelled: (() -> Bool)?
+    private(set) var cancelled = false
+
     /// How many files deep imports may nest (a file importing a file importing ...).
     static let maxImportDepth = 256
 
@@ -177,6 +185,10 @@ private struct ProjectCompiler {
         let index = LineIndex(tree.file)
         let me = chain.last ?? tree.file.name
         for declaration in tree.imports {
+            if cancelled || isCancelled?() == true {
+                cancelled = true
+                break
+            }
             let key = declaration.pathRange.start
             resolved.modules[key] = .some(nil)
             func fail(_ message: String, label: String? = nil, help: String? = nil, notes: [Note] = []) {

@@ -81,7 +81,7 @@ public final class LanguageServer {
     /// they were read at (``workspaceSymbols(of:)``).
     var symbolFiles: [String: (stamp: String, symbols: [WorkspaceSymbol])] = [:]
     /// The workspace's `.anim` files as last walked (``workspaceListing()``).
-    var listedFiles: (paths: [String], truncated: Bool)?
+    var listedFiles: (paths: [String], truncated: Bool, at: Date)?
     /// Documents whose diagnostics are stale: checked (or sent to be checked) and
     /// published at the end of a batch.
     var dirty: [String] = []

@@ -99,10 +99,14 @@ extension LanguageServer {
     /// The `.anim` files under the workspace's folders. Walked once and kept while the
     /// client watches files for the server (a created or deleted file drops it, see
     /// ``filesChanged(_:)``): the walk took 0.45 s in an app repository of 30,000 other
-    /// files, on every references, rename and symbol request. A client that does not
-    /// watch gets a fresh walk each time.
+    /// files, on every references, rename and symbol request. For a client that does
+    /// not watch, a walk stands for the server's polling interval (two seconds), so
+    /// requests in a row do not walk again.
     func workspaceListing() -> (paths: [String], truncated: Bool) {
-        if let listing = listedFiles, client.watchedFilesRegistration { return listing }
+        if let listing = listedFiles,
+           client.watchedFilesRegistration || Date().timeIntervalSince(listing.at) < LanguageServerLoop.pollInterval {
+            return (listing.paths, listing.truncated)
+        }
         var paths: [String] = []
         var truncated = false
         walk: for root in workspaceRoots {
@@ -122,7 +126,7 @@ extension LanguageServer {
                 paths.append(ImportResolution.normalize(root + "/" + relative))
             }
         }
-        listedFiles = (paths, truncated)
+        listedFiles = (paths, truncated, Date())
         return (paths, truncated)
     }
 

@@ -144,3 +144,33 @@ extension ProjectTests {
         #expect(both.main.diagnostics.filter { $0.code == CheckerDiagnostics.importCycle.code }.map(\.message) == ["import cycle: q/a.anim → q/b.anim → q/a.anim"])
     }
 }
+
+extension ProjectTests {
+    /// Loading imports stops when the check is cancelled (issue 50): an editor's
+    /// keystroke could not stop 200 files importing each other from loading.
+    @Test func loadingImportsStopsWhenCancelled() {
+        let fs = InMemoryFileSystem()
+        for i in 0..<40 {
+            fs["p/f\(i).anim"] = Array(((0..<40).filter { $0 != i }.map { "import \"f\($0).anim\"\n" }.joined()).utf8)
+        }
+        final class Counting: SourceLoader, @unchecked Sendable {
+            let inner: FileSystemLoader
+            var loads = 0
+            init(_ inner: FileSystemLoader) { self.inner = inner }
+            func load(_ path: String) -> Result<SourceFile, ImportFailure> {
+                loads += 1
+                return inner.load(path)
+            }
+        }
+        let loader = Counting(FileSystemLoader(fileSystem: fs))
+        var asked = 0
+        let result = Pipeline.compile(SourceFile(name: "p/f0.anim", bytes: fs["p/f0.anim"] ?? []), loader: loader, memo: nil,
+                                      until: { asked += 1; return asked > 5 })
+        #expect(result == nil)
+        #expect(loader.loads <= 5, "\(loader.loads) files loaded after the cancel")
+        // Not cancelled, the same project loads every file once.
+        let whole = Counting(FileSystemLoader(fileSystem: fs))
+        #expect(Pipeline.compile(SourceFile(name: "p/f0.anim", bytes: fs["p/f0.anim"] ?? []), loader: whole, memo: nil, until: { false }) != nil)
+        #expect(whole.loads == 39)
+    }
+}
