@@ -2,43 +2,76 @@ import AnimcCompiler
 import AnimcIR
 import AnimcImage
 
+/// An image asset's file, as every command that uses it decided it: read inside the
+/// project, within the size limit, and (a PNG or a JPEG) decoded.
+struct ImageFile {
+    var name: String
+    var path: String
+    var mime: String
+    var bytes: [UInt8]
+    /// The pixels of a PNG or a JPEG (premultiplied, for the renderer); nil for the
+    /// types only a browser draws (SVG, GIF, WebP).
+    var bitmap: Bitmap?
+}
+
 extension CommandLineTool {
     /// The file of each image asset `names` name: `NAME.png` (or .jpg, .svg, ...) beside
-    /// `input` or in its `assets/` folder, the first that exists and is at most `limit`
-    /// bytes (ImageAssets). Names without a file are left out. The preview embeds these;
-    /// the renderer decodes them.
+    /// `input` or in its `assets/` folder, the first that exists (ImageAssets). One
+    /// decision per asset, the same for every command (issue 51: the preview and the
+    /// Lottie export embedded files `render` refused, a zlib bomb among them):
     ///
-    /// A file whose real path lies outside the project root (`photo.png ->
-    /// /proc/self/environ`) is not read: `command` warns (W1001) and the name is left
-    /// out, as a name without a file is.
-    func imageFiles(_ names: [String], besides input: String, limit: Int, command: String) -> [(name: String, path: String, mime: String, bytes: [UInt8])] {
+    /// - a file whose real path lies outside the project root (`photo.png ->
+    ///   /proc/self/environ`) is not read (W1001);
+    /// - a file over `limit` bytes is not read;
+    /// - a PNG or JPEG that does not decode (truncated, a bomb, not what its name says)
+    ///   is not used.
+    ///
+    /// Each refusal is a warning of `command` naming the file, and the name is then
+    /// drawn empty (`render`, `test`) or left out (`preview`, `build`). Names without a
+    /// file are left out (and said by the renderer).
+    func imageFiles(_ names: [String], besides input: String, limit: Int, command: String) -> [ImageFile] {
         imageLookup(names, besides: input, limit: limit, command: command).found
     }
 
-    /// ``imageFiles(_:besides:limit:command:)`` and the names refused for lying outside
-    /// the project (already warned about).
-    func imageLookup(_ names: [String], besides input: String, limit: Int, command: String)
-        -> (found: [(name: String, path: String, mime: String, bytes: [UInt8])], refused: Set<String>) {
+    /// ``imageFiles(_:besides:limit:command:)`` and the names refused (already warned about).
+    func imageLookup(_ names: [String], besides input: String, limit: Int, command: String) -> (found: [ImageFile], refused: Set<String>) {
         let dir = directoryPart(input) ?? "."
         let root = projectRoot(for: input)
-        var found: [(name: String, path: String, mime: String, bytes: [UInt8])] = []
+        let outcome = command == "render" || command == "test" ? "is drawn empty" : "is left out"
+        var found: [ImageFile] = []
         var refused = Set<String>()
         for name in names {
             for (path, mime) in ImageAssets.candidates(for: name, inDirectory: dir) {
                 guard fileSystem.exists(path), !fileSystem.isDirectory(path) else { continue }
+                func refuse(_ why: String, code: String? = nil) {
+                    console.writeErr("animc \(command): warning\(code.map { "[\($0)]" } ?? ""): \(path) \(why); image '\(name)' \(outcome)\n")
+                    refused.insert(name)
+                }
                 let bytes: [UInt8]
                 do {
                     bytes = try fileSystem.readFile(path, inside: root)
                 } catch {
                     if error.outside != nil {
-                        console.writeErr("animc \(command): warning[\(FileDiagnostics.assetOutsideProject.code)]: \(error.path) \(error.reason); image '\(name)' is not read\n")
-                        refused.insert(name)
+                        refuse(error.reason, code: FileDiagnostics.assetOutsideProject.code.rawValue)
+                    } else {
+                        refuse("cannot be read: \(error.reason)")
+                    }
+                    break
+                }
+                guard bytes.count <= limit else {
+                    refuse("is larger than \(limit >> 20) MiB, the most an image may be")
+                    break
+                }
+                var file = ImageFile(name: name, path: path, mime: mime, bytes: bytes)
+                if mime == "image/png" || mime == "image/jpeg" {
+                    do {
+                        file.bitmap = (mime == "image/png" ? try PNG.decode(bytes) : try JPEG.decode(bytes)).premultiplied()
+                    } catch {
+                        refuse("does not decode: \(error)")
                         break
                     }
-                    continue
                 }
-                guard bytes.count <= limit else { continue }
-                found.append((name, path, mime, bytes))
+                found.append(file)
                 break
             }
         }
@@ -46,20 +79,15 @@ extension CommandLineTool {
     }
 
     /// The composition's image assets decoded for the renderer: PNG and JPEG files; a
-    /// name without a file, a file in another format or one that does not decode draws
+    /// name without a file, a file in another format or one that was refused draws
     /// nothing, and a warning says so.
     func decodedImages(_ composition: Composition, besides path: String, command: String) -> [String: Bitmap] {
         let names = PreviewBuilder.imageNames(composition)
         let (files, refused) = imageLookup(names, besides: path, limit: PreviewBuilder.imageLimit, command: command)
         var decoded: [String: Bitmap] = [:]
         for found in files {
-            if found.mime == "image/png" || found.mime == "image/jpeg" {
-                do {
-                    let image = found.mime == "image/png" ? try PNG.decode(found.bytes) : try JPEG.decode(found.bytes)
-                    decoded[found.name] = image.premultiplied()
-                } catch {
-                    console.writeErr("animc \(command): warning: \(found.path): \(error); the image is drawn empty\n")
-                }
+            if let bitmap = found.bitmap {
+                decoded[found.name] = bitmap
             } else {
                 console.writeErr("animc \(command): warning: \(found.path): only PNG and JPEG images are drawn yet; '\(found.name)' is drawn empty\n")
             }

@@ -165,6 +165,9 @@ public enum JPEG {
 
         func u16(_ p: Int) -> Int { Int(bytes[p]) << 8 | Int(bytes[p + 1]) }
 
+        /// A scan ran out of data before its last blocks.
+        var truncatedScan = false
+
         mutating func run() throws -> Bitmap {
             guard JPEG.isJPEG(bytes) else { throw ImageError("not a JPEG file (no start-of-image marker)") }
             var p = 2
@@ -203,6 +206,9 @@ public enum JPEG {
                 p += length
             }
             guard sawFrame, sawScan else { throw ImageError("the JPEG has no image data") }
+            // As a truncated PNG is: drawn half grey without a word, a cut-off download
+            // looked like a design (issue 51). One decision for every command.
+            guard !truncatedScan else { throw ImageError("the JPEG is truncated: its data ends before the image does") }
             return output()
         }
 
@@ -335,7 +341,9 @@ public enum JPEG {
                     }
                 }
             }
-            } catch is EndOfScan {}
+            } catch is EndOfScan {
+                truncatedScan = true
+            }
             return reader.endOfScan()
         }
 

@@ -123,3 +123,37 @@ import Testing
         #expect(!inside.err.contains("W1001"), "\(inside.err)")
     }
 }
+
+/// One decision per image asset, the same in every command (issue 51): the preview and
+/// the Lottie export embedded files `render` refused; a file over the size limit was
+/// "no file for image"; a truncated JPEG was drawn half grey without a word.
+@Suite struct ImageDecisionTests {
+    func run(_ arguments: [String]) -> (code: Int32, err: String) {
+        let console = CapturingConsole()
+        let code = CommandLineTool(fileSystem: LocalFileSystem(), console: console).run(arguments)
+        return (code, console.err)
+    }
+
+    @Test(arguments: ["truncated", "oversize"])
+    func everyCommandRefusesTheSameImage(_ kind: String) throws {
+        let dir = NSTemporaryDirectory() + "animc-images-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let good = Repository.bytes("Tests/AnimcRenderTests/Fixtures/jpeg/ycc420-q90.jpg")
+        let bytes = kind == "truncated" ? Array(good.prefix(good.count * 2 / 3)) : good + [UInt8](repeating: 0, count: 9 << 20)
+        FileManager.default.createFile(atPath: dir + "/photo.jpg", contents: Data(bytes))
+        try "composition C { size: 10 x 10 }\nimage p { bounds: (0, 0, 10, 10), position: (5, 5), contents: image(\"photo\") }\n"
+            .write(toFile: dir + "/main.anim", atomically: true, encoding: .utf8)
+        let why = kind == "truncated" ? "truncated" : "larger than 8 MiB"
+        let render = run(["render", dir + "/main.anim", "--at", "0", "-o", dir + "/f.png"])
+        #expect(render.err.contains(why) && render.err.contains("is drawn empty") && !render.err.contains("no file for image"), "\(render.err)")
+        let preview = run(["preview", dir + "/main.anim", "-o", dir + "/page.html"])
+        #expect(preview.err.contains(why) && preview.err.contains("is left out"), "\(preview.err)")
+        let page = (try? String(contentsOfFile: dir + "/page.html", encoding: .utf8)) ?? ""
+        #expect(!page.contains("data:image/jpeg"))
+        let lottie = run(["build", dir + "/main.anim", "--target", "lottie", "-o", dir + "/main.json"])
+        #expect(lottie.err.contains(why), "\(lottie.err)")
+        let json = (try? String(contentsOfFile: dir + "/main.json", encoding: .utf8)) ?? ""
+        #expect(!json.contains("data:image/jpeg"))
+    }
+}

@@ -237,6 +237,17 @@ import Testing
         #expect(worst <= 0, "\(path): off by \(worst) at pixel \(at / 4), channel \(at % 4)")
     }
 
+    /// A JPEG cut off part way was drawn half grey without a word, where a truncated
+    /// PNG is refused (issue 51): it is refused too, saying so.
+    @Test func aTruncatedJPEGIsRefused() throws {
+        for name in ["ycc420-q90", "grey-q75", "q100-444"] {
+            let good = Repository.bytes("Tests/AnimcRenderTests/Fixtures/jpeg/\(name).jpg")
+            #expect(throws: Never.self) { try JPEG.decode(good) }
+            let cut = Array(good.prefix(good.count * 2 / 3))
+            #expect(throws: ImageError("the JPEG is truncated: its data ends before the image does"), "\(name)") { try JPEG.decode(cut) }
+        }
+    }
+
     @Test func malformedFilesAreErrorsNeverTraps() throws {
         let good = Repository.bytes("Tests/AnimcRenderTests/Fixtures/jpeg/ycc420-restart-blocks.jpg")
         #expect(throws: ImageError.self) { try JPEG.decode([]) }
