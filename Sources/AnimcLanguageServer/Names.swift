@@ -102,8 +102,31 @@ extension LanguageServer {
                                             loader: loader(besides: a.uri)) {
             throw RequestError(code: JSONRPC.ErrorCode.requestFailed, message: refusal)
         }
+        if let refusal = labelsElsewhere(of: d, in: here) {
+            throw RequestError(code: JSONRPC.ErrorCode.requestFailed, message: refusal)
+        }
         let edits: [JSONValue] = ranges.map { obj(("range", a.positions.json($0)), ("newText", .string(newName))) }
         return workspaceEdit([(doc.uri, edits)])
+    }
+
+    /// Why renaming `d`, a parameter of a component other files instantiate, would be
+    /// partial, or nil: their argument labels (`ui.Button(color: red)`) are not renamed
+    /// yet, and renaming only the component's file left them naming no parameter (E0307).
+    /// Whole or refused (issue 52).
+    func labelsElsewhere(of d: Int, in file: ProjectFile) -> String? {
+        let declaration = file.names.declarations[d]
+        guard declaration.kind == .parameter,
+              let c = file.names.declarations.indices.first(where: {
+                  file.names.declarations[$0].kind == .component && file.names.declarations[$0].extent.start <= declaration.range.start
+                      && declaration.range.end <= file.names.declarations[$0].extent.end
+              }),
+              file.names.exported(file.names.declarations[c].name, in: file.tree) == c else { return nil }
+        let component = ExportedDeclaration(file: file, declaration: c)
+        let listing = projectPaths()
+        let users = occurrences(of: component, among: listing.paths.compactMap(projectFile)).dropFirst()
+        guard !users.isEmpty || listing.truncated else { return nil }
+        let names = users.prefix(3).map { $0.file.path.split(separator: "/").last.map(String.init) ?? $0.file.path }.joined(separator: ", ")
+        return "'\(declaration.name)' is a parameter of '\(component.name)', which \(users.count == 1 ? "another file uses" : "\(users.count) other files use") (\(names)\(users.count > 3 ? ", …" : "")); their argument labels are not renamed yet, so the rename is refused rather than left half done"
     }
 
     /// Renames a declaration other files may read, in its file and wherever a file of

@@ -230,6 +230,23 @@ import Testing
         #expect(w.client.server.flushDiagnostics().isEmpty)
     }
 
+    /// Renaming a parameter of a component another file instantiates edited only the
+    /// component's file, leaving the importer's label naming nothing (E0307, issue 52):
+    /// refused until labels across files are renamed. A component nobody imports
+    /// renames as before.
+    @Test func renamingAParameterOtherFilesLabelIsRefused() throws {
+        let w = try Workspace()
+        w.open("motion/ui.anim")
+        var params = w.at("motion/ui.anim", "delay: Time")
+        if case .object(var m) = params { m.append(JSONMember("newName", "wait")); params = .object(m) }
+        let reply = w.request("textDocument/rename", params)
+        #expect(reply["error"]?["message"]?.stringValue?.contains("login.anim") == true, "\(reply)")
+        // Without the importer, it renames in the one file.
+        try FileManager.default.removeItem(atPath: w.root + "/screens/login.anim")
+        let renamed = w.request("textDocument/rename", params)["result"]?["changes"]?.objectValue
+        #expect(renamed?.count == 1 && renamed?.first?.value.arrayValue?.count == 2, "\(String(describing: renamed))")
+    }
+
     /// A client that watches files: the workspace is walked once, not on every request
     /// (0.45 s each in a repository of 30,000 other files), and a created file joins
     /// when the watcher says so. A whole batch of changes marks each importer once.
