@@ -46,6 +46,15 @@ extension BuiltinSignature {
     }
 }
 
+extension BuiltinSignature {
+    /// A component's signature, for signature help and completion in its instances:
+    /// each parameter with its type and default as written.
+    public static func component(_ name: String, parameters: [(name: String, type: String, defaultValue: String?)],
+                                 summary: String) -> BuiltinSignature {
+        BuiltinSignature(name, parameters.map { ($0.name, $0.type, $0.defaultValue) }, summary)
+    }
+}
+
 extension Builtins {
     /// Every built-in function's signature, by name.
     static let signatures: [String: BuiltinSignature] = {

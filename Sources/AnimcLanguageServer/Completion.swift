@@ -12,12 +12,15 @@ struct CallContext {
     let label: String?
     /// The labels of every argument written so far.
     let labels: [String]
-
-    var signatures: [BuiltinSignature] { LanguageFacts.signatures(of: function) }
+    /// The built-in function's signatures, or the component's (one).
+    let signatures: [BuiltinSignature]
 
     /// The call whose parentheses enclose `offset`, searched back from it through at
     /// most a few thousand tokens, stopping at a brace (calls never span blocks).
-    static func find(before offset: UInt32, in tokens: [Token], _ file: SourceFile) -> CallContext? {
+    /// `component(module, name)` gives the signature of a component instance's call
+    /// (`Dot(`, `ui.Dot(`): signature help and labels were null in every component call.
+    static func find(before offset: UInt32, in tokens: [Token], _ file: SourceFile,
+                     component: (String?, String) -> BuiltinSignature? = { _, _ in nil }) -> CallContext? {
         var i = tokens.partitionIndex { $0.range.start >= offset } - 1
         var depth = 0
         var commas = 0
@@ -40,8 +43,11 @@ struct CallContext {
                 if depth > 0 { depth -= 1; break }
                 guard i > 0, tokens[i - 1].kind == .identifier, t.flags.contains(.attached) else { return nil }
                 let name = file.text(tokens[i - 1].range)
-                guard !LanguageFacts.signatures(of: name).isEmpty else { return nil }
-                return CallContext(function: name, argument: commas, label: current, labels: labels)
+                let module = i > 2 && tokens[i - 2].kind == .dot && tokens[i - 3].kind == .identifier ? file.text(tokens[i - 3].range) : nil
+                var signatures = module == nil ? LanguageFacts.signatures(of: name) : []
+                if signatures.isEmpty, let s = component(module, name) { signatures = [s] }
+                guard !signatures.isEmpty else { return nil }
+                return CallContext(function: name, argument: commas, label: current, labels: labels, signatures: signatures)
             default: break
             }
             i -= 1
@@ -84,7 +90,7 @@ extension LanguageServer {
     func signatureHelp(_ r: inout Request) throws(RequestError) -> JSONValue {
         let (_, a) = try currentAnalysis(r)
         let at = try offset(r, a)
-        guard let call = CallContext.find(before: at, in: a.lexTokens(), a.file) else { return .null }
+        guard let call = CallContext.find(before: at, in: a.lexTokens(), a.file, component: componentSignature(a)) else { return .null }
         let (active, parameter) = call.active()
         let signatures: [JSONValue] = call.signatures.map { s in
             obj(("label", .string(s.label)),
@@ -93,6 +99,29 @@ extension LanguageServer {
         }
         return obj(("signatures", .array(signatures)), ("activeSignature", .number(Double(active))),
                    ("activeParameter", parameter.map { .number(Double($0)) }))
+    }
+
+    /// The signature of component `name` (of the file imported as `module`, or this
+    /// file's), from its declaration's syntax.
+    func componentSignature(_ a: Analysis) -> (String?, String) -> BuiltinSignature? {
+        { module, name in
+            var file = ProjectFile(a)
+            if let module {
+                guard let m = a.names.declarations.indices.first(where: { a.names.declarations[$0].kind == .module && a.names.declarations[$0].name == module }),
+                      let path = file.importedPath(of: m), let imported = self.projectFile(path) else { return nil }
+                file = imported
+            }
+            let tree = file.tree
+            for item in tree[tree.root.items] {
+                guard case .component(let id, let params, _) = tree[item], id.name == name else { continue }
+                let parameters = tree[params].map { p in
+                    (name: p.name.name, type: p.type?.name ?? "any", defaultValue: p.defaultValue.map { tree.file.text($0.range) })
+                }
+                return BuiltinSignature.component(name, parameters: parameters,
+                                                  summary: "component \(name)" + (module.map { " (\($0), \(file.path))" } ?? ""))
+            }
+            return nil
+        }
     }
 
     // MARK: Completion
@@ -147,7 +176,7 @@ extension LanguageServer {
             keyPathCompletion(i, tokens, a, into: &out)
             return .array(out.items)
         }
-        if let call = CallContext.find(before: at, in: tokens, a.file), previous?.kind == .lParen || previous?.kind == .comma || previous?.kind == .colon {
+        if let call = CallContext.find(before: at, in: tokens, a.file, component: componentSignature(a)), previous?.kind == .lParen || previous?.kind == .comma || previous?.kind == .colon {
             if previous?.kind != .colon, call.label == nil {
                 let (s, _) = call.active()
                 if s < call.signatures.count {

@@ -86,7 +86,7 @@ extension LanguageServer {
             let text = signatures.map { "```anim\n\($0.label)\n```\n\($0.summary)" }.joined(separator: "\n\n")
             return (text, token.range)
         }
-        if next.kind == .colon, let call = CallContext.find(before: token.range.start, in: tokens, a.file),
+        if next.kind == .colon, let call = CallContext.find(before: token.range.start, in: tokens, a.file, component: componentSignature(a)),
            let parameter = call.signatures.lazy.compactMap({ s in s.parameters.first { $0.name == word }.map { (s, $0) } }).first {
             let (s, p) = parameter
             let text = "```anim\n\(p.name): \(p.type)\(p.defaultValue.map { " = \($0)" } ?? "")\n```\nargument of `\(s.label)`"

@@ -247,6 +247,25 @@ import Testing
         #expect(renamed?.count == 1 && renamed?.first?.value.arrayValue?.count == 2, "\(String(describing: renamed))")
     }
 
+    /// Signature help was null inside every component call, local or imported, and
+    /// completion there offered no parameter labels (issue 52).
+    @Test func componentCallsHaveSignaturesAndLabels() throws {
+        let w = try Workspace()
+        let text = w.text("screens/login.anim").replacingOccurrences(of: "ui.Dot(at: (50, 50), delay: tokens.fast)", with: "ui.Dot(at: (50, 50), )")
+        w.open("screens/login.anim", text: text)
+        let help = w.request("textDocument/signatureHelp", w.at("screens/login.anim", "(50, 50), )", shift: 10, source: text))["result"]
+        let label = help?["signatures"]?.arrayValue?.first?["label"]?.stringValue
+        #expect(label == "Dot(at: Point, delay: Time = 0s)", "\(String(describing: help))")
+        #expect(help?["activeParameter"] == .number(1))
+        let items = w.request("textDocument/completion", w.at("screens/login.anim", "(50, 50), )", shift: 10, source: text))["result"]
+        let labels = (items?["items"]?.arrayValue ?? items?.arrayValue ?? []).compactMap { $0["label"]?.stringValue }
+        #expect(labels.contains("delay:") && !labels.contains("at:"), "\(labels.prefix(20))")
+        // A component of the file itself.
+        w.open("motion/ui.anim", text: w.text("motion/ui.anim") + "\nlet probe = Dot(\n")
+        let local = w.request("textDocument/signatureHelp", w.at("motion/ui.anim", "Dot(\n", shift: 4, source: w.text("motion/ui.anim") + "\nlet probe = Dot(\n"))["result"]
+        #expect(local?["signatures"]?.arrayValue?.first?["label"]?.stringValue == "Dot(at: Point, delay: Time = 0s)", "\(String(describing: local))")
+    }
+
     /// A client that watches files: the workspace is walked once, not on every request
     /// (0.45 s each in a repository of 30,000 other files), and a created file joins
     /// when the watcher says so. A whole batch of changes marks each importer once.
