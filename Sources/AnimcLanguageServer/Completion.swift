@@ -170,7 +170,10 @@ extension LanguageServer {
         let tree = a.result.tree
         if previous?.kind == .colon, i > 0, at > 0, a.file.bytes[Int(at) - 1] == 0x3A { out.prefix = " " }
         if previous?.kind == .dot {
-            if i > 0, tokens[i - 1].kind == .identifier, moduleCompletion(a.file.text(tokens[i - 1].range), a, into: &out) {
+            // `timingFunction: tokens.`: the timing functions only (every token was offered).
+            let timingOnly = i > 2 && tokens[i - 2].kind == .colon && tokens[i - 3].kind == .identifier
+                && a.file.text(tokens[i - 3].range) == "timingFunction"
+            if i > 0, tokens[i - 1].kind == .identifier, moduleCompletion(a.file.text(tokens[i - 1].range), a, timingOnly: timingOnly, into: &out) {
                 return .array(out.items)
             }
             keyPathCompletion(i, tokens, a, into: &out)
@@ -213,13 +216,13 @@ extension LanguageServer {
     /// After `tokens.`, where `tokens` names an import: what the imported file declares,
     /// each with its value when the document's check folded it. False when `name` names
     /// no import.
-    private func moduleCompletion(_ name: String, _ a: Analysis, into out: inout CompletionItems) -> Bool {
+    private func moduleCompletion(_ name: String, _ a: Analysis, timingOnly: Bool = false, into out: inout CompletionItems) -> Bool {
         guard let module = a.names.declarations.firstIndex(where: { $0.kind == .module && $0.name == name }) else { return false }
         let here = ProjectFile(a)
         guard let path = here.importedPath(of: module), let target = projectFile(path) else { return true }
         let folded = a.imported.first { $0.file.name == path }?.foldedValues
         let topLevel = Set(target.tree[target.tree.root.items].map(\.range.start))
-        for d in target.names.declarations where topLevel.contains(d.extent.start) {
+        for d in target.names.declarations where topLevel.contains(d.extent.start) && (!timingOnly || d.kind == .timing) {
             let kind: Int
             switch d.kind {
             case .constant, .path: kind = CompletionKind.constant

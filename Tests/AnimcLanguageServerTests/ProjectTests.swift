@@ -347,6 +347,10 @@ import Testing
         let labels = Set(items.compactMap { $0["label"]?.stringValue })
         #expect(labels == ["fast", "slow", "ease"], "\(labels)")
         #expect(items.first { $0["label"] == "fast" }?["detail"]?.stringValue == "constant = 0.2s")
+        // After `timingFunction:`, the timing functions only (issue 52: every token was offered).
+        let timings = w.completion(in: "screens/login.anim", replacing: "duration: tokens.slow",
+                                   with: "duration: tokens.slow, timingFunction: tokens.", at: "timingFunction: tokens.\n", shift: 23)
+        #expect(Set(timings.compactMap { $0["label"]?.stringValue }) == ["ease"], "\(timings.compactMap { $0["label"]?.stringValue })")
     }
 
     /// In a layer's body, the imported files' components are offered qualified.
