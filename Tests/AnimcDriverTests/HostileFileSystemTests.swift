@@ -4,6 +4,23 @@ import AnimcTestSupport
 import Foundation
 import Testing
 
+/// A fresh temporary folder holding `files` (name → text).
+func temporaryFolder(_ prefix: String, _ files: [String: String]) throws -> String {
+    let dir = NSTemporaryDirectory() + "\(prefix)-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    for (name, text) in files { try text.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8) }
+    return dir
+}
+
+/// `animc ARGUMENTS` on the real file system: the exit code and standard error.
+func runOnDisk(_ arguments: [String]) -> (Int32, String) {
+    let console = CapturingConsole()
+    let code = CommandLineTool(fileSystem: LocalFileSystem(), console: console).run(arguments)
+    return (code, console.err)
+}
+
+func fileText(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
+
 /// What a command must refuse on a real file system (issue 50), each case a file tree
 /// made in a temporary directory: no output onto an input, none through a symbolic link
 /// animc did not make, no import path with a NUL or another control character. Each
@@ -12,20 +29,9 @@ import Testing
     static let source = Repository.read("Tests/AnimcDriverTests/Fixtures/hostile/box.anim")
 
     /// A fresh directory holding `box.anim`.
-    func project() throws -> String {
-        let dir = NSTemporaryDirectory() + "animc-hostile-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try Self.source.write(toFile: dir + "/box.anim", atomically: true, encoding: .utf8)
-        return dir
-    }
-
-    func run(_ arguments: [String]) -> (Int32, String) {
-        let console = CapturingConsole()
-        let code = CommandLineTool(fileSystem: LocalFileSystem(), console: console).run(arguments)
-        return (code, console.err)
-    }
-
-    func contents(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
+    func project() throws -> String { try temporaryFolder("animc-hostile", ["box.anim": Self.source]) }
+    func run(_ arguments: [String]) -> (Int32, String) { runOnDisk(arguments) }
+    func contents(_ path: String) -> String? { fileText(path) }
 
     /// `render F -o F` (and `--gif F`, `--apng F`) replaced the source with an image.
     @Test(arguments: [["--at", "0", "-o"], ["--gif"], ["--apng"], ["--filmstrip", "2", "-o"]])
@@ -132,21 +138,9 @@ import Testing
     static let fixable = Repository.read("Tests/AnimcDriverTests/Fixtures/hostile/fixable.anim")
     static let unformatted = "composition C {size: 10 x 10}\n"
 
-    func folder() throws -> String {
-        let dir = NSTemporaryDirectory() + "animc-rewrite-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try Self.fixable.write(toFile: dir + "/fix.anim", atomically: true, encoding: .utf8)
-        try Self.unformatted.write(toFile: dir + "/fmt.anim", atomically: true, encoding: .utf8)
-        return dir
-    }
-
-    func run(_ arguments: [String]) -> (Int32, String) {
-        let console = CapturingConsole()
-        let code = CommandLineTool(fileSystem: LocalFileSystem(), console: console).run(arguments)
-        return (code, console.err)
-    }
-
-    func contents(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
+    func folder() throws -> String { try temporaryFolder("animc-rewrite", ["fix.anim": Self.fixable, "fmt.anim": Self.unformatted]) }
+    func run(_ arguments: [String]) -> (Int32, String) { runOnDisk(arguments) }
+    func contents(_ path: String) -> String? { fileText(path) }
     func mode(_ path: String) -> Int? { (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int }
 
     @Test func aRewriteKeepsTheModeAndFixes() throws {
