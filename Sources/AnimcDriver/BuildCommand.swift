@@ -145,8 +145,8 @@ struct BuildCommand {
                 continue
             }
             // An import is an input too (`-o lib.anim` replaced a library with JSON).
-            if let imported = compiled.project.imported.first(where: { tool.fileSystem.canonicalPath($0.file.name) == tool.fileSystem.canonicalPath(destination) }) {
-                tool.console.writeErr("animc build: error[\(FileDiagnostics.outputIsInput.code)]: refusing to write '\(destination)': it is '\(imported.file.name)', which \(input) imports; choose another output with -o\n")
+            if let imported = tool.input(replacedBy: destination, among: compiled.project.imported.map(\.file.name)) {
+                tool.console.writeErr("animc build: error[\(FileDiagnostics.outputIsInput.code)]: refusing to write '\(destination)': it is '\(imported)', which \(input) imports; choose another output with -o\n")
                 status = CommandLineTool.ExitCode.usage
                 continue
             }

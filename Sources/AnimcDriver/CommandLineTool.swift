@@ -200,6 +200,13 @@ public struct CommandLineTool {
         return ProjectRoot.find(fromFolder: folder, exists: { fileSystem.exists($0) })
     }
 
+    /// The file among `inputs` that writing `output` would replace (E1006), compared as
+    /// files (canonical paths), not as spellings.
+    func input(replacedBy output: String, among inputs: [String]) -> String? {
+        let key = fileSystem.canonicalPath(output)
+        return inputs.first { fileSystem.canonicalPath($0) == key }
+    }
+
     /// Reads the files the source at `path` imports from this tool's file system, inside
     /// its project root.
     func loader(for path: String) -> FileSystemLoader {

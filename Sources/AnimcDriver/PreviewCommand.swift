@@ -70,8 +70,7 @@ struct PreviewCommand {
             return CommandLineTool.ExitCode.success
         }
         // Every file the page was made from (imports, images) is an input too.
-        let key = tool.fileSystem.canonicalPath(destination)
-        if let read = built.inputs.first(where: { tool.fileSystem.canonicalPath($0) == key }) {
+        if let read = tool.input(replacedBy: destination, among: built.inputs) {
             tool.console.writeErr("animc preview: error[\(FileDiagnostics.outputIsInput.code)]: refusing to write '\(destination)': it is '\(read)', which the page was made from; choose another output with -o\n")
             return CommandLineTool.ExitCode.usage
         }

@@ -73,7 +73,12 @@ public final class LanguageServer {
         return openPaths?[path]
     }
     /// The workspace's folders (paths), whose `.anim` files navigation across files reads.
-    var workspaceRoots: [String] = []
+    var workspaceRoots: [String] = [] {
+        didSet { canonicalWorkspaceRoots = workspaceRoots.map(LocalPaths.canonical) }
+    }
+    /// Their real paths, which document roots are compared with (``projectRoot(of:)``,
+    /// asked on every keystroke's check).
+    private(set) var canonicalWorkspaceRoots: [String] = []
     /// Project files read from disk, by path, with the stamp they were read at (see
     /// ``projectFile(_:)``).
     var diskFiles: [String: (stamp: String, file: ProjectFile)] = [:]
@@ -204,7 +209,7 @@ public final class LanguageServer {
         let path = LanguageServer.displayName(uri)
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let folder = LocalPaths.canonical(directory.isEmpty ? "/" : directory)
-        let holding = workspaceRoots.map(LocalPaths.canonical)
+        let holding = canonicalWorkspaceRoots
             .filter { ProjectRoot(path: $0, origin: .workspace).contains(folder) }
             .max { $0.count < $1.count }
         if let holding { return ProjectRoot(path: holding, origin: .workspace) }
@@ -236,13 +241,7 @@ public final class LanguageServer {
             diskFiles[path] = nil
             symbolFiles[path] = nil
         }
-        guard !paths.isEmpty else { return }
-        for (other, doc) in documents.sorted(by: { $0.key < $1.key }) {
-            guard let a = doc.checked, a.importedPaths.contains(where: paths.contains) else { continue }
-            doc.revision += 1
-            doc.parsed = nil
-            markDirty(other)
-        }
+        markImporters(of: paths)
     }
 
     /// Checks again every open document whose imported files on disk changed since its
@@ -254,10 +253,7 @@ public final class LanguageServer {
             let stale = a.importStamps.contains { path, stamp in
                 openURI(ofPath: path) == nil && (LanguageServer.stamp(path) ?? "") != stamp
             }
-            guard stale else { continue }
-            doc.revision += 1
-            doc.parsed = nil
-            markDirty(uri)
+            if stale { markForCheck(uri, doc) }
         }
     }
 
@@ -265,13 +261,23 @@ public final class LanguageServer {
     /// for a new check: what it means changed with the imported file, so it is a new
     /// revision of the document (the client's version stays).
     func markImporters(of uri: String) {
-        let path = LanguageServer.displayName(uri)
+        markImporters(of: [LanguageServer.displayName(uri)], besides: uri)
+    }
+
+    /// ``markImporters(of:)`` for a set of files' paths, in one pass over the documents.
+    func markImporters(of paths: Set<String>, besides uri: String? = nil) {
+        guard !paths.isEmpty else { return }
         for (other, doc) in documents.sorted(by: { $0.key < $1.key }) where other != uri {
-            guard let a = doc.checked, a.importedPaths.contains(path) else { continue }
-            doc.revision += 1
-            doc.parsed = nil
-            markDirty(other)
+            guard let a = doc.checked, a.importedPaths.contains(where: paths.contains) else { continue }
+            markForCheck(other, doc)
         }
+    }
+
+    /// A new revision of `doc` (what it means changed, its text did not), to check again.
+    private func markForCheck(_ uri: String, _ doc: Document) {
+        doc.revision += 1
+        doc.parsed = nil
+        markDirty(uri)
     }
 
     func respond(id: JSONValue, method: String, params: JSONValue, extra: inout [JSONValue]) -> JSONValue {
