@@ -136,6 +136,10 @@ extension Checker {
             }
             if let v = sequencing(base, name, expr.range, scope) { return v }
             if let v = swiftMember(expr, scope) { return v }
+            if let chain = appRead(expr, scope) {
+                reportAppRead(chain, expr.range)
+                return .poison
+            }
             expectOperand(Precedence.postfix)
             return member(eval(base, scope), name, expr.range)
         case .implicitMember:
@@ -172,11 +176,7 @@ extension Checker {
         if let constant = Builtins.constant(name) { return constant }
         if let v = swiftName(name, range, scope) { return v }
         if name == "self" {
-            // Pasted code reads the app's own objects (`self.bounds`, `self.view.center`):
-            // no fix can know them.
-            report(CheckerDiagnostics.unknownName.at(
-                range, "'self' reads the app's object, which a .anim file cannot see", label: "the app's value",
-                help: "declare the value it reads and use that, for example 'let viewBounds = (0, 0, 375, 667)'"))
+            reportAppRead([name], range)
             return .poison
         }
         if let e = Builtins.enumerationOwning(name) {
