@@ -18,6 +18,7 @@ extension Checker {
         var failed = false
         expandNested(block, in: scope) { item, itemScope in
             guard case .pathCommand(let name, let arguments) = tree[item] else { return }
+            if reportPastedPathBuilding(item.range, name, arguments) { failed = true; return }
             let items = tree[arguments].enumerated().map { i, argument in
                 CallItem(label: argument.label?.name, value: evaluateArgument(argument, index: i, of: name.name, itemScope),
                          expr: argument.value)

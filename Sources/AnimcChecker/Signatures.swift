@@ -121,7 +121,7 @@ extension Builtins {
         add(BuiltinSignature("arc", [("center", "(x, y)", nil), ("radius", n, nil), ("from", "angle", nil), ("to", "angle", nil),
                                      ("clockwise", "bool", "true")],
                              usage: "arc(center: (x, y), radius: r, from: angle, to: angle, clockwise: true)",
-                             "An arc, as CGPath's addArc(center:radius:startAngle:endAngle:clockwise:)."))
+                             "An arc, as UIBezierPath's addArc(withCenter:radius:startAngle:endAngle:clockwise:): clockwise on screen."))
         add(BuiltinSignature("circle", [("center", "(x, y)", nil), ("radius", n, nil)], usage: "circle(center: (x, y), radius: r)",
                              "A circle, as CGPath's addEllipse(in:) of its bounding square."))
         add(BuiltinSignature("rect", [("rect", "(x, y, w, h)", nil)], usage: "rect(x, y, width, height) or rect((x, y, w, h))",

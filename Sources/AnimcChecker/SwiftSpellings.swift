@@ -528,7 +528,7 @@ extension Checker {
         reportSpelling(at: expr.range, written: written, replacement: replacement, note: note)
     }
 
-    private func reportSpelling(at range: SourceRange, written: String, replacement: String?, note: String? = nil) {
+    func reportSpelling(at range: SourceRange, written: String, replacement: String?, note: String? = nil) {
         let fix = replacement.map { [FixIt.replace(range, with: $0, "write it the .anim way", applicability: .machineApplicable)] } ?? []
         report(CheckerDiagnostics.swiftSpelling.at(
             range, "'\(written)' is Swift or Objective-C, not .anim" + (replacement.map { ": write '\($0)'" } ?? ""),
@@ -572,7 +572,7 @@ extension Checker {
 
     /// The ported text of `e`, to stand where an expression of at least `level` is
     /// needed (by default anywhere: an argument, an element).
-    private func argumentText(_ e: Expr, angle: Bool, within level: Int = Precedence.any) -> String {
+    func argumentText(_ e: Expr, angle: Bool, within level: Int = Precedence.any) -> String {
         fitted(sourceText(e.range, applying: portEdits(e, angle: angle, within: Precedence.any)), portedLevel(e, angle: angle), within: level)
     }
 

@@ -736,7 +736,9 @@ extension Parser {
             let before = position
             if atEOF || tok.kind == .rBrace || tok.kind == .rBracket || tok.kind == .lBrace { break }
             var label: NameRef?
-            if tok.kind == .identifier && peek().kind == .colon {
+            // `in:` is a label in Swift (`addEllipse(in: r)`); `in` followed by a colon is
+            // nothing else in `.anim`.
+            if (tok.kind == .identifier || tok.kind == .kwIn) && peek().kind == .colon {
                 let t = advance()
                 advance()
                 label = name(t)

@@ -32,13 +32,14 @@ extension Parser {
         case .kwFor: return parseFor(context)
         case .kwIf: return parseIf(context)
         case .identifier:
-            if context == .path { return parsePathCommand() }
+            if context == .path { return startsSwiftPathCall ? parsePastedPathStatement() : parsePathCommand() }
             if peek().kind == .string, isIdentifier(t, "import") {
                 return allow(parseImport(), "an import", in: context, where: context == .file,
                              hint: "imports belong at the top level of a file")
             }
             return parseIdentifierItem(context)
         default:
+            if context == .path && t.kind == .lBracket { return parsePastedPathStatement() }
             if case .animation = context, canStartExpression(t), t.kind != .lBrace {
                 return parseKeyframe()
             }
@@ -612,6 +613,29 @@ extension Parser {
             $0.push(condition)
             $0.push(then)
             $0.push(otherwise)
+        }
+    }
+
+    /// At an identifier in a path block: whether a Swift method call starts here
+    /// (`path.move(to: p)`, `path.close()`), which `.anim`'s commands never are.
+    private var startsSwiftPathCall: Bool {
+        peek().kind == .dot && peek(2).kind == .identifier && peek(3).kind == .lParen && peek(3).flags.contains(.attached)
+    }
+
+    /// A line of pasted path building, `[path moveToPoint:p]` or `path.move(to: p)`:
+    /// the whole statement as one expression, kept as a path command named
+    /// ``ContextualKeywords/pastedPathStatement`` so the checker can give the `.anim`
+    /// command it stands for.
+    mutating func parsePastedPathStatement() -> NodeRef {
+        let start = tok.range.start
+        let statement = parseExpression()
+        let range = SourceRange(start: start, end: previousEnd)
+        let name = self.name(ContextualKeywords.pastedPathStatement, SourceRange(start: start, end: start))
+        let arguments = b.listMark
+        b.addToList(statement)
+        return b.node(.pathCommand, range) {
+            $0.push(name)
+            $0.pushList(since: arguments)
         }
     }
 

@@ -556,6 +556,9 @@ public enum ContextualKeywords {
     /// copies (see the checker's `Replicator.swift`).
     public static let layerKinds: Set<String> = ["layer", "shape", "image", "gradient", "transformLayer", "replicator"]
     public static let replicator = "replicator"
+    /// The name of a path command that is a pasted statement (`[path moveToPoint:p]`,
+    /// `path.move(to: p)`); not an identifier, so no command is spelled so.
+    public static let pastedPathStatement = "<pasted>"
     public static let animationKinds: Set<String> = ["basic", "keyframes", "motion", "spring", "decay"]
     public static let group = "group"
     public static let mask = "mask"

@@ -4,6 +4,7 @@ import AnimcDiagnostics
 import AnimcDriver
 import AnimcIR
 import AnimcRuntime
+import AnimcTimeline
 import AnimcTestSupport
 import Foundation
 import Testing
@@ -17,7 +18,9 @@ import Testing
 /// of a list), compared within 1e-9.
 @Suite struct PasteTests {
     static let folder = "Tests/AnimcDriverTests/Fixtures/pastes"
-    static let cases = Repository.files(in: folder, withExtension: "anim").filter { !$0.hasSuffix(".fixed.anim") }
+    static let cases = Repository.files(in: folder, withExtension: "anim").filter { !$0.hasSuffix(".fixed.anim") && !$0.hasSuffix(".port.anim") }
+    /// Pastes with a port written by hand (`NAME.port.anim`), not by the fix-its.
+    static let ported = cases.filter { Repository.exists(String($0.dropLast(5)) + ".port.anim") }
 
     static func fixed(_ path: String) -> FixOutcome {
         Pipeline.fix(SourceFile(name: String(path.split(separator: "/").last ?? ""), bytes: Repository.bytes(path)))
@@ -40,6 +43,19 @@ import Testing
         #expect(Self.cases.count >= 10)
         #expect(Double(clean.count) >= 0.8 * Double(Self.cases.count),
                 "clean after --fix: \(clean.count) of \(Self.cases.count)")
+    }
+
+    /// Where a port was written by hand, the fixed paste builds the same timeline, byte
+    /// for byte (paths included, which `.values` cannot list).
+    @Test(arguments: ported)
+    func fixedPastesBuildWhatTheHandWrittenPortBuilds(_ path: String) throws {
+        let outcome = Self.fixed(path)
+        let fixed = try #require(outcome.result.composition, "\(outcome.result.diagnostics.map { "\($0.code.rawValue) \($0.message)" })")
+        let portPath = String(path.dropLast(5)) + ".port.anim"
+        let port = Pipeline.compile(SourceFile(name: "port.anim", bytes: Repository.bytes(portPath)))
+        #expect(port.diagnostics.isEmpty, "\(portPath): \(port.diagnostics.map { "\($0.code.rawValue) \($0.message)" })")
+        let expected = try #require(port.composition)
+        #expect(TimelineWriter.bytes(fixed) == TimelineWriter.bytes(expected), "\(path): the fixed paste builds another timeline than its port")
     }
 
     @Test(arguments: cases)

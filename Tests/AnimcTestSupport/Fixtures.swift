@@ -32,6 +32,9 @@ public enum Repository {
         (FileManager.default.contents(atPath: path(relative))).map { [UInt8]($0) } ?? []
     }
 
+    /// Whether a repository file exists.
+    public static func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: path(relative)) }
+
     /// Files in a repository folder with the extension, sorted, as repository-relative paths.
     public static func files(in folder: String, withExtension ext: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path(folder))) ?? []

@@ -50,7 +50,9 @@ public struct Respeller {
         case .letDecl(_, let type, let value):
             // A declared type fixes the unit; a plain constant may be read as anything.
             return type == nil ? expr(value, .none) : []
-        case .timingDecl, .pathDecl, .importDecl, .error, .pathCommand, .composition:
+        case .pathDecl(_, let body):
+            return pathBlock(body)
+        case .timingDecl, .importDecl, .error, .pathCommand, .composition:
             return []
         case .component(_, _, let body):
             return block(body, context: .none)
@@ -69,6 +71,102 @@ public struct Respeller {
             return block(body, context: .none)
         case .ifItem(_, let then, let otherwise):
             return block(then, context: .none) + (otherwise.map { block($0, context: .none) } ?? [])
+        }
+    }
+
+    // MARK: Path building
+
+    /// A path block's commands as UIBezierPath (Objective-C or Swift), CGMutablePath
+    /// or Core Graphics' C functions build the same elements. UIKit's `clockwise` is
+    /// on screen, as `.anim`'s; Core Graphics' is the opposite (Apple's docs on
+    /// CGPathAddArc: in UIKit's flipped space a clockwise arc is drawn counterclockwise).
+    mutating func pathBlock(_ b: Block) -> [TextEdit] {
+        tree[b.items].flatMap { item -> [TextEdit] in
+            switch tree[item] {
+            case .pathCommand(let name, let arguments):
+                guard chance(), let text = pastedPathStatement(name.name, Array(tree[arguments])) else { return [] }
+                return [TextEdit(range: item.range, replacement: text)]
+            case .forLoop(_, let body): return pathBlock(body)
+            case .ifItem(_, let then, let otherwise): return pathBlock(then) + (otherwise.map { pathBlock($0) } ?? [])
+            default: return []
+            }
+        }
+    }
+
+    mutating func pastedPathStatement(_ command: String, _ args: [Argument]) -> String? {
+        var point: Expr?
+        var labelled: [String: Expr] = [:]
+        for (i, a) in args.enumerated() {
+            if let label = a.label?.name { if label == "to" && i == 0 { point = a.value } else { labelled[label] = a.value } }
+            else if i == 0 { point = a.value } else { return nil }
+        }
+        func pointText(_ e: Expr) -> String {
+            if case .tuple(let items) = tree[e], items.count == 2 {
+                let p = tree[items].map { inner($0) }
+                return pick(["CGPointMake(\(p[0]), \(p[1]))", "CGPoint(x: \(p[0]), y: \(p[1]))", "(\(p[0]), \(p[1]))"])
+            }
+            return inner(e)
+        }
+        func xy(_ e: Expr) -> (String, String)? {
+            guard case .tuple(let items) = tree[e], items.count == 2 else { return nil }
+            let p = tree[items].map { inner($0) }
+            return (p[0], p[1])
+        }
+        let style = pick(["objc", "uikit", "cg", "c"])
+        switch command {
+        case "move", "line":
+            guard let p = point, labelled.isEmpty else { return nil }
+            let pt = pointText(p)
+            switch style {
+            case "objc": return command == "move" ? "[path moveToPoint:\(pt)];" : "[path addLineToPoint:\(pt)];"
+            case "c":
+                guard let (x, y) = xy(p) else { return nil }
+                return (command == "move" ? "CGPathMoveToPoint" : "CGPathAddLineToPoint") + "(path, NULL, \(x), \(y));"
+            default: return command == "move" ? "path.move(to: \(pt))" : "path.addLine(to: \(pt))"
+            }
+        case "cubic":
+            guard let p = point, labelled.count == 2, let c1 = labelled["c1"], let c2 = labelled["c2"] else { return nil }
+            switch style {
+            case "objc": return "[path addCurveToPoint:\(pointText(p)) controlPoint1:\(pointText(c1)) controlPoint2:\(pointText(c2))];"
+            case "uikit": return "path.addCurve(to: \(pointText(p)), controlPoint1: \(pointText(c1)), controlPoint2: \(pointText(c2)))"
+            case "cg": return "path.addCurve(to: \(pointText(p)), control1: \(pointText(c1)), control2: \(pointText(c2)))"
+            default:
+                guard let (x, y) = xy(p), let (ax, ay) = xy(c1), let (bx, by) = xy(c2) else { return nil }
+                return "CGPathAddCurveToPoint(path, NULL, \(ax), \(ay), \(bx), \(by), \(x), \(y));"
+            }
+        case "quad":
+            guard let p = point, labelled.count == 1, let c = labelled["control"] else { return nil }
+            switch style {
+            case "objc": return "[path addQuadCurveToPoint:\(pointText(p)) controlPoint:\(pointText(c))];"
+            case "uikit": return "path.addQuadCurve(to: \(pointText(p)), controlPoint: \(pointText(c)))"
+            case "cg": return "path.addQuadCurve(to: \(pointText(p)), control: \(pointText(c)))"
+            default:
+                guard let (x, y) = xy(p), let (cx, cy) = xy(c) else { return nil }
+                return "CGPathAddQuadCurveToPoint(path, NULL, \(cx), \(cy), \(x), \(y));"
+            }
+        case "close":
+            guard args.isEmpty else { return nil }
+            return ["objc": "[path closePath];", "uikit": "path.close()", "cg": "path.closeSubpath()", "c": "CGPathCloseSubpath(path);"][style]
+        case "arc":
+            guard point == nil, let c = labelled["center"], let r = labelled["radius"], let from = labelled["from"],
+                  let to = labelled["to"], labelled.count == (labelled["clockwise"] == nil ? 4 : 5) else { return nil }
+            var clockwise: Bool?
+            if let cw = labelled["clockwise"] {
+                guard case .bool(let b) = tree[cw] else { return nil }
+                clockwise = b
+            }
+            let onScreen = clockwise ?? true
+            let (a, b) = (text(from.range), text(to.range))
+            switch style {
+            case "objc": return "[path addArcWithCenter:\(pointText(c)) radius:\(inner(r)) startAngle:\(a) endAngle:\(b) clockwise:\(onScreen ? "YES" : "NO")];"
+            case "uikit": return "path.addArc(withCenter: \(pointText(c)), radius: \(inner(r)), startAngle: \(a), endAngle: \(b), clockwise: \(onScreen))"
+            case "cg": return "path.addArc(center: \(pointText(c)), radius: \(inner(r)), startAngle: \(a), endAngle: \(b), clockwise: \(!onScreen))"
+            default:
+                guard let (x, y) = xy(c) else { return nil }
+                return "CGPathAddArc(path, NULL, \(x), \(y), \(inner(r)), \(a), \(b), \(onScreen ? "NO" : "YES"));"
+            }
+        default:
+            return nil
         }
     }
 
@@ -113,6 +211,7 @@ public struct Respeller {
             // Angles of rotations may be spelled with π; other arguments plainly.
             let angle = ["rotate", "rotateX", "rotateY", "rotateZ"].contains(callee.name)
             return tree[arguments].flatMap { expr($0.value, angle && $0.label == nil ? .angle : .none) }
+        case .pathLiteral(let body): return pathBlock(body)
         default: return []
         }
     }
