@@ -52,7 +52,7 @@ enum Builtins {
 
     static let functions = NameTable<Function>([
         ("rgb", .rgb), ("rgba", .rgb), ("sqrt", .sqrt), ("abs", .sqrt), ("floor", .sqrt), ("ceil", .sqrt),
-        ("round", .sqrt), ("min", .min), ("max", .min), ("mod", .mod), ("pow", .pow), ("sin", .sin), ("cos", .sin),
+        ("round", .sqrt), ("min", .min), ("max", .min), ("mod", .mod), ("rem", .mod), ("pow", .pow), ("sin", .sin), ("cos", .sin),
         ("tan", .sin), ("atan2", .atan2), ("clamp", .clamp), ("lerp", .lerp), ("length", .length),
         ("normalize", .normalize), ("distance", .distance), ("dot", .dot), ("translate", .translate),
         ("translateX", .translateX), ("translateY", .translateX), ("translateZ", .translateX), ("scale", .scale),
@@ -328,14 +328,15 @@ extension Checker {
             }
             return .number(best ?? 0, dim ?? .none)
         case .mod:
-            guard let s = a.bind("mod"), let x = s[0], let y = s[1] else { return .poison }
+            guard let s = a.bind(name), let x = s[0], let y = s[1] else { return .poison }
             guard case .number(let p, let dp) = x.0, case .number(let q, let dq) = y.0 else {
-                report(Messages.typeMismatch(a.range, expected: "two numbers", found: "\(x.0.typeName) and \(y.0.typeName)", context: "'mod'"))
+                report(Messages.typeMismatch(a.range, expected: "two numbers", found: "\(x.0.typeName) and \(y.0.typeName)", context: "'\(name)'"))
                 return .poison
             }
-            guard dp == dq || dq == .none else { report(Messages.operandDimensions(a.range, op: "mod", left: dp, right: dq)); return .poison }
+            guard dp == dq || dq == .none else { report(Messages.operandDimensions(a.range, op: name, left: dp, right: dq)); return .poison }
             guard q != 0 else { report(Messages.divisionByZero(y.1)); return .poison }
-            let r = p - q * (p / q).rounded(.down)
+            // `rem` is C's fmod (exact, the dividend's sign); `mod` is floored.
+            let r = name == "rem" ? p.truncatingRemainder(dividingBy: q) : p - q * (p / q).rounded(.down)
             return .number(r, dp)
         case .pow:
             guard let s = a.bind("pow") else { return .poison }

@@ -76,6 +76,7 @@ extension Builtins {
         add(BuiltinSignature("max", [("a", n, nil), ("b", n, nil)], required: 1, usage: "max(a, b, ...)", variadic: true,
                              "The largest of numbers of one unit."))
         add(BuiltinSignature("mod", [("a", n, nil), ("b", n, nil)], "The remainder of a / b, with b's sign (floored)."))
+        add(BuiltinSignature("rem", [("a", n, nil), ("b", n, nil)], "The remainder of a / b, with a's sign (truncated, as C's fmod)."))
         add(BuiltinSignature("pow", [("base", n, nil), ("exponent", n, nil)], "base raised to exponent."))
         for name in ["sin", "cos", "tan"] {
             add(BuiltinSignature(name, [("angle", "angle", nil)], "The \(name == "sin" ? "sine" : name == "cos" ? "cosine" : "tangent") of an angle (a plain number is radians)."))

@@ -171,11 +171,11 @@ enum SwiftSpellings {
     /// C's functions and macros with a `.anim` function that computes the same, called
     /// with the same arguments. `ceilf`, `floorf` and `roundf` round a float: they differ
     /// from `ceil` only for an argument within a float's precision (2⁻²⁴) of a whole
-    /// number, where C rounds the argument first. `fmod` is not here: `.anim`'s `mod`
-    /// is floored, fmod truncates.
+    /// number, where C rounds the argument first. `fmod` truncates, as `rem` does
+    /// (`.anim`'s `mod` is floored: they differ for a negative operand).
     static let cFunctions: [String: String] = [
         "MIN": "min", "MAX": "max", "ABS": "abs", "fabs": "abs", "fmin": "min", "fmax": "max",
-        "ceilf": "ceil", "floorf": "floor", "roundf": "round",
+        "ceilf": "ceil", "floorf": "floor", "roundf": "round", "fmod": "rem",
     ]
 
     /// Core Graphics' rect getters, as the member of a rect they read.

@@ -570,12 +570,14 @@ extension Parser {
     private mutating func startsMessageSend() -> Bool {
         var k = 1
         let first = token(at: pos + k)
-        if first.kind == .lBracket {
-            // A nested send: skip to its closing bracket (a bounded look).
+        if first.kind == .lBracket || first.kind == .lParen {
+            // A nested send or a parenthesized receiver (`[(layer.presentationLayer ?: layer)
+            // opacity]`): skip to its closing bracket (a bounded look).
+            let (open, close) = first.kind == .lBracket ? (TokenKind.lBracket, TokenKind.rBracket) : (.lParen, .rParen)
             var depth = 0
             while k < 256 {
                 let t = token(at: pos + k)
-                if t.kind == .lBracket { depth += 1 } else if t.kind == .rBracket { depth -= 1 }
+                if t.kind == open { depth += 1 } else if t.kind == close { depth -= 1 }
                 else if t.kind == .eof || t.kind == .lBrace || t.kind == .rBrace { return false }
                 k += 1
                 if depth == 0 { break }

@@ -20,6 +20,9 @@ extension Parser {
 
     private mutating func parseItemKind(_ context: BlockContext) -> NodeRef {
         let t = tok
+        // One call site for path commands (pasted `[path moveToPoint:p]` included): each
+        // call site grows this recursive function's frame in debug builds.
+        if context == .path && (t.kind == .identifier || t.kind == .lBracket) { return parsePathCommand() }
         switch t.kind {
         case .kwLet: return parseLet()
         case .kwTiming: return allow(parseTimingDecl(), "a timing declaration", in: context, where: context != .path)
@@ -32,14 +35,12 @@ extension Parser {
         case .kwFor: return parseFor(context)
         case .kwIf: return parseIf(context)
         case .identifier:
-            if context == .path { return startsSwiftPathCall ? parsePastedPathStatement() : parsePathCommand() }
             if peek().kind == .string, isIdentifier(t, "import") {
                 return allow(parseImport(), "an import", in: context, where: context == .file,
                              hint: "imports belong at the top level of a file")
             }
             return parseIdentifierItem(context)
         default:
-            if context == .path && t.kind == .lBracket { return parsePastedPathStatement() }
             if case .animation = context, canStartExpression(t), t.kind != .lBrace {
                 return parseKeyframe()
             }
@@ -641,6 +642,7 @@ extension Parser {
 
     /// PathCommand = identifier ( "(" [ Arguments ] ")" | [ Expr ] { identifier ":" Expr [ "," ] } )
     mutating func parsePathCommand() -> NodeRef {
+        if tok.kind == .lBracket || startsSwiftPathCall { return parsePastedPathStatement() }
         let nameToken = advance()
         let name = self.name(nameToken)
         let arguments = b.listMark

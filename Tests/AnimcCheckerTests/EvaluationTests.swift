@@ -155,6 +155,10 @@ import Testing
         #expect(number("max(1, 5, 3) + min(4, 2) + abs(-1)") == 8)
         #expect(number("floor(2.7) + ceil(2.1) + round(2.5)") == 8)
         #expect(number("mod(7, 3) + mod(-1, 3)") == 3)
+        // C's fmod: the dividend's sign (fmod(-2.5, 1) is -0.5; fmod(7.5, -2) is 1.5).
+        #expect(number("rem(-2.5, 1)") == -0.5)
+        #expect(number("rem(7.5, -2)") == 1.5)
+        #expect(number("rem(-1, 3)") == -1)
         #expect(number("clamp(12, 0, 10) + lerp(0, 10, 0.25)") == 12.5)
         #expect(number("length((3, 4)) + distance((0, 0), (6, 8))") == 15)
         #expect(number("[10, 20, 30][2] + [1, 2].count") == 32)
