@@ -616,11 +616,15 @@ public enum CheckerDiagnostics {
         explanation: """
         A `replicator` (CAReplicatorLayer) draws its sublayers `instanceCount` times: copy \
         k is turned by `instanceTransform` k times about the replicator's centre, runs \
-        `k × instanceDelay` late, and is faded by `instanceColor`'s alpha plus \
-        `k × instanceAlphaOffset`. `instanceCount` is a whole number, 0 or more (0 draws \
-        no sublayer). Tinting the copies' red, green and blue (an `instanceColor` other \
-        than white, or a red, green or blue offset) is not drawn yet and is refused \
-        rather than drawn wrong.
+        `k × instanceDelay` late, is faded by `1 + k × instanceAlphaOffset`, and has its \
+        red, green and blue multiplied by `instanceColor`'s plus k times the red, green \
+        and blue offsets. `instanceCount` is a whole number, 0 or more (0 draws no \
+        sublayer). Refused rather than drawn wrong: a tint on image contents (only \
+        colours are multiplied), a tint on a colour animation whose values can leave \
+        0...1 (additive, cumulative, a spring or decay, cubic or paced keyframes, a \
+        timing curve that overshoots: the renderer clamps before the tint, Core \
+        Animation after), and an `instanceColor` alpha other than 1 (it fades copy 0, \
+        which has no layer of its own to carry the opacity).
         """)
 
     public static let importOutsideProject = DiagnosticDescriptor(

@@ -17,8 +17,19 @@ import AnimcSyntax
 /// - its time runs `k × instanceDelay` behind (a layer `timeOffset` of −k × delay), so
 ///   its animations start that much later and show the model values before;
 /// - its opacity is `instanceColor`'s alpha plus k × `instanceAlphaOffset`, clamped to
-///   0...1. Tinting the copies' red, green and blue (`instanceColor` other than white,
-///   the red, green and blue offsets) is refused with E0328: it is not drawn yet.
+///   0...1;
+/// - its red, green and blue are multiplied by `instanceColor`'s plus k × the red,
+///   green and blue offsets, each clamped to 0...1 (copy 0 too: "the color used to
+///   multiply the source object"). The multiplier is applied to every colour the copy
+///   draws (backgrounds, borders, shadows, fills, strokes, gradient stops, and the
+///   values of their animations). For solid colours that is exactly multiplying what
+///   the copy renders: source-over is linear in premultiplied colour and keeps alpha,
+///   and interpolation is linear in the values. Where it would not be exact, E0328
+///   refuses: image contents, and colour animations whose values can leave 0...1
+///   (additive, cumulative, springs, decay, cubic or paced keyframes, timing curves
+///   that overshoot), where the clamp would come before the tint instead of after.
+///   An `instanceColor` alpha other than 1 would fade copy 0, which has no layer of
+///   its own to carry it: refused too.
 struct ReplicatorSettings {
     static let attributes = ["instanceCount", "instanceDelay", "instanceTransform", "instanceColor",
                              "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset"]
@@ -27,9 +38,16 @@ struct ReplicatorSettings {
     var transform = Transform.identity
     var colour = Color(red: 1, green: 1, blue: 1, alpha: 1)
     var offsets = [0.0, 0.0, 0.0, 0.0]
-    /// Where a tint that is not drawn is written, for the message.
-    var tint: SourceRange?
+    /// Where an `instanceColor` with an alpha other than 1 is written (see above).
+    var fadedFirstCopy: SourceRange?
     var failed = false
+
+    /// Copy k's red, green and blue multipliers.
+    func tint(_ k: Int) -> (Double, Double, Double) {
+        func clamped(_ x: Double) -> Double { min(max(x, 0), 1) }
+        return (clamped(colour.red + Double(k) * offsets[0]), clamped(colour.green + Double(k) * offsets[1]),
+                clamped(colour.blue + Double(k) * offsets[2]))
+    }
 }
 
 extension Checker {
@@ -67,22 +85,21 @@ extension Checker {
                 return
             }
             settings.colour = c
-            if c.red != 1 || c.green != 1 || c.blue != 1 || c.alpha != 1 { settings.tint = settings.tint ?? value.range }
+            if c.alpha != 1 { settings.fadedFirstCopy = value.range }
         default:
             guard let x = number(.number) else { return }
             let i = ["instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset"].firstIndex(of: path) ?? 3
             settings.offsets[i] = x
-            if i < 3, x != 0 { settings.tint = settings.tint ?? value.range }
         }
     }
 
     /// Adds the copies of a replicator's sublayers (see ``ReplicatorSettings``).
     func replicate(_ node: LayerNode, _ r: ReplicatorSettings) {
-        if let tint = r.tint {
+        if let faded = r.fadedFirstCopy {
             report(CheckerDiagnostics.replicator.at(
-                tint, "tinting a replicator's copies is not drawn yet", label: "a tint",
-                notes: [Note("instanceColor's alpha and instanceAlphaOffset are: each copy's opacity")],
-                help: "leave instanceColor white (its alpha may change) and the red, green and blue offsets 0"))
+                faded, "an instanceColor alpha other than 1 fades copy 0, which is not drawn yet", label: "alpha below 1",
+                notes: [Note("instanceAlphaOffset fades the later copies and is drawn")],
+                help: "give instanceColor an alpha of 1 and fade the sublayers themselves"))
             return
         }
         guard !r.failed else { return }
@@ -114,7 +131,103 @@ extension Checker {
             if alpha != 1 { wrapper.properties[.opacity] = (.number(alpha), node.range) }
             wrapper.timing.timeOffset = -Double(k) * r.delay
             for child in originals { wrapper.adopt(child.copy(movingIDFrom: node.id, to: wrapper.id)) }
+            guard tint(wrapper, by: r.tint(k)) else { return }
             node.adopt(wrapper)
         }
+        // Copy 0 last: the later copies are made from its untinted layers.
+        for child in originals { guard tint(child, by: r.tint(0)) else { return } }
+    }
+
+    /// Multiplies the red, green and blue of every colour `node` and its sublayers draw
+    /// by `m`; false, with E0328, where that would not be what Core Animation draws
+    /// (see ``ReplicatorSettings``).
+    private func tint(_ node: LayerNode, by m: (Double, Double, Double)) -> Bool {
+        guard m != (1, 1, 1) else { return true }
+        func refuse(_ range: SourceRange, _ what: String) -> Bool {
+            report(CheckerDiagnostics.replicator.at(range, "a replicator's tint cannot be drawn exactly on \(what)", label: "tinted copy",
+                                                    help: "leave instanceColor's red, green and blue 1 and their offsets 0, or \(Self.tintAdvice(what))"))
+            return false
+        }
+        if case .image(let name?) = node.modelValue(.contents), !name.isEmpty { return refuse(node.nameRange, "image contents") }
+        for id in [PropertyID.backgroundColor, .borderColor, .shadowColor, .fillColor, .strokeColor, .colors] {
+            let v = node.modelValue(id), tinted = v.tinted(m)
+            if tinted != v { node.properties[id] = (tinted, node.properties[id]?.range ?? node.range) }
+        }
+        for i in node.animations.indices {
+            guard let animation = node.animations[i].tinted(m) else { return refuse(node.animations[i].range, "a colour that can leave 0...1") }
+            node.animations[i] = animation
+        }
+        for child in node.children where !tint(child, by: m) { return false }
+        return true
+    }
+
+    private static func tintAdvice(_ what: String) -> String {
+        what == "image contents" ? "draw the copies' colour with a shape or a background" : "animate the colour without overshoot"
+    }
+}
+
+extension Value {
+    /// The value with each colour's red, green and blue multiplied by `m`.
+    func tinted(_ m: (Double, Double, Double)) -> Value {
+        func t(_ c: Color) -> Color { Color(red: c.red * m.0, green: c.green * m.1, blue: c.blue * m.2, alpha: c.alpha) }
+        switch self {
+        case .color(let c): return .color(t(c))
+        case .colors(let cs): return .colors(cs.map(t))
+        default: return self
+        }
+    }
+}
+
+extension Animation {
+    /// The animation with its colour values tinted, or nil when a colour's values can
+    /// leave 0...1 (the renderer clamps them: tinting after the clamp is not tinting
+    /// before it).
+    func tinted(_ m: (Double, Double, Double)) -> Animation? {
+        var copy = self
+        switch kind {
+        case .group(let children):
+            var tintedChildren: [Animation] = []
+            for child in children {
+                guard let t = child.tinted(m) else { return nil }
+                tintedChildren.append(t)
+            }
+            copy.kind = .group(tintedChildren)
+        case .property(var p):
+            // Every value of a colour property is one; `presentation` and `model` are
+            // the layer's, tinted with it.
+            guard [.backgroundColor, .borderColor, .shadowColor, .fillColor, .strokeColor, .colors].contains(p.target.property) else {
+                return self
+            }
+            func tinted(_ a: AnimatedValue) -> AnimatedValue {
+                switch a {
+                case .value(let v): return .value(v.tinted(m))
+                case .modelPlus(let v): return .modelPlus(v.tinted(m))
+                case .presentation, .model: return a
+                }
+            }
+            func overshoots(_ f: TimingFunction) -> Bool {
+                switch f {
+                case .linear, .steps: return false
+                case .cubic(_, let y1, _, let y2): return y1 < 0 || y1 > 1 || y2 < 0 || y2 > 1
+                case .spring: return true
+                }
+            }
+            switch p.content {
+            case .basic(let from, let to):
+                guard !p.additive, !p.cumulative, !overshoots(timing.timingFunction) else { return nil }
+                p.content = .basic(from: tinted(from), to: tinted(to))
+            case .keyframes(var k):
+                guard !p.additive, !p.cumulative, k.calculationMode == .linear || k.calculationMode == .discrete,
+                      !overshoots(timing.timingFunction), !k.timingFunctions.contains(where: overshoots) else { return nil }
+                k.values = k.values.map { $0.tinted(m) }
+                p.content = .keyframes(k)
+            case .spring, .decay:
+                return nil
+            case .motion:
+                return self
+            }
+            copy.kind = .property(p)
+        }
+        return copy
     }
 }

@@ -214,3 +214,50 @@ import Testing
         #expect(result.diagnostics.map(\.message) == ["an animation in a group is added with its group"])
     }
 }
+
+/// CAReplicatorLayer's tint (issue 49), against values computed here by hand: copy k's
+/// multiplier is instanceColor + k × offset, each channel clamped to 0...1.
+@Suite struct ReplicatorTintTests {
+    static func timeline() throws -> Timeline {
+        let result = PortingTests.compile("replicator-tint")
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map { "\($0.code.rawValue) \($0.message)" })")
+        return Timeline(try #require(result.composition))
+    }
+
+    static func colour(_ t: Timeline, _ keyPath: String, _ layer: String, at time: Double) -> [Double]? {
+        guard case .color(let c)? = t.value(keyPath, layer: layer, at: time) else { return nil }
+        return [c.red, c.green, c.blue, c.alpha]
+    }
+
+    static func close(_ a: [Double]?, _ b: [Double]) -> Bool {
+        guard let a, a.count == b.count else { return false }
+        return zip(a, b).allSatisfy { abs($0 - $1) < 1e-12 }
+    }
+
+    @Test func eachCopysColoursAreMultipliedByItsTint() throws {
+        let t = try Self.timeline()
+        let g = 128.0 / 255  // instanceColor's green
+        // fillColor (0.8, 0.4, 0.2): copy 0 × (1, g, 1), copy 1 × (0.75, g + 0.25, 1),
+        // copy 2 × (0.5, 1 (clamped from g + 0.5), 1), copy 3 × (0.25, 1, 1).
+        let expected: [(String, [Double])] = [
+            ("row.dot", [0.8, 0.4 * g, 0.2, 1]),
+            ("row.instance[1].dot", [0.6, 0.4 * (g + 0.25), 0.2, 1]),
+            ("row.instance[2].dot", [0.4, 0.4, 0.2, 1]),
+            ("row.instance[3].dot", [0.2, 0.4, 0.2, 1]),
+        ]
+        for (layer, rgba) in expected {
+            let v = Self.colour(t, "fillColor", layer, at: 0)
+            #expect(Self.close(v, rgba), "\(layer): \(String(describing: v)), expected \(rgba)")
+        }
+    }
+
+    @Test func animatedColoursAreTintedAndDelayed() throws {
+        let t = try Self.timeline()
+        let g = 128.0 / 255
+        // strokeColor white → blue over 1 s; copy 1 runs 0.25 s behind: at 0.5 s it is a
+        // quarter of the way, (0.75, 0.75, 1), times (0.75, g + 0.25, 1).
+        #expect(Self.close(Self.colour(t, "strokeColor", "row.instance[1].dot", at: 0.5), [0.5625, 0.75 * (g + 0.25), 1, 1]))
+        // Copy 0 at 0.5 s: (0.5, 0.5, 1) × (1, g, 1).
+        #expect(Self.close(Self.colour(t, "strokeColor", "row.dot", at: 0.5), [0.5, 0.5 * g, 1, 1]))
+    }
+}

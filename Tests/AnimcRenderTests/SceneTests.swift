@@ -94,6 +94,20 @@ import Testing
         #expect(grey(2, 2) == 255)
     }
 
+    /// A replicator's tint, drawn: each dot's fill (0.8, 0.4, 0.2) times copy k's
+    /// multiplier (1 − k/4, 128/255 + k/4 clamped, 1), rounded to 8 bits by hand.
+    @Test func aReplicatorsCopiesAreDrawnTinted() throws {
+        let image = try render("replicator-tint")
+        let g = 128.0 / 255
+        for k in 0..<4 {
+            let m = (1 - 0.25 * Double(k), min(g + 0.25 * Double(k), 1), 1.0)
+            let expected = [0.8 * m.0, 0.4 * m.1, 0.2 * m.2].map { Int(($0 * 255).rounded()) }
+            let p = image[25 + 50 * k, 20]
+            let drawn = [Int(p.0), Int(p.1), Int(p.2)]
+            #expect(zip(drawn, expected).allSatisfy { abs($0 - $1) <= 1 }, "copy \(k): \(drawn), expected \(expected)")
+        }
+    }
+
     @Test func masksToBoundsClipsToTheRoundedBounds() throws {
         let image = try render("clip-rounded")
         let area = 60.0 * 40 - (4 - Double.pi) * 100
