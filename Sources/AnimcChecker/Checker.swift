@@ -249,6 +249,9 @@ struct LoweringContext {
     var spellingLevel = Precedence.any
     /// Whether the value being evaluated will be a colour, where a pasted `nil` is `clear`.
     var expectsColour = false
+    /// The type the value being evaluated will be converted to, in a file that spells
+    /// Swift (a pasted `.zero` is `(0, 0)` for a point, `0 x 0` for a size).
+    var expectedType: ValueType?
 }
 
 /// Checks one file. Its phases, in order (see the README):

@@ -257,7 +257,7 @@ extension Checker {
         default:
             result = binding.expr.map { eval($0, scope) } ?? .poison
             if let type = binding.declaredType, !result.isPoison, let e = binding.expr {
-                result = checkDeclaredType(result, type, e.range, literal: isLiteralNumber(e))
+                result = checkDeclaredType(result, type, e.range, literal: isLiteralNumber(e), expr: e)
             }
         }
         binding.value = result
@@ -265,8 +265,36 @@ extension Checker {
         return result
     }
 
+    /// `let times: [CFTimeInterval] = [0.12, 0.24]`: Swift's array type is `.anim`'s
+    /// `List`; a list of bare numbers declared as times gets its unit on each element
+    /// in the same fix (the type said seconds).
+    private func checkDeclaredArrayType(_ v: SemaValue, _ type: Identifier, _ expr: Expr?) -> SemaValue {
+        let element = String(type.name.dropFirst().dropLast())
+        let ported = SwiftSpellings.typeNames[element] ?? element
+        var edits = [TextEdit(range: type.range, replacement: "List")]
+        var value = v
+        if ported == "Time", case .list(let items) = v, let e = expr.flatMap(literalNumbers), e.count == items.count,
+           items.allSatisfy({ if case .number(_, .none) = $0 { return true } else { return false } }) {
+            edits += e.map { TextEdit(range: .empty(at: $0.range.end), replacement: "s") }
+            value = .list(items.map { if case .number(let x, _) = $0 { return .number(x, .time) } else { return $0 } })
+        }
+        report(CheckerDiagnostics.swiftSpelling.at(
+            type.range, "'\(type.name)' is a Swift array type, not .anim: write 'List'", label: "pasted type",
+            fixIts: [FixIt("write it the .anim way", edits: edits, applicability: .machineApplicable)]))
+        guard case .list = value else { return .poison }
+        return value
+    }
+
+    /// The elements of a list literal when each is a bare number.
+    private func literalNumbers(_ e: Expr) -> [Expr]? {
+        guard case .list(let items) = tree[e] else { return nil }
+        let elements = Array(tree[items])
+        return elements.allSatisfy(isLiteralNumber) ? elements : nil
+    }
+
     /// `let x: Time = ...`: the annotation names a type the value must have.
-    func checkDeclaredType(_ v: SemaValue, _ type: Identifier, _ range: SourceRange, literal: Bool = false) -> SemaValue {
+    func checkDeclaredType(_ v: SemaValue, _ type: Identifier, _ range: SourceRange, literal: Bool = false, expr: Expr? = nil) -> SemaValue {
+        if type.name.hasPrefix("[") { return checkDeclaredArrayType(v, type, expr) }
         if TypeNames.lookup(type.name) == nil, let ported = SwiftSpellings.typeNames[type.name], let expected = TypeNames.lookup(ported) {
             // `let d: CFTimeInterval = 1.5`: the type written the .anim way, and a bare
             // number of seconds given its unit in the same fix.

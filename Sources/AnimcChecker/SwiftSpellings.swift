@@ -127,6 +127,22 @@ enum SwiftSpellings {
         }
     }
 
+    /// Swift's `.zero` as the type it is read as.
+    static func zero(_ type: ValueType) -> Meaning? {
+        switch type {
+        case .point: return .source("(0, 0)", level: Precedence.postfix)
+        case .size: return .source("0 x 0", level: BinaryOperator.size.precedence)
+        case .rect: return .source("(0, 0, 0, 0)", level: Precedence.postfix)
+        case .number, .length: return .number(0)
+        default: return nil
+        }
+    }
+
+    /// The types whose `.zero` Swift writes (`CGPoint.zero`), by what they are.
+    static let zeroTypes: [String: ValueType] = [
+        "CGPoint": .point, "CGSize": .size, "CGRect": .rect, "CGFloat": .number, "Double": .number, "Float": .number,
+    ]
+
     /// Types whose members (`Double.pi`, `UIColor.white`, `CAMediaTimingFillMode.forwards`)
     /// stand for `.anim` words.
     static let types: Set<String> = [
@@ -216,9 +232,17 @@ extension Checker {
     /// Evaluates `expr` knowing the type the value will be converted to, so a pasted
     /// `.pi` is rewritten as degrees where an angle is expected.
     func evaluating(_ expr: Expr, _ scope: Scope, expecting type: ValueType) -> SemaValue {
-        let saved = context.expectedDimension, savedColour = context.expectsColour
-        if facts.spellsSwift { context.expectsColour = type == .color || type == .colors }
-        defer { if facts.spellsSwift { context.expectsColour = savedColour } }
+        let saved = context.expectedDimension, savedColour = context.expectsColour, savedType = context.expectedType
+        if facts.spellsSwift {
+            context.expectsColour = type == .color || type == .colors
+            context.expectedType = type
+        }
+        defer {
+            if facts.spellsSwift {
+                context.expectsColour = savedColour
+                context.expectedType = savedType
+            }
+        }
         switch type {
         case .angle: context.expectedDimension = .angle
         case .time: context.expectedDimension = .time
@@ -263,13 +287,22 @@ extension Checker {
         switch tree[expr] {
         case .implicitMember(let name):
             if let meaning = SwiftSpellings.member(name.name) { return swiftMeaning(meaning, written: "." + name.name, expr.range, scope) }
-            // Any other `.name`: the leading dot is Swift's; the name may be an .anim word.
-            reportSpelling(expr, written: "." + name.name, replacement: portedText(expr))
-            return scope.lookup(name.name) != nil || Builtins.constant(name.name) != nil ? lookupValue(name.name, name.range, scope) : .poison
+            if name.name == "zero", let zero = context.expectedType.flatMap(SwiftSpellings.zero) {
+                return swiftMeaning(zero, written: ".zero", expr.range, scope)
+            }
+            // Any other `.name`: the leading dot is Swift's; the name may be an .anim word
+            // (else dropping the dot would only trade this error for 'cannot find').
+            let known = scope.lookup(name.name) != nil || Builtins.constant(name.name) != nil
+            reportSpelling(expr, written: "." + name.name, replacement: known || Builtins.enumerationOwning(name.name) != nil ? portedText(expr) : nil)
+            return known ? lookupValue(name.name, name.range, scope) : .poison
         case .member(let base, let name):
             if case .identifier(let type) = tree[base], SwiftSpellings.types.contains(type), scope.lookup(type) == nil,
                let meaning = SwiftSpellings.member(name.name) {
                 return swiftMeaning(meaning, written: "\(type).\(name.name)", expr.range, scope)
+            }
+            if name.name == "zero", case .identifier(let type) = tree[base], scope.lookup(type) == nil,
+               let zero = SwiftSpellings.zeroTypes[type].flatMap(SwiftSpellings.zero) {
+                return swiftMeaning(zero, written: "\(type).zero", expr.range, scope)
             }
             if SwiftSpellings.bridgingMembers.contains(name.name) {
                 reportSpelling(expr, written: "." + name.name, replacement: portedText(expr))
@@ -395,11 +428,19 @@ extension Checker {
     /// delay alone (a bare number becomes seconds where a time is expected), and its value.
     func swiftHostClockSum(_ expr: Expr, _ scope: Scope) -> SemaValue? {
         guard facts.namesHostClock, let terms = hostClockDelayTerms(expr), scope.lookup(SwiftSpellings.hostClock) == nil else { return nil }
-        reportSpelling(expr, written: SwiftSpellings.hostClock + "() + ...", replacement: fitted(hostClockDelayText(terms), hostClockDelayLevel(terms)),
+        // The terms' values first: one that is a time already (a constant another fix of
+        // this round gives its unit, `[CFTimeInterval]` elements) is written as it is.
+        let level = context.spellingLevel
+        let values = terms.map { eval($0.term, scope) }
+        context.spellingLevel = level  // the sum's, which the replacement's text is fitted to
+        let timed = zip(terms, values).allSatisfy { term, v in
+            if case .number(_, .time) = v { return !hasBareNumber(term.term) } else { return false }
+        }
+        let text = timed ? hostClockTimedText(terms) : fitted(hostClockDelayText(terms), hostClockDelayLevel(terms))
+        reportSpelling(expr, written: SwiftSpellings.hostClock + "() + ...", replacement: text,
                        note: "Core Animation's beginTime is on the host's clock; a .anim beginTime counts from the composition's start")
         var sum: SemaValue = .number(0, .none)
-        for (negative, term) in terms {
-            let v = eval(term, scope)
+        for ((negative, term), v) in zip(terms, values) {
             guard case .number(let x, let d) = v else { return v.isPoison ? .poison : v }
             guard case .number(let total, let dt) = sum, dt == d || dt == .none && total == 0 else {
                 if case .number(_, let dt) = sum { report(Messages.operandDimensions(term.range, op: negative ? "-" : "+", left: dt, right: d)) }
@@ -447,6 +488,32 @@ extension Checker {
             text += i == 0 ? (negative ? "-" + t : t) : (negative ? " - " + t : " + " + t)
         }
         return time && !literals ? "(\(text)) * 1s" : text
+    }
+
+    /// Whether `e` writes a number without a unit (a subscript's index aside): its value
+    /// may be a time only because the unit is assumed while it is reported.
+    private func hasBareNumber(_ e: Expr) -> Bool {
+        switch tree[e] {
+        case .number(_, nil): return true
+        case .paren(let inner), .unary(_, let inner): return hasBareNumber(inner)
+        case .binary(_, let l, let r): return hasBareNumber(l) || hasBareNumber(r)
+        case .index(let base, _): return hasBareNumber(base)
+        case .member(let base, _): return hasBareNumber(base)
+        case .call(_, let arguments): return tree[arguments].contains { hasBareNumber($0.value) }
+        default: return false
+        }
+    }
+
+    /// The delay terms as written, when each is a time already.
+    private func hostClockTimedText(_ terms: [(negative: Bool, term: Expr)]) -> String {
+        let (left, right) = BinaryOperator.add.operandLevels
+        var text = ""
+        for (i, (negative, term)) in terms.enumerated() {
+            let t = argumentText(term, angle: false, within: i == 0 ? (negative ? Precedence.unary : left) : right)
+            text += i == 0 ? (negative ? "-" + t : t) : (negative ? " - " + t : " + " + t)
+        }
+        return fitted(text, terms.count == 1 ? (terms[0].negative ? Precedence.unary : portedLevel(terms[0].term, angle: false))
+                                             : BinaryOperator.add.precedence)
     }
 
     /// Whether every term is a number written without a unit (each then gets seconds).
@@ -597,6 +664,20 @@ extension Checker {
             default: return nil
             }
         default: return nil
+        }
+    }
+
+    /// `.zero`, `CGPoint.zero`, `CGSize.zero`, `CGPointZero`, `CGSizeZero` as a rect's
+    /// origin or size: both parts 0.
+    private func isZeroPair(_ e: Expr) -> Bool {
+        switch tree[e] {
+        case .paren(let inner): return isZeroPair(inner)
+        case .implicitMember(let name): return name.name == "zero"
+        case .member(let base, let name):
+            guard name.name == "zero", case .identifier(let type) = tree[base] else { return false }
+            return type == "CGPoint" || type == "CGSize"
+        case .identifier(let name): return name == "CGPointZero" || name == "CGSizeZero"
+        default: return false
         }
     }
 
@@ -1020,9 +1101,9 @@ extension Checker {
             if let x = labelled("x"), let y = labelled("y"), let w = labelled("width"), let h = labelled("height") { return "(\(x), \(y), \(w), \(h))" }
             guard let origin = args.first(where: { $0.label?.name == "origin" })?.value,
                   let size = args.first(where: { $0.label?.name == "size" })?.value else { return nil }
-            let o = pairParts(origin).map { $0.map { argumentText($0, angle: false) } }
+            let o = isZeroPair(origin) ? ["0", "0"] : pairParts(origin).map { $0.map { argumentText($0, angle: false) } }
                 ?? ["x", "y"].map { argumentText(origin, angle: false, within: Precedence.postfix) + "." + $0 }
-            let z = pairParts(size).map { $0.map { argumentText($0, angle: false) } }
+            let z = isZeroPair(size) ? ["0", "0"] : pairParts(size).map { $0.map { argumentText($0, angle: false) } }
                 ?? ["width", "height"].map { argumentText(size, angle: false, within: Precedence.postfix) + "." + $0 }
             return "(" + (o + z).joined(separator: ", ") + ")"
         case "UIColor", "NSColor", SwiftSpellings.colorLiteral:

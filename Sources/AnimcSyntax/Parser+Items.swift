@@ -253,7 +253,14 @@ extension Parser {
         var type: NameRef?
         if tok.kind == .colon {
             advance()
-            type = parseName(after: "':' in a 'let'")
+            if tok.kind == .lBracket && peek().kind == .identifier && peek(2).kind == .rBracket {
+                // Swift's array type (`let times: [CFTimeInterval] = ...`), kept whole as
+                // one name so the checker can give the .anim type.
+                let open = advance(), element = advance(), close = advance()
+                type = self.name("[" + file.text(element.range) + "]", open.range.union(close.range))
+            } else {
+                type = parseName(after: "':' in a 'let'")
+            }
         }
         let value: NodeRef
         if expect(.equal, "after the name in 'let \(spelling(name))'") {
