@@ -101,7 +101,7 @@ extension Checker {
         if expanding { work.evaluations += limits.loweringWeight }
         // `as fade[c]` in a loop: fade[0], fade[1], ...
         guard let name = indexedName(alias?.name ?? target?.dotted ?? "group", indices, scope, what: "an animation index") else { return nil }
-        var written = gatherBody(item, kind: kind.name, body, scope)
+        var written = gatherBody(item, kind: kind.name, body, scope, inGroup: group != nil)
         if kind.name == "group" {
             let loweredTiming = lowerTiming(written.attributes, kind: kind.name, range: item.range, group: group, body: body)
             if loweredTiming == nil { written.failed = true }
@@ -117,7 +117,7 @@ extension Checker {
 
     /// Reads an animation's body: attributes by canonical name (a pasted `fromValue` read
     /// as `from`, after its message), keyframe rows, a group's children.
-    private func gatherBody(_ item: Item, kind: String, _ body: Block, _ scope: Scope) -> AnimationBody {
+    private func gatherBody(_ item: Item, kind: String, _ body: Block, _ scope: Scope, inGroup: Bool) -> AnimationBody {
         var written = AnimationBody()
         let known = Checker.knownAttributes[kind] ?? Checker.timingAttributeNames + Checker.propertyAttributeNames
         expandNested(body, in: scope) { child, childScope in
@@ -137,6 +137,19 @@ extension Checker {
                     report(CheckerDiagnostics.swiftSpelling.at(
                         key.range, "'delegate' is the app's code that hears when the animation starts and stops: it is not animation",
                         label: "app code", fixIts: [FixIt("remove it", edits: [removal(of: child.range)], applicability: .machineApplicable)]))
+                    return
+                }
+                if kind == "spring", name == "duration", case .member(let base, let member) = tree[value], member.name == "settlingDuration",
+                   case .identifier(let owner) = tree[base], isThisSpring(owner, item, childScope) {
+                    // `spring.duration = spring.settlingDuration`: what a spring's duration
+                    // is when it is not set, so the fix removes it. In a group the default
+                    // is the group's duration: no fix there.
+                    report(CheckerDiagnostics.swiftSpelling.at(
+                        value.range, "'\(owner).settlingDuration' is what a spring's duration is when it is not set", label: "pasted spelling",
+                        help: inGroup ? "in a group a spring's duration defaults to the group's: write the settling time as a number" : nil,
+                        fixIts: inGroup ? [] : [FixIt("remove it: the duration defaults to the settling duration", edits: [removal(of: child.range)],
+                                                      applicability: .machineApplicable)]))
+                    if inGroup { written.failed = true }
                     return
                 }
                 guard known.contains(name) else {
@@ -181,6 +194,13 @@ extension Checker {
             }
         }
         return written
+    }
+
+    /// Whether `owner` in `owner.settlingDuration` names the spring being read: its
+    /// `as` name, or a name declared nowhere (the pasted code's variable for it).
+    private func isThisSpring(_ owner: String, _ item: Item, _ scope: Scope) -> Bool {
+        if case .animation(_, _, let alias?, _, _, _) = tree[item], alias.name == owner { return true }
+        return scope.lookup(owner) == nil && Builtins.constant(owner) == nil
     }
 
     /// The property an animation's key path names, on a layer of `layerKind`; nil after
