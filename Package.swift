@@ -26,8 +26,12 @@ let package = Package(
         .target(name: "AnimcSyntax", dependencies: ["AnimcBase", "AnimcDiagnostics"], exclude: readme),
         // The typed, fully resolved IR and the property table. Knows nothing of syntax.
         .target(name: "AnimcIR", dependencies: ["AnimcBase"], exclude: readme),
+        // Beside stage 2: pasted Swift and Objective-C, and the .anim text of each spelling,
+        // printed from the syntax tree (the checker reports it with these fix-its).
+        .target(name: "AnimcPorting", dependencies: ["AnimcBase", "AnimcDiagnostics", "AnimcSyntax"], exclude: readme),
         // Stage 2: syntax tree -> IR (+ diagnostics): names, units, folding, expansion, CA rules.
-        .target(name: "AnimcChecker", dependencies: ["AnimcBase", "AnimcDiagnostics", "AnimcSyntax", "AnimcIR"], exclude: readme),
+        .target(name: "AnimcChecker", dependencies: ["AnimcBase", "AnimcDiagnostics", "AnimcSyntax", "AnimcIR", "AnimcPorting"],
+                exclude: readme),
         // Stage 3: Core Animation's timing and interpolation model over the IR. Embeddable.
         .target(name: "AnimcRuntime", dependencies: ["AnimcBase", "AnimcIR"], exclude: readme),
         // Pixels and the image codecs (PNG, deflate), written here. A leaf: the standard library only.
@@ -83,7 +87,7 @@ let package = Package(
                     dependencies: ["AnimcSyntax", "AnimcDiagnostics", "AnimcBase", "AnimcTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "AnimcCheckerTests",
-                    dependencies: ["AnimcChecker", "AnimcSyntax", "AnimcIR", "AnimcDiagnostics", "AnimcBase",
+                    dependencies: ["AnimcChecker", "AnimcPorting", "AnimcSyntax", "AnimcIR", "AnimcDiagnostics", "AnimcBase",
                                    "AnimcDriver", "AnimcCompiler", "AnimcTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "AnimcRuntimeTests",

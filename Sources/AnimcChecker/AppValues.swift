@@ -1,5 +1,6 @@
 import AnimcBase
 import AnimcDiagnostics
+import AnimcPorting
 import AnimcSyntax
 
 /// Pasted code reads the app's own objects: `self.bounds`, `self.view.center`,

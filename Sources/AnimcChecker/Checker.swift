@@ -1,6 +1,7 @@
 import AnimcBase
 import AnimcDiagnostics
 import AnimcIR
+import AnimcPorting
 import AnimcSyntax
 
 /// What checking one file produced: the IR when there are no errors, and every

@@ -89,22 +89,12 @@ extension Checker {
         }
         if sumOfLiterals(expr) { return literals.map { TextEdit(range: .empty(at: $0.range.end), replacement: unit) } }
         let product = " * 1" + unit
-        if syntaxLevel(expr) < BinaryOperator.multiply.operandLevels.left {
+        if tree.precedenceLevel(expr) < BinaryOperator.multiply.operandLevels.left {
             return [TextEdit(range: .empty(at: expr.range.start), replacement: "("), TextEdit(range: .empty(at: expr.range.end), replacement: ")" + product)]
         }
         return [TextEdit(range: .empty(at: expr.range.end), replacement: product)]
     }
 
-    /// The ``Precedence`` level of `expr` as written.
-    func syntaxLevel(_ expr: Expr) -> Int {
-        switch tree[expr] {
-        case .binary(let op, _, _): return op.precedence
-        case .unary: return Precedence.unary
-        case .conditional: return Precedence.conditional
-        case .range: return Precedence.range
-        default: return Precedence.postfix
-        }
-    }
 
     /// The literal a name's `let` gives without a type or a unit (`let d = 1.5`), if so.
     private func literalConstant(_ expr: Expr, _ scope: Scope) -> SourceRange? {

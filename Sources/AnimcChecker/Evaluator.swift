@@ -1,6 +1,7 @@
 import AnimcBase
 import AnimcDiagnostics
 import AnimcIR
+import AnimcPorting
 import AnimcSyntax
 
 #if canImport(Glibc)

@@ -377,7 +377,7 @@ extension Checker {
         let line = tree.file.bytes[..<Int(range.start)].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
         let indent = String(decoding: tree.file.bytes[line..<Int(range.start)].prefix { $0 == 0x20 || $0 == 0x09 }, as: UTF8.self)
         let replacement = bodyKeys.anchorPointByComponent ? nil
-            : frameFixText(value, anchor: bodyKeys.anchorPoint, bounds: !laterBounds, position: !laterPosition, indent: indent)
+            : porter.frameFixText(value, anchor: bodyKeys.anchorPoint, bounds: !laterBounds, position: !laterPosition, indent: indent)
         let f = { (x: Double) in formatNumber(x) }
         let written = [laterBounds ? nil : "bounds", laterPosition ? nil : "position"].compactMap { $0 }.joined(separator: " and ")
         report(CheckerDiagnostics.swiftSpelling.at(

@@ -867,6 +867,19 @@ public enum Precedence {
     public static let any = conditional
 }
 
+extension SyntaxTree {
+    /// The ``Precedence`` level of `expr` as written.
+    public func precedenceLevel(_ expr: Expr) -> Int {
+        switch self[expr] {
+        case .binary(let op, _, _): return op.precedence
+        case .unary: return Precedence.unary
+        case .conditional: return Precedence.conditional
+        case .range: return Precedence.range
+        default: return Precedence.postfix
+        }
+    }
+}
+
 extension BinaryOperator {
     /// The operator's level in ``Precedence``'s order.
     public var precedence: Int {

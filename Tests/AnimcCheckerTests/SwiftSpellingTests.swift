@@ -1,6 +1,7 @@
 import AnimcBase
 @testable import AnimcChecker
 import AnimcIR
+import AnimcPorting
 import AnimcSyntax
 import Foundation
 import Testing
