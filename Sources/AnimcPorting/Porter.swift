@@ -564,7 +564,11 @@ public struct Porter {
             }
             return nil
         case SwiftSpellings.hostClock:
-            return args.isEmpty ? "0s" : nil
+            // The clock alone is the composition's start: `0s` where a time is expected;
+            // elsewhere (`let start = CACurrentMediaTime()`) a plain 0, so the delays added
+            // to it later (`start + delays[i]`, numbers of seconds) get their unit once,
+            // where the sum is used.
+            return args.isEmpty ? (expectsTime ? "0s" : "0") : nil
         case _ where SwiftSpellings.cFunctions[name] != nil:
             guard let function = SwiftSpellings.cFunctions[name], args.allSatisfy({ $0.label == nil }) else { return nil }
             return function + "(" + args.map { argumentText($0.value, angle: angle) }.joined(separator: ", ") + ")"

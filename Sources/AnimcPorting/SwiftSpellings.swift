@@ -145,7 +145,12 @@ public enum SwiftSpellings {
 
     /// Members that turn a UIKit value into Core Animation's (`UIColor.red.cgColor`,
     /// `path.CGPath`): `.anim` values are Core Animation's already.
-    public static let bridgingMembers: Set<String> = ["cgColor", "cgPath", "CGColor", "CGPath", "cgImage", "CGImage"]
+    public static let bridgingMembers: Set<String> = [
+        "cgColor", "cgPath", "CGColor", "CGPath", "cgImage", "CGImage",
+        // NSNumber's and NSValue's unboxing (`[delays[i] floatValue]`, `n.doubleValue`).
+        "floatValue", "doubleValue", "intValue", "integerValue", "boolValue", "CGPointValue", "CGSizeValue", "CGRectValue",
+        "CATransform3DValue",
+    ]
 
     /// Core Animation's attribute names for `.anim`'s.
     public static let attributes: [String: String] = [

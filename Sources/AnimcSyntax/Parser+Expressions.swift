@@ -585,7 +585,25 @@ extension Parser {
             guard depth == 0 else { return false }
         } else if first.kind == .identifier {
             k += 1
-            while token(at: pos + k).kind == .dot, token(at: pos + k + 1).kind == .identifier { k += 2 }
+            // `[layer.presentationLayer opacity]`, `[delays[i] floatValue]`: names, members
+            // and subscripts (each a bounded look).
+            while k < 256 {
+                if token(at: pos + k).kind == .dot, token(at: pos + k + 1).kind == .identifier {
+                    k += 2
+                } else if token(at: pos + k).kind == .lBracket, token(at: pos + k).flags.contains(.attached) {
+                    var depth = 0
+                    while k < 256 {
+                        let t = token(at: pos + k)
+                        if t.kind == .lBracket { depth += 1 } else if t.kind == .rBracket { depth -= 1 }
+                        else if t.kind == .eof || t.kind == .lBrace || t.kind == .rBrace { return false }
+                        k += 1
+                        if depth == 0 { break }
+                    }
+                    guard depth == 0 else { return false }
+                } else {
+                    break
+                }
+            }
         } else {
             return false
         }
