@@ -61,6 +61,14 @@ extension Checker {
         }
     }
 
+    /// `UIColor(named: "Brand")`: a colour of the app's asset catalog, told once per name.
+    func reportAppColour(_ name: String, _ range: SourceRange) {
+        let d = CheckerDiagnostics.unknownName.at(
+            range, "'UIColor(named: \(name))' reads the app's asset catalog, which a .anim file cannot see", label: "the app's value",
+            help: "declare the colour it has in the app once and use that name, for example 'let brand = #ff8000'")
+        report(d, key: "E0301|app|colour|\(name)")
+    }
+
     /// Reports a read of the app's value once per name (see ``AppValues``).
     func reportAppRead(_ chain: [String], _ range: SourceRange) {
         // `self.bounds.size.width` reads `self.bounds`: one name for both.

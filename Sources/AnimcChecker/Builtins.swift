@@ -51,7 +51,7 @@ enum Builtins {
     }
 
     static let functions = NameTable<Function>([
-        ("rgb", .rgb), ("rgba", .rgb), ("sqrt", .sqrt), ("abs", .sqrt), ("floor", .sqrt), ("ceil", .sqrt),
+        ("rgb", .rgb), ("rgba", .rgb), ("hsb", .rgb), ("hsba", .rgb), ("withAlpha", .rgb), ("sqrt", .sqrt), ("abs", .sqrt), ("floor", .sqrt), ("ceil", .sqrt),
         ("round", .sqrt), ("min", .min), ("max", .min), ("mod", .mod), ("rem", .mod), ("pow", .pow), ("sin", .sin), ("cos", .sin),
         ("tan", .sin), ("atan2", .atan2), ("clamp", .clamp), ("lerp", .lerp), ("length", .length),
         ("normalize", .normalize), ("distance", .distance), ("dot", .dot), ("translate", .translate),
@@ -266,8 +266,11 @@ extension Checker {
         }
     }
 
-    /// `rgb(red, green, blue)` and `rgba(red, green, blue, alpha)`.
+    /// `rgb(red, green, blue)` and `rgba(red, green, blue, alpha)`; `hsb`, `hsba` and
+    /// `withAlpha` (below).
     private func colour(_ name: String, _ a: CallArguments) -> SemaValue {
+        if name == "hsb" || name == "hsba" { return hsbColour(name, a) }
+        if name == "withAlpha" { return colourWithAlpha(a) }
         let names = name == "rgb" ? ["red", "green", "blue"] : ["red", "green", "blue", "alpha"]
         guard let s = a.bind(name) else { return .poison }
         var c = (0.0, 0.0, 0.0, 1.0)
@@ -286,6 +289,53 @@ extension Checker {
             }
         }
         return Checker.rgbColor(c)
+    }
+
+    /// `hsb(hue, saturation, brightness)`, `hsba(..., alpha)`: UIColor(hue:saturation:
+    /// brightness:alpha:), every component 0...1 (a hue of 1 is red again), converted as
+    /// the HSV model defines it.
+    private func hsbColour(_ name: String, _ a: CallArguments) -> SemaValue {
+        let names = ["hue", "saturation", "brightness", "alpha"]
+        guard let s = a.bind(name) else { return .poison }
+        var c = [0.0, 0.0, 0.0, 1.0]
+        for (i, slot) in s.enumerated() {
+            guard let x = a.number(slot, what: names[i]) else { return .poison }
+            guard x >= 0, x <= 1, let r = slot?.1 else {
+                if let r = slot?.1 { report(Messages.outOfRange(r, what: names[i], value: formatNumber(x), valid: "0...1")) }
+                return .poison
+            }
+            _ = r
+            c[i] = x
+        }
+        let (h, sat, v) = (c[0], c[1], c[2])
+        let sector = (h * 6).truncatingRemainder(dividingBy: 6), k = sector.rounded(.down), f = sector - k
+        let p = v * (1 - sat), q = v * (1 - sat * f), t = v * (1 - sat * (1 - f))
+        let rgb: (Double, Double, Double)
+        switch Int(k) {
+        case 0: rgb = (v, t, p)
+        case 1: rgb = (q, v, p)
+        case 2: rgb = (p, v, t)
+        case 3: rgb = (p, q, v)
+        case 4: rgb = (t, p, v)
+        default: rgb = (v, p, q)
+        }
+        return .color(Color(red: rgb.0, green: rgb.1, blue: rgb.2, alpha: c[3]))
+    }
+
+    /// `withAlpha(colour, alpha)`: UIColor's withAlphaComponent, the colour with its alpha
+    /// replaced.
+    private func colourWithAlpha(_ a: CallArguments) -> SemaValue {
+        guard let s = a.bind("withAlpha"), let slot = s[0] else { return .poison }
+        guard case .color(let c) = slot.0 else {
+            report(Messages.typeMismatch(slot.1, expected: "a colour", found: slot.0.typeName, context: "'withAlpha'"))
+            return .poison
+        }
+        guard let alpha = a.number(s[1], what: "alpha") else { return .poison }
+        guard alpha >= 0, alpha <= 1 else {
+            report(Messages.outOfRange(s[1]?.1 ?? a.range, what: "alpha", value: formatNumber(alpha), valid: "0...1"))
+            return .poison
+        }
+        return .color(Color(red: c.red, green: c.green, blue: c.blue, alpha: alpha))
     }
 
     /// Numbers and vectors: `sqrt`, `min`, `mod`, `pow`, `sin`, `atan2`, `clamp`, `lerp`, `length`, ...

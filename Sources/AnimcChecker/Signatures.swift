@@ -66,6 +66,14 @@ extension Builtins {
         add(BuiltinSignature("rgba", [("red", n, nil), ("green", n, nil), ("blue", n, nil), ("alpha", n, nil)],
                              usage: "rgba(red, green, blue, alpha) with alpha 0...1",
                              "A colour from components 0...255 and an opacity 0...1."))
+        add(BuiltinSignature("hsb", [("hue", n, nil), ("saturation", n, nil), ("brightness", n, nil)],
+                             usage: "hsb(hue, saturation, brightness) with components 0...1",
+                             "A colour from hue, saturation and brightness 0...1, as UIColor(hue:saturation:brightness:alpha:)."))
+        add(BuiltinSignature("hsba", [("hue", n, nil), ("saturation", n, nil), ("brightness", n, nil), ("alpha", n, nil)],
+                             usage: "hsba(hue, saturation, brightness, alpha) with components 0...1",
+                             "A colour from hue, saturation, brightness and an opacity, each 0...1."))
+        add(BuiltinSignature("withAlpha", [("colour", "colour", nil), ("alpha", n, nil)], usage: "withAlpha(colour, alpha)",
+                             "The colour with its opacity replaced, as UIColor's withAlphaComponent."))
         for (name, what) in [("sqrt", "The square root of a plain number."), ("abs", "The magnitude, in the number's unit."),
                              ("floor", "Rounded down, in the number's unit."), ("ceil", "Rounded up, in the number's unit."),
                              ("round", "Rounded to the nearest whole number, halves away from zero.")] {

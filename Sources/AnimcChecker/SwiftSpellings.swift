@@ -118,6 +118,11 @@ extension Checker {
     /// report for the whole call, its fix-it with everything inside rewritten too.
     func swiftCall(_ expr: Expr, _ callee: Identifier, _ scope: Scope) -> SemaValue? {
         guard SwiftSpellings.isFunction(callee.name), scope.lookup(callee) == nil else { return nil }
+        if callee.name == "UIColor" || callee.name == "NSColor", case .call(_, let arguments) = tree[expr],
+           let only = tree[arguments].first, tree[arguments].count == 1, only.label?.name == "named" {
+            reportAppColour(text(only.value.range), expr.range)
+            return .poison
+        }
         if SwiftSpellings.functions.contains(callee.name), case .call(_, let arguments) = tree[expr],
            porter.portedCall(callee.name, Array(tree[arguments])) == nil {
             // A call the table knows but not with these arguments: porting only its

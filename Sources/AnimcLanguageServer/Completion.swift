@@ -342,7 +342,7 @@ extension LanguageServer {
             if target == nil || target == .transform {
                 for f in LanguageFacts.functionNames { functionCompletion(f, into: &out) }
             } else {
-                for f in ["rgb", "rgba", "min", "max", "clamp", "lerp"] { functionCompletion(f, into: &out) }
+                for f in ["rgb", "rgba", "hsb", "hsba", "withAlpha", "min", "max", "clamp", "lerp"] { functionCompletion(f, into: &out) }
             }
             if target == nil { for name in LanguageFacts.timingFunctionNames { out.add(name, kind: CompletionKind.function) } }
         }

@@ -353,6 +353,10 @@ public struct Porter {
         let alpha = component("alpha").map { argumentText($0, angle: false) } ?? "1"
         if let r = channel("red"), let g = channel("green"), let b = channel("blue") { return "rgba(\(r), \(g), \(b), \(alpha))" }
         if let w = channel("white") { return "rgba(\(w), \(w), \(w), \(alpha))" }
+        // `UIColor(hue:saturation:brightness:alpha:)`: the same components, 0...1.
+        if let h = component("hue"), let s = component("saturation"), let b = component("brightness") {
+            return "hsba(" + [h, s, b].map { argumentText($0, angle: false) }.joined(separator: ", ") + ", \(alpha))"
+        }
         return nil
     }
 
@@ -360,8 +364,17 @@ public struct Porter {
     /// three (CSS's shorthand), as the common hex-string colour helpers read it. Eight
     /// digits are left alone: helpers disagree on where the alpha goes.
     private func hexColour(_ e: Expr) -> String? {
-        guard case .string(let s) = tree[e] else { return nil }
-        var digits = Substring(s)
+        var digits: Substring
+        switch tree[e] {
+        case .string(let s): digits = Substring(s)
+        case .number(let v, nil):
+            // `UIColor(hex: 0xFF8000)`, or the literal once written in decimal: the
+            // integer's 24 bits are red, green and blue (0xFFF is 4095: #000fff).
+            guard v >= 0, v <= 0xFFFFFF, v == v.rounded() else { return nil }
+            let hex = String(Int(v), radix: 16)
+            digits = Substring(String(repeating: "0", count: 6 - hex.count) + hex)
+        default: return nil
+        }
         if digits.hasPrefix("#") { digits = digits.dropFirst() } else if digits.lowercased().hasPrefix("0x") { digits = digits.dropFirst(2) }
         guard digits.count == 6 || digits.count == 3, digits.allSatisfy(\.isHexDigit) else { return nil }
         return "#" + digits.lowercased()
@@ -385,6 +398,10 @@ public struct Porter {
         if case .identifier(let n) = tree[receiver] { className = n } else { className = nil }
         // `[x CGColor]`: the value itself.
         if args.isEmpty, SwiftSpellings.bridgingMembers.contains(selector) { return argumentText(receiver, angle: angle) }
+        // `[[UIColor blackColor] colorWithAlphaComponent:0.3]`: the colour, its alpha replaced.
+        if selector == "colorWithAlphaComponent", args.count == 1, className != "UIColor", className != "NSColor" {
+            return "withAlpha(\(argumentText(receiver, angle: false)), \(argumentText(args[0].value, angle: false)))"
+        }
         switch className {
         case "UIColor", "NSColor":
             if args.isEmpty, selector.hasSuffix("Color") {

@@ -378,6 +378,10 @@ public struct Lexer {
     /// number = digits ["." digits] [("e"|"E") ["+"|"-"] digits] [unit]
     private mutating func number() {
         let start = i
+        if bytes[i] == 0x30, peek(1) == 0x78 || peek(1) == 0x58, Lexer.isHexDigit(peek(2)) {
+            hexNumber()
+            return
+        }
         var malformed = false
         while i < bytes.count, Lexer.isDigit(bytes[i]) { i += 1 }
         if peek() == 0x2E, peek(1) != 0x2E {
@@ -456,6 +460,31 @@ public struct Lexer {
         }
         append(.number, from: start, error: malformed)
     }
+
+    /// `0xFF8000`, C's and Swift's hexadecimal integer (pasted colour helpers take them):
+    /// a number token reported with its decimal spelling. More than 13 digits (past
+    /// 2⁵² ) are malformed rather than rounded.
+    private mutating func hexNumber() {
+        let start = i
+        i += 2
+        while i < bytes.count, Lexer.isHexDigit(bytes[i]) { i += 1 }
+        let digits = i - start - 2
+        var malformed = digits > 13
+        if i < bytes.count, Lexer.isIdentContinue(bytes[i]) {
+            while i < bytes.count, Lexer.isIdentContinue(bytes[i]) { i += 1 }
+            malformed = true
+        }
+        if malformed {
+            report(SyntaxDiagnostics.malformedNumber(SourceRange(start, i), text: text(start, i)))
+        } else if let (value, _) = LiteralValue.number(UnsafeBufferPointer(rebasing: bytes[start..<i])) {
+            reportPasted(SyntaxDiagnostics.hexLiteral(SourceRange(start, i), written: text(start, i), decimal: formatInteger(value)))
+        }
+        append(.number, from: start, error: malformed)
+    }
+
+    private func formatInteger(_ x: Double) -> String { String(UInt64(x)) }
+
+    static func isHexDigit(_ b: UInt8) -> Bool { isDigit(b) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66) }
 
     /// string = '"' { char | escape } '"' ; no line breaks inside.
     private mutating func string() {
@@ -576,6 +605,15 @@ public enum LiteralValue {
     /// checked each index.
     public static func number(_ bytes: UnsafeBufferPointer<UInt8>) -> (Double, NumberUnit?)? {
         var i = bytes.startIndex
+        if bytes.count > 2, bytes[i] == 0x30, bytes[i + 1] == 0x78 || bytes[i + 1] == 0x58 {
+            // `0xFF8000` (the lexer took at most 13 hex digits: exact in a Double).
+            var value: UInt64 = 0
+            for b in bytes[(i + 2)...] {
+                guard Lexer.isHexDigit(b), value < (1 << 52) else { return nil }
+                value = value * 16 + UInt64(b <= 0x39 ? b - 0x30 : (b | 0x20) - 0x61 + 10)
+            }
+            return (Double(value), nil)
+        }
         var mantissa: UInt64 = 0
         var digits = 0
         var scale = 0

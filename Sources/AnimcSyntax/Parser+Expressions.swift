@@ -347,6 +347,11 @@ extension Parser {
                     $0.push(expr)
                     $0.pushList(since: indices)
                 }
+            } else if (tok.kind == .bang || tok.kind == .question) && tok.flags.contains(.attached)
+                        && peek().kind == .dot && peek().flags.contains(.attached) && peek(2).kind == .identifier {
+                // Swift's `UIColor(named: "Brand")!.cgColor`, `view?.center`: the value itself.
+                let mark = advance()
+                record(SyntaxDiagnostics.swiftUnwrap(mark.range, written: file.text(mark.range)))
             } else if tok.kind == .dot && tok.flags.contains(.attached) && peek().kind == .identifier {
                 advance()
                 let nameToken = advance()

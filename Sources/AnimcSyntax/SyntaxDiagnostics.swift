@@ -332,6 +332,12 @@ public enum SyntaxDiagnostics {
                                    fixIts: [.replace(suffix, with: "", "remove it", applicability: .machineApplicable)])
     }
 
+    /// `0xFF8000`: a hexadecimal integer, written in decimal.
+    static func hexLiteral(_ range: SourceRange, written: String, decimal: String) -> Diagnostic {
+        pastedCSyntaxDescriptor.at(range, "'\(written)' is a hexadecimal literal: .anim writes numbers in decimal", label: "hexadecimal",
+                                   fixIts: [.replace(range, with: decimal, "write it in decimal", applicability: .machineApplicable)])
+    }
+
     /// `@0.5`, `@"forwards"`, `@[...]`: the `@` of an Objective-C literal.
     /// `@0.5`, `@(x + 1)`; `boxedOperand` is the `)` of `@(x)` around one number or
     /// name, removed with the `@` and the `(`.
@@ -357,6 +363,12 @@ public enum SyntaxDiagnostics {
     static func swiftCast(_ cast: SourceRange, removed: SourceRange, written: String) -> Diagnostic {
         pastedCSyntaxDescriptor.at(cast, "'\(written)' is a Swift cast: .anim values need none", label: "Swift cast",
                                    fixIts: [.replace(removed, with: "", "remove the cast", applicability: .machineApplicable)])
+    }
+
+    /// `color!.cgColor`, `view?.center`: Swift's unwrapping, before a member.
+    static func swiftUnwrap(_ mark: SourceRange, written: String) -> Diagnostic {
+        pastedCSyntaxDescriptor.at(mark, "'\(written)' unwraps a Swift optional: .anim values are never nil", label: "Swift optional",
+                                   fixIts: [.replace(mark, with: "", "remove it", applicability: .machineApplicable)])
     }
 
     /// `a ?? b`, `a ?: b` other than a read of the presentation layer.

@@ -243,6 +243,23 @@ import Testing
         #expect(value("rgb(300, 0, 0)", property: "backgroundColor").1 == ["E0313"])
     }
 
+    /// UIColor(hue:saturation:brightness:alpha:) by the HSV model, worked by hand: hue
+    /// 0.25 is sector 1 at f = 0.5, so (v(1 − s·f), v, v(1 − s)) = (0.6, 0.8, 0.4).
+    @Test func hsbColoursAndAlphaReplaced() {
+        func colour(_ text: String) -> [Double]? {
+            guard case .color(let c)? = value(text, property: "backgroundColor").0 else { return nil }
+            return [c.red, c.green, c.blue, c.alpha]
+        }
+        func close(_ a: [Double]?, _ b: [Double]) -> Bool { a.map { zip($0, b).allSatisfy { abs($0 - $1) < 1e-12 } } ?? false }
+        #expect(close(colour("hsba(0.25, 0.5, 0.8, 1)"), [0.6, 0.8, 0.4, 1]))
+        #expect(close(colour("hsb(0.5, 1, 1)"), [0, 1, 1, 1]))      // cyan
+        #expect(close(colour("hsb(1, 1, 1)"), [1, 0, 0, 1]))        // a whole turn: red again
+        #expect(close(colour("hsb(0.3, 0, 0.7)"), [0.7, 0.7, 0.7, 1]))  // no saturation: grey
+        #expect(close(colour("withAlpha(rgba(51, 102, 153, 1), 0.5)"), [0.2, 0.4, 0.6, 0.5]))
+        #expect(close(colour("withAlpha(black, 0.3)"), [0, 0, 0, 0.3]))
+        #expect(value("hsb(1.5, 1, 1)", property: "backgroundColor").1 == ["E0313"])
+    }
+
     @Test func transformsKeepTheirFunctionList() {
         let (v, codes) = value("rotate(-45deg) scale(0.25)", property: "transform")
         #expect(codes.isEmpty)

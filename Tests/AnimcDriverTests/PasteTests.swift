@@ -15,7 +15,8 @@ import Testing
 /// (`NAME.fixed.anim`, regenerated with ANIMC_UPDATE_GOLDENS=1), and the values the
 /// original code gives, computed by hand or by formulas outside animc, are in
 /// `NAME.values` as `layer keyPath time value` lines (`keyPath[i]` reads one element
-/// of a list), compared within 1e-9.
+/// of a list, or channel i of a colour: red, green, blue, alpha, 0...1), compared within
+/// 1e-9.
 @Suite struct PasteTests {
     static let folder = "Tests/AnimcDriverTests/Fixtures/pastes"
     static let cases = Repository.files(in: folder, withExtension: "anim").filter { !$0.hasSuffix(".fixed.anim") && !$0.hasSuffix(".port.anim") }
@@ -84,6 +85,7 @@ import Testing
             switch timeline.value(path, layer: layer, at: time) {
             case .number(let x)?: actual = x
             case .numbers(let xs)?: actual = element.flatMap { $0 < xs.count ? xs[$0] : nil }
+            case .color(let c)?: actual = element.flatMap { $0 < 4 ? [c.red, c.green, c.blue, c.alpha][$0] : nil }
             case .point(let p)? where path.hasSuffix(".x"): actual = p.x
             case .point(let p)? where path.hasSuffix(".y"): actual = p.y
             default: actual = nil

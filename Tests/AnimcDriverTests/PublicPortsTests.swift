@@ -22,7 +22,7 @@ import Testing
 
     /// An error that names a value of the app the code was pasted from.
     static func readsTheApp(_ d: Diagnostic) -> Bool {
-        d.code.rawValue == "E0301" && d.message.contains("the app's object")
+        d.code.rawValue == "E0301" && (d.message.contains("the app's object") || d.message.contains("the app's asset catalog"))
     }
 
     /// Issue 49's bar is 8 of 10; all 10 hold (Shimmer's `fmod` is `rem`, and its
