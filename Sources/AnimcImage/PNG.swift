@@ -246,10 +246,33 @@ public enum PNG {
     /// (straight alpha, converted from premultiplied if need be). Each row takes the
     /// filter whose output has the smallest sum of absolute values (libpng's heuristic);
     /// the data is deflated with dynamic Huffman codes.
+    ///
+    /// An image of at most 256 colours (most frames of flat shapes) is written indexed
+    /// instead: a palette (`PLTE`, with `tRNS` for the entries that are not opaque) and
+    /// 1, 2, 4 or 8 bits a pixel, unfiltered as the PNG specification advises for
+    /// palette images. Every pixel keeps its exact colour.
     public static func encode(_ image: Bitmap, effort: Deflate.Effort = .standard) -> [UInt8] {
         let straight = image.straightened()
-        let opaque = isOpaque(straight)
         var out = signature
+        if let palette = Palette(straight) {
+            writeChunk(&out, "IHDR", palette.header(width: straight.width, height: straight.height))
+            palette.writeChunks(&out)
+            writeChunk(&out, "IDAT", Deflate.zlib(palette.indexed(straight, x: 0, y: 0, width: straight.width, height: straight.height),
+                                                  effort: effort))
+            writeChunk(&out, "IEND", [])
+            // Up to 16 colours, indices of 4 bits or fewer win on any real frame; past that
+            // a smooth ramp (a gradient's 200 greys) can deflate better filtered as true
+            // colour, and a tiny image may not pay for its palette: the smaller is kept.
+            if palette.colours.count <= 16 && straight.width * straight.height >= 1024 { return out }
+            let truecolour = encodeTruecolour(straight, effort: effort)
+            return truecolour.count < out.count ? truecolour : out
+        }
+        return encodeTruecolour(straight, effort: effort)
+    }
+
+    private static func encodeTruecolour(_ straight: Bitmap, effort: Deflate.Effort) -> [UInt8] {
+        var out = signature
+        let opaque = isOpaque(straight)
         writeChunk(&out, "IHDR", header(width: straight.width, height: straight.height, opaque: opaque))
         writeChunk(&out, "IDAT", Deflate.zlib(filtered(straight, x: 0, y: 0, width: straight.width, height: straight.height,
                                                        channels: opaque ? 3 : 4), effort: effort))
@@ -257,11 +280,79 @@ public enum PNG {
         return out
     }
 
+    /// The colours of images that have at most 256 between them, as a PNG palette:
+    /// entries that are not opaque first, so `tRNS` lists only those.
+    struct Palette {
+        let colours: [UInt32]
+        let index: [UInt32: UInt8]
+        let translucent: Int
+        let depth: Int
+
+        init?(_ images: Bitmap...) { self.init(images) }
+
+        init?(_ images: [Bitmap]) {
+            var seen = Set<UInt32>()
+            for image in images {
+                let p = image.pixels
+                var i = 0
+                while i + 3 < p.count {
+                    let rgba = UInt32(p[i]) << 24 | UInt32(p[i + 1]) << 16 | UInt32(p[i + 2]) << 8 | UInt32(p[i + 3])
+                    if seen.insert(rgba).inserted, seen.count > 256 { return nil }
+                    i += 4
+                }
+            }
+            let sorted = seen.sorted { a, b in
+                let (ta, tb) = (a & 0xFF != 0xFF, b & 0xFF != 0xFF)
+                return ta != tb ? ta : a < b
+            }
+            colours = sorted
+            var index: [UInt32: UInt8] = [:]
+            for (k, c) in sorted.enumerated() { index[c] = UInt8(k) }
+            self.index = index
+            translucent = sorted.filter { $0 & 0xFF != 0xFF }.count
+            depth = sorted.count <= 2 ? 1 : sorted.count <= 4 ? 2 : sorted.count <= 16 ? 4 : 8
+        }
+
+        func header(width: Int, height: Int) -> [UInt8] {
+            var ihdr = [UInt8]()
+            append32(&ihdr, UInt32(width))
+            append32(&ihdr, UInt32(height))
+            return ihdr + [UInt8(depth), 3, 0, 0, 0]
+        }
+
+        func writeChunks(_ out: inout [UInt8]) {
+            writeChunk(&out, "PLTE", colours.flatMap { [UInt8($0 >> 24), UInt8($0 >> 16 & 0xFF), UInt8($0 >> 8 & 0xFF)] })
+            if translucent > 0 { writeChunk(&out, "tRNS", colours.prefix(translucent).map { UInt8($0 & 0xFF) }) }
+        }
+
+        /// A rectangle of `image` as unfiltered rows of packed indices (filter byte 0).
+        func indexed(_ image: Bitmap, x x0: Int, y y0: Int, width: Int, height: Int) -> [UInt8] {
+            let perByte = 8 / depth
+            let rowBytes = (width + perByte - 1) / perByte
+            var raw = [UInt8](repeating: 0, count: (rowBytes + 1) * height)
+            let p = image.pixels
+            for y in 0..<height {
+                let start = y * (rowBytes + 1) + 1
+                let base = ((y0 + y) * image.width + x0) * 4
+                for x in 0..<width {
+                    let i = base + x * 4
+                    let rgba = UInt32(p[i]) << 24 | UInt32(p[i + 1]) << 16 | UInt32(p[i + 2]) << 8 | UInt32(p[i + 3])
+                    let k = index[rgba] ?? 0
+                    let shift = 8 - depth * (x % perByte + 1)
+                    raw[start + x / perByte] |= k << shift
+                }
+            }
+            return raw
+        }
+    }
+
     /// Frames as an animated PNG (APNG), looping forever, each shown for `delay` seconds
     /// (a fraction with a denominator of at most 65,535). The first frame is the default
     /// image (what a viewer without APNG shows); each later frame stores only the rectangle
     /// that changed, drawn over the previous frame (`APNG_BLEND_OP_SOURCE`), so an
     /// animation whose corner moves costs that corner. All frames must have one size.
+    /// Frames with at most 256 colours between them share one palette and are written
+    /// indexed, as ``encode(_:effort:)`` writes a still.
     public static func encodeAnimated(_ frames: [Bitmap], delay: (numerator: Int, denominator: Int),
                                       effort: Deflate.Effort = .standard) throws -> [UInt8] {
         guard let first = frames.first else { throw ImageError("an animated PNG needs at least one frame") }
@@ -270,14 +361,21 @@ public enum PNG {
         }
         guard first.width > 0, first.height > 0 else { throw ImageError("an animated PNG needs a size") }
         let straight = frames.map { $0.straightened() }
+        // One palette for every frame when they have at most 256 colours between them.
+        let palette = Palette(straight)
         let opaque = straight.allSatisfy(isOpaque)
         let channels = opaque ? 3 : 4
         var out = signature
-        writeChunk(&out, "IHDR", header(width: first.width, height: first.height, opaque: opaque))
+        if let palette {
+            writeChunk(&out, "IHDR", palette.header(width: first.width, height: first.height))
+        } else {
+            writeChunk(&out, "IHDR", header(width: first.width, height: first.height, opaque: opaque))
+        }
         var actl = [UInt8]()
         append32(&actl, UInt32(frames.count))
         append32(&actl, 0)
         writeChunk(&out, "acTL", actl)
+        palette?.writeChunks(&out)
         var sequence: UInt32 = 0
         let num = UInt16(clamping: delay.numerator), den = UInt16(clamping: max(delay.denominator, 1))
         for (n, frame) in straight.enumerated() {
@@ -289,7 +387,9 @@ public enum PNG {
             append32(&fctl, UInt32(box.x)); append32(&fctl, UInt32(box.y))
             fctl += [UInt8(num >> 8), UInt8(num & 0xFF), UInt8(den >> 8), UInt8(den & 0xFF), 0, 0]
             writeChunk(&out, "fcTL", fctl)
-            let data = Deflate.zlib(filtered(frame, x: box.x, y: box.y, width: box.w, height: box.h, channels: channels), effort: effort)
+            let rows = palette?.indexed(frame, x: box.x, y: box.y, width: box.w, height: box.h)
+                ?? filtered(frame, x: box.x, y: box.y, width: box.w, height: box.h, channels: channels)
+            let data = Deflate.zlib(rows, effort: effort)
             if n == 0 {
                 writeChunk(&out, "IDAT", data)
             } else {

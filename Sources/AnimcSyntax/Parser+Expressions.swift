@@ -67,6 +67,19 @@ extension Parser {
         return value
     }
 
+    /// Swift's `UIColor(named: "Brand")!.cgColor`, `view?.center`: the `!` or `?` before
+    /// a member is reported and skipped, the value read as itself. Out of line: the
+    /// postfix loop is on the recursion of nested expressions, and each call site's
+    /// temporaries grow its frame in debug builds.
+    @inline(never)
+    private mutating func skippedSwiftUnwrap() -> Bool {
+        guard tok.kind == .bang || tok.kind == .question, tok.flags.contains(.attached),
+              peek().kind == .dot, peek().flags.contains(.attached), peek(2).kind == .identifier else { return false }
+        let mark = advance()
+        record(SyntaxDiagnostics.swiftUnwrap(mark.range, written: file.text(mark.range)))
+        return true
+    }
+
     /// At `as`: the number of tokens of a pasted Swift cast (`as`, `as!` or `as?`, then a
     /// capitalised type name, dotted, or one in brackets as in `[NSNumber]`), or nil.
     private mutating func pastedSwiftCastCount() -> Int? {
@@ -347,11 +360,8 @@ extension Parser {
                     $0.push(expr)
                     $0.pushList(since: indices)
                 }
-            } else if (tok.kind == .bang || tok.kind == .question) && tok.flags.contains(.attached)
-                        && peek().kind == .dot && peek().flags.contains(.attached) && peek(2).kind == .identifier {
-                // Swift's `UIColor(named: "Brand")!.cgColor`, `view?.center`: the value itself.
-                let mark = advance()
-                record(SyntaxDiagnostics.swiftUnwrap(mark.range, written: file.text(mark.range)))
+            } else if skippedSwiftUnwrap() {
+                continue
             } else if tok.kind == .dot && tok.flags.contains(.attached) && peek().kind == .identifier {
                 advance()
                 let nameToken = advance()

@@ -76,12 +76,52 @@ import Testing
             for i in 0..<image.pixels.count { image.pixels[i] = UInt8(truncatingIfNeeded: rng.next() >> 60 &* 17) }
             let decoded = try PNG.decode(PNG.encode(image))
             #expect(decoded == image)
-            // Opaque images are written as RGB.
+            // Opaque images of more than 256 colours are written as RGB (fewer: indexed or
+            // RGB, whichever is smaller).
             for i in stride(from: 3, to: image.pixels.count, by: 4) { image.pixels[i] = 255 }
             let opaque = PNG.encode(image)
-            #expect(opaque[25] == 2)
+            #expect(w * h > 256 ? opaque[25] == 2 : opaque[25] == 2 || opaque[25] == 3)
             #expect(try PNG.decode(opaque) == image)
         }
+    }
+
+    /// At most 256 colours: a palette, the fewest bits a pixel that index it, `tRNS` for
+    /// the translucent entries only, every pixel exact; the file is smaller than RGBA.
+    @Test func pngsOfFewColoursAreIndexed() throws {
+        let colours: [[UInt8]] = [[255, 255, 255, 255], [0, 122, 255, 255], [52, 199, 89, 128], [0, 0, 0, 0], [17, 17, 17, 255]]
+        for (count, depth) in [(2, 1), (4, 2), (5, 4)] {
+            var image = Bitmap(width: 67, height: 31, alpha: .straight)
+            for p in 0..<(67 * 31) {
+                let c = colours[(p * 7 + p / 67) % count]
+                for k in 0..<4 { image.pixels[p * 4 + k] = c[k] }
+            }
+            let png = PNG.encode(image)
+            #expect(png[24] == UInt8(depth) && png[25] == 3, "\(count) colours: depth \(png[24]), type \(png[25])")
+            #expect(try PNG.decode(png) == image)
+            let translucent = colours.prefix(count).filter { $0[3] != 255 }.count
+            #expect(EncoderGoldenTests().findChunk("tRNS", in: png).map { $0.count } == (translucent > 0 ? translucent : nil))
+        }
+        // 256 colours scattered at random: indexed at 8 bits. 256 greys as a ramp deflate
+        // better filtered as true colour, and are written so. 300 colours: true colour.
+        var rng = SplitMix64(seed: 3)
+        let table = (0..<256).map { k in [UInt8(k), UInt8(truncatingIfNeeded: rng.next()), UInt8(truncatingIfNeeded: rng.next())] }
+        var scattered = Bitmap(width: 256, height: 8, alpha: .straight)
+        for p in 0..<2048 {
+            let c = table[p < 256 ? p : Int(rng.next() % 256)]
+            for k in 0..<3 { scattered.pixels[p * 4 + k] = c[k] }
+            scattered.pixels[p * 4 + 3] = 255
+        }
+        let indexed = PNG.encode(scattered)
+        #expect(indexed[24] == 8 && indexed[25] == 3)
+        #expect(try PNG.decode(indexed) == scattered)
+        var greys = Bitmap(width: 256, height: 8, alpha: .straight)
+        for p in 0..<2048 { for k in 0..<3 { greys.pixels[p * 4 + k] = UInt8(p % 256) }; greys.pixels[p * 4 + 3] = 255 }
+        let ramp = PNG.encode(greys)
+        #expect(ramp[25] == 2 && ramp.count < 1000, "\(ramp.count) bytes, type \(ramp[25])")
+        #expect(try PNG.decode(ramp) == greys)
+        var wide = Bitmap(width: 300, height: 1, alpha: .straight)
+        for p in 0..<300 { wide.pixels[p * 4] = UInt8(p % 256); wide.pixels[p * 4 + 1] = UInt8(p / 256); wide.pixels[p * 4 + 3] = 255 }
+        #expect(PNG.encode(wide)[25] == 2)
     }
 
     @Test func premultipliedImagesAreWrittenStraight() throws {
