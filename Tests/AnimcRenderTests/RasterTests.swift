@@ -169,3 +169,34 @@ import Testing
         #expect(lines.reduce(0) { $0 + $1.points.count } <= 3 * Flattening.maxPiecesPerCurve + 8)
     }
 }
+
+/// Wide shadows are blurred on a coarser grid; the direct convolution is the reference.
+@Suite struct WideBlurTests {
+    /// A 60 × 40 rectangle with a soft edge, on a 240 × 200 canvas.
+    static func mask() -> CoverageMask {
+        let (w, h) = (240, 200)
+        var values = [Float](repeating: 0, count: w * h)
+        for y in 80..<120 { for x in 90..<150 { values[y * w + x] = x == 90 ? 0.5 : 1 } }
+        return CoverageMask(values: values, box: PixelBox(x0: 90, y0: 80, x1: 150, y1: 120))
+    }
+
+    @Test(arguments: [(17.0, 0.0, 0.0), (24.0, 3.3, -7.6), (40.0, 0.0, 12.25), (64.0, -5.5, 0.0)])
+    func theCoarseBlurIsTheGaussiansWithinAFifthOfAPercent(_ c: (Double, Double, Double)) {
+        let (sigma, dx, dy) = c
+        let m = Self.mask()
+        let exact = Blur.direct(m, width: 240, height: 200, sigma: sigma, dx: dx, dy: dy)
+        let coarse = Blur.downsampled(m, width: 240, height: 200, sigma: sigma, dx: dx, dy: dy)
+        func at(_ r: CoverageMask, _ i: Int) -> Float { r.values.isEmpty ? 0 : r.values[i] }
+        var worst: Float = 0, peak: Float = 0, totalExact: Float = 0, totalCoarse: Float = 0
+        for i in 0..<(240 * 200) {
+            worst = max(worst, abs(at(exact, i) - at(coarse, i)))
+            peak = max(peak, at(exact, i))
+            totalExact += at(exact, i); totalCoarse += at(coarse, i)
+        }
+        // Measured: at most 0.00088 of full coverage (σ = 17), 0.3% of the peak.
+        #expect(worst < 0.002 && worst < 0.005 * peak, "σ = \(sigma): worst difference \(worst), peak \(peak)")
+        // What leaves the canvas aside, the shadow's mass is kept.
+        #expect(abs(totalExact - totalCoarse) < 0.01 * totalExact, "σ = \(sigma): \(totalCoarse) vs \(totalExact)")
+    }
+}
+
