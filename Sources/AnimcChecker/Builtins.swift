@@ -300,11 +300,10 @@ extension Checker {
         var c = [0.0, 0.0, 0.0, 1.0]
         for (i, slot) in s.enumerated() {
             guard let x = a.number(slot, what: names[i]) else { return .poison }
-            guard x >= 0, x <= 1, let r = slot?.1 else {
-                if let r = slot?.1 { report(Messages.outOfRange(r, what: names[i], value: formatNumber(x), valid: "0...1")) }
+            guard x >= 0, x <= 1 else {
+                report(Messages.outOfRange(slot?.1 ?? a.range, what: names[i], value: formatNumber(x), valid: "0...1"))
                 return .poison
             }
-            _ = r
             c[i] = x
         }
         let (h, sat, v) = (c[0], c[1], c[2])

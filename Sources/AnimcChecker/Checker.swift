@@ -248,11 +248,11 @@ struct LoweringContext {
     /// That level for the expression being evaluated: a fix-it that replaces it (a
     /// pasted `CGFloat(n / 3)`) is parenthesised where its text would bind otherwise.
     var spellingLevel = Precedence.any
-    /// Whether the value being evaluated will be a colour, where a pasted `nil` is `clear`.
-    var expectsColour = false
     /// The type the value being evaluated will be converted to, in a file that spells
     /// Swift (a pasted `.zero` is `(0, 0)` for a point, `0 x 0` for a size).
     var expectedType: ValueType?
+    /// Whether the value being evaluated will be a colour, where a pasted `nil` is `clear`.
+    var expectsColour: Bool { expectedType == .color || expectedType == .colors }
 }
 
 /// Checks one file. Its phases, in order (see the README):

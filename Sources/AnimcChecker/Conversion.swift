@@ -95,7 +95,6 @@ extension Checker {
         return [TextEdit(range: .empty(at: expr.range.end), replacement: product)]
     }
 
-
     /// The literal a name's `let` gives without a type or a unit (`let d = 1.5`), if so.
     private func literalConstant(_ expr: Expr, _ scope: Scope) -> SourceRange? {
         guard case .identifier(let name) = tree[expr], let (binding, _) = scope.resolve(name), binding.kind == .constant,

@@ -27,9 +27,8 @@ extension Checker {
     /// Reports a pasted statement of path building (see above); false when `name` is
     /// an ordinary command.
     func reportPastedPathBuilding(_ range: SourceRange, _ name: Identifier, _ arguments: Children<Argument>) -> Bool {
-        let args = Array(tree[arguments])
         let written: String, command: String?
-        if name.name == ContextualKeywords.pastedPathStatement, let statement = args.first?.value {
+        if name.name == ContextualKeywords.pastedPathStatement, let statement = tree[arguments].first?.value {
             switch tree[statement] {
             case .message(_, let selector, let pieces):
                 written = "[... " + selector.name + "]"
@@ -43,7 +42,7 @@ extension Checker {
                     help: "write one of move, line, quad, cubic, arc, close, rect, roundedRect, ellipse, circle or add"))
                 return true
             }
-        } else if name.name.hasPrefix("CGPath"), let c = porter.pastedPathFunction(name.name, args) {
+        } else if name.name.hasPrefix("CGPath"), let c = porter.pastedPathFunction(name.name, Array(tree[arguments])) {
             written = name.name + "(...)"
             command = c
         } else {

@@ -143,26 +143,34 @@ extension Checker {
     /// (see ``ReplicatorSettings``).
     private func tint(_ node: LayerNode, by m: (Double, Double, Double)) -> Bool {
         guard m != (1, 1, 1) else { return true }
-        func refuse(_ range: SourceRange, _ what: String) -> Bool {
+        func refuse(_ range: SourceRange, _ what: String, or advice: String) -> Bool {
             report(CheckerDiagnostics.replicator.at(range, "a replicator's tint cannot be drawn exactly on \(what)", label: "tinted copy",
-                                                    help: "leave instanceColor's red, green and blue 1 and their offsets 0, or \(Self.tintAdvice(what))"))
+                                                    help: "leave instanceColor's red, green and blue 1 and their offsets 0, or \(advice)"))
             return false
         }
-        if case .image(let name?) = node.modelValue(.contents), !name.isEmpty { return refuse(node.nameRange, "image contents") }
-        for id in [PropertyID.backgroundColor, .borderColor, .shadowColor, .fillColor, .strokeColor, .colors] {
+        if case .image(let name?) = node.modelValue(.contents), !name.isEmpty {
+            return refuse(node.nameRange, "image contents", or: "draw the copies' colour with a shape or a background")
+        }
+        for id in PropertyID.colourProperties {
             let v = node.modelValue(id), tinted = v.tinted(m)
             if tinted != v { node.properties[id] = (tinted, node.properties[id]?.range ?? node.range) }
         }
         for i in node.animations.indices {
-            guard let animation = node.animations[i].tinted(m) else { return refuse(node.animations[i].range, "a colour that can leave 0...1") }
+            guard let animation = node.animations[i].tinted(m) else {
+                return refuse(node.animations[i].range, "a colour that can leave 0...1", or: "animate the colour without overshoot")
+            }
             node.animations[i] = animation
         }
         for child in node.children where !tint(child, by: m) { return false }
         return true
     }
+}
 
-    private static func tintAdvice(_ what: String) -> String {
-        what == "image contents" ? "draw the copies' colour with a shape or a background" : "animate the colour without overshoot"
+extension PropertyID {
+    /// The properties whose values are colours, as the property table types them.
+    static let colourProperties = PropertyID.allCases.filter {
+        let type = PropertyTable.info($0).type
+        return type == .color || type == .colors
     }
 }
 
@@ -195,9 +203,7 @@ extension Animation {
         case .property(var p):
             // Every value of a colour property is one; `presentation` and `model` are
             // the layer's, tinted with it.
-            guard [.backgroundColor, .borderColor, .shadowColor, .fillColor, .strokeColor, .colors].contains(p.target.property) else {
-                return self
-            }
+            guard PropertyID.colourProperties.contains(p.target.property) else { return self }
             func tinted(_ a: AnimatedValue) -> AnimatedValue {
                 switch a {
                 case .value(let v): return .value(v.tinted(m))

@@ -10,17 +10,9 @@ extension Checker {
     /// Evaluates `expr` knowing the type the value will be converted to, so a pasted
     /// `.pi` is rewritten as degrees where an angle is expected.
     func evaluating(_ expr: Expr, _ scope: Scope, expecting type: ValueType) -> SemaValue {
-        let saved = context.expectedDimension, savedColour = context.expectsColour, savedType = context.expectedType
-        if facts.spellsSwift {
-            context.expectsColour = type == .color || type == .colors
-            context.expectedType = type
-        }
-        defer {
-            if facts.spellsSwift {
-                context.expectsColour = savedColour
-                context.expectedType = savedType
-            }
-        }
+        let saved = context.expectedDimension, savedType = context.expectedType
+        if facts.spellsSwift { context.expectedType = type }
+        defer { if facts.spellsSwift { context.expectedType = savedType } }
         switch type {
         case .angle: context.expectedDimension = .angle
         case .time: context.expectedDimension = .time

@@ -254,7 +254,7 @@ public enum PNG {
     public static func encode(_ image: Bitmap, effort: Deflate.Effort = .standard) -> [UInt8] {
         let straight = image.straightened()
         var out = signature
-        if let palette = Palette(straight) {
+        if let palette = Palette([straight]) {
             writeChunk(&out, "IHDR", palette.header(width: straight.width, height: straight.height))
             palette.writeChunks(&out)
             writeChunk(&out, "IDAT", Deflate.zlib(palette.indexed(straight, x: 0, y: 0, width: straight.width, height: straight.height),
@@ -288,16 +288,13 @@ public enum PNG {
         let translucent: Int
         let depth: Int
 
-        init?(_ images: Bitmap...) { self.init(images) }
-
         init?(_ images: [Bitmap]) {
             var seen = Set<UInt32>()
             for image in images {
                 let p = image.pixels
                 var i = 0
                 while i + 3 < p.count {
-                    let rgba = UInt32(p[i]) << 24 | UInt32(p[i + 1]) << 16 | UInt32(p[i + 2]) << 8 | UInt32(p[i + 3])
-                    if seen.insert(rgba).inserted, seen.count > 256 { return nil }
+                    if seen.insert(Palette.key(p, i)).inserted, seen.count > 256 { return nil }
                     i += 4
                 }
             }
@@ -313,12 +310,13 @@ public enum PNG {
             depth = sorted.count <= 2 ? 1 : sorted.count <= 4 ? 2 : sorted.count <= 16 ? 4 : 8
         }
 
-        func header(width: Int, height: Int) -> [UInt8] {
-            var ihdr = [UInt8]()
-            append32(&ihdr, UInt32(width))
-            append32(&ihdr, UInt32(height))
-            return ihdr + [UInt8(depth), 3, 0, 0, 0]
+        /// The pixel at byte `i` as one number, RGBA from the high byte down.
+        @inline(__always)
+        static func key(_ p: [UInt8], _ i: Int) -> UInt32 {
+            UInt32(p[i]) << 24 | UInt32(p[i + 1]) << 16 | UInt32(p[i + 2]) << 8 | UInt32(p[i + 3])
         }
+
+        func header(width: Int, height: Int) -> [UInt8] { PNG.header(width: width, height: height, depth: depth, colourType: 3) }
 
         func writeChunks(_ out: inout [UInt8]) {
             writeChunk(&out, "PLTE", colours.flatMap { [UInt8($0 >> 24), UInt8($0 >> 16 & 0xFF), UInt8($0 >> 8 & 0xFF)] })
@@ -336,8 +334,7 @@ public enum PNG {
                 let base = ((y0 + y) * image.width + x0) * 4
                 for x in 0..<width {
                     let i = base + x * 4
-                    let rgba = UInt32(p[i]) << 24 | UInt32(p[i + 1]) << 16 | UInt32(p[i + 2]) << 8 | UInt32(p[i + 3])
-                    let k = index[rgba] ?? 0
+                    let k = index[Palette.key(p, i)] ?? 0
                     let shift = 8 - depth * (x % perByte + 1)
                     raw[start + x / perByte] |= k << shift
                 }
@@ -429,10 +426,15 @@ public enum PNG {
     }
 
     static func header(width: Int, height: Int, opaque: Bool) -> [UInt8] {
+        header(width: width, height: height, depth: 8, colourType: opaque ? 2 : 6)
+    }
+
+    /// IHDR's body: the size, the bit depth and colour type; deflate, filters 0–4, no interlace.
+    static func header(width: Int, height: Int, depth: Int, colourType: UInt8) -> [UInt8] {
         var ihdr = [UInt8]()
         append32(&ihdr, UInt32(width))
         append32(&ihdr, UInt32(height))
-        return ihdr + [8, opaque ? 2 : 6, 0, 0, 0]
+        return ihdr + [UInt8(depth), colourType, 0, 0, 0]
     }
 
     /// A rectangle of `image` as filtered scanlines, ready to deflate.

@@ -55,12 +55,16 @@ extension Porter {
         }
     }
 
+    /// Core Graphics' path functions and how many arguments each takes.
+    private static let pathFunctionArity = ["CGPathMoveToPoint": 4, "CGPathAddLineToPoint": 4, "CGPathAddCurveToPoint": 8,
+                                            "CGPathAddQuadCurveToPoint": 6, "CGPathAddArc": 8, "CGPathCloseSubpath": 1,
+                                            "CGPathAddRect": 3, "CGPathAddEllipseInRect": 3]
+
     /// `CGPathMoveToPoint(path, NULL, x, y)` and its kin: the path, a transform, then
-    /// the numbers.
+    /// the numbers. Nil when `name` is none of them; `.some(nil)` when it is, but its
+    /// arguments have no exact command (a transform, a count that does not fit).
     public func pastedPathFunction(_ name: String, _ args: [Argument]) -> String?? {
-        let counts = ["CGPathMoveToPoint": 4, "CGPathAddLineToPoint": 4, "CGPathAddCurveToPoint": 8, "CGPathAddQuadCurveToPoint": 6,
-                      "CGPathAddArc": 8, "CGPathCloseSubpath": 1, "CGPathAddRect": 3, "CGPathAddEllipseInRect": 3]
-        guard let count = counts[name] else { return nil }
+        guard let count = Self.pathFunctionArity[name] else { return nil }
         guard args.count == count, args.allSatisfy({ $0.label == nil }), count == 1 || isNullTransform(args[1].value) else { return .some(nil) }
         func v(_ i: Int) -> String { argumentText(args[i].value, angle: false) }
         func pair(_ i: Int) -> String { "(\(v(i)), \(v(i + 1)))" }
@@ -108,12 +112,11 @@ extension Porter {
         }
     }
 
+    /// No transform: null, or the identity (`.identity`, `CGAffineTransform.identity`).
     private func isNullTransform(_ e: Expr) -> Bool {
         switch tree[e] {
-        case .identifier(let n): return n == "NULL" || n == "nil"
-        case .member(_, let n): return n.name == "identity"
-        case .implicitMember(let n): return n.name == "identity"
-        default: return false
+        case .member(_, let n), .implicitMember(let n): return n.name == "identity"
+        default: return isNull(e)
         }
     }
 }

@@ -543,8 +543,7 @@ public struct Porter {
             return nil
         case "CGPathCreateWithRect", "CGPathCreateWithEllipseInRect", "CGPathCreateWithRoundedRect":
             // With no transform (`nil`, `NULL`) only: the path as drawn.
-            guard let t = args.last, case .identifier(let none) = tree[t.value], none == "nil" || none == "NULL" || none == "nullptr",
-                  let r = value(0) else { return nil }
+            guard let t = args.last, isNull(t.value), let r = value(0) else { return nil }
             if name == "CGPathCreateWithRect", args.count == 2 { return "rect(\(r))" }
             if name == "CGPathCreateWithEllipseInRect", args.count == 2 { return "ellipse(\(r))" }
             if args.count == 4, let w = value(1), let h = value(2), w == h { return "roundedRect(\(r), radius: \(w))" }
@@ -704,5 +703,11 @@ public struct Porter {
         case .number, .call, .identifier: return portedLevel(delay, angle: false)
         default: return BinaryOperator.multiply.precedence
         }
+    }
+
+    /// `nil`, `NULL`, `nullptr`: C's and Swift's no-object, as a transform argument.
+    func isNull(_ e: Expr) -> Bool {
+        guard case .identifier(let n) = tree[e] else { return false }
+        return n == "nil" || n == "NULL" || n == "nullptr"
     }
 }

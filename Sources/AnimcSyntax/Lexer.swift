@@ -463,7 +463,7 @@ public struct Lexer {
 
     /// `0xFF8000`, C's and Swift's hexadecimal integer (pasted colour helpers take them):
     /// a number token reported with its decimal spelling. More than 13 digits (past
-    /// 2⁵² ) are malformed rather than rounded.
+    /// 2⁵²) are malformed rather than rounded.
     private mutating func hexNumber() {
         let start = i
         i += 2

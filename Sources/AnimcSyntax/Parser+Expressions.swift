@@ -587,34 +587,19 @@ extension Parser {
         let first = token(at: pos + k)
         if first.kind == .lBracket || first.kind == .lParen {
             // A nested send or a parenthesized receiver (`[(layer.presentationLayer ?: layer)
-            // opacity]`): skip to its closing bracket (a bounded look).
-            let (open, close) = first.kind == .lBracket ? (TokenKind.lBracket, TokenKind.rBracket) : (.lParen, .rParen)
-            var depth = 0
-            while k < 256 {
-                let t = token(at: pos + k)
-                if t.kind == open { depth += 1 } else if t.kind == close { depth -= 1 }
-                else if t.kind == .eof || t.kind == .lBrace || t.kind == .rBrace { return false }
-                k += 1
-                if depth == 0 { break }
-            }
-            guard depth == 0 else { return false }
+            // opacity]`).
+            guard let past = pastBalanced(from: k) else { return false }
+            k = past
         } else if first.kind == .identifier {
             k += 1
             // `[layer.presentationLayer opacity]`, `[delays[i] floatValue]`: names, members
-            // and subscripts (each a bounded look).
+            // and subscripts.
             while k < 256 {
                 if token(at: pos + k).kind == .dot, token(at: pos + k + 1).kind == .identifier {
                     k += 2
                 } else if token(at: pos + k).kind == .lBracket, token(at: pos + k).flags.contains(.attached) {
-                    var depth = 0
-                    while k < 256 {
-                        let t = token(at: pos + k)
-                        if t.kind == .lBracket { depth += 1 } else if t.kind == .rBracket { depth -= 1 }
-                        else if t.kind == .eof || t.kind == .lBrace || t.kind == .rBrace { return false }
-                        k += 1
-                        if depth == 0 { break }
-                    }
-                    guard depth == 0 else { return false }
+                    guard let past = pastBalanced(from: k) else { return false }
+                    k = past
                 } else {
                     break
                 }
@@ -626,6 +611,21 @@ extension Parser {
         guard selector.kind == .identifier, !selector.flags.contains(.newlineBefore) else { return false }
         let after = token(at: pos + k + 1).kind
         return after == .colon || after == .rBracket
+    }
+
+    /// The offset just past the bracket or parenthesis that closes the one at `pos + k`,
+    /// looking at most 256 tokens ahead; nil when it is not closed before a brace or the end.
+    private mutating func pastBalanced(from start: Int) -> Int? {
+        let (open, close) = token(at: pos + start).kind == .lBracket ? (TokenKind.lBracket, TokenKind.rBracket) : (.lParen, .rParen)
+        var depth = 0, k = start
+        while k < 256 {
+            let t = token(at: pos + k)
+            if t.kind == open { depth += 1 } else if t.kind == close { depth -= 1 }
+            else if t.kind == .eof || t.kind == .lBrace || t.kind == .rBrace { return nil }
+            k += 1
+            if depth == 0 { return k }
+        }
+        return nil
     }
 
     /// MessageSend = "[" Receiver ( selector | { [ piece ] ":" Expr } [ "," Expr ... ] ) "]"
