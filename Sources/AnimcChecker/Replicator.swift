@@ -108,7 +108,14 @@ extension Checker {
             node.removeAllChildren()
             return
         }
-        guard r.count > 1, !originals.isEmpty else { return }
+        guard !originals.isEmpty else { return }
+        if r.count > 1 { addCopies(node, originals, r) }
+        // Copy 0 last: the later copies are made from its untinted layers.
+        for child in originals { guard tint(child, by: r.tint(0)) else { return } }
+    }
+
+    /// Copies 1 ..< count of `originals`, each in its own `instance[k]` layer.
+    private func addCopies(_ node: LayerNode, _ originals: [LayerNode], _ r: ReplicatorSettings) {
         func size(_ n: LayerNode) -> Int { 1 + n.children.reduce(0) { $0 + size($1) } }
         let perCopy = 1 + originals.reduce(0) { $0 + size($1) }
         guard allowExpansion(layers: perCopy * (r.count - 1), at: node.range) else { return }
@@ -134,8 +141,6 @@ extension Checker {
             guard tint(wrapper, by: r.tint(k)) else { return }
             node.adopt(wrapper)
         }
-        // Copy 0 last: the later copies are made from its untinted layers.
-        for child in originals { guard tint(child, by: r.tint(0)) else { return } }
     }
 
     /// Multiplies the red, green and blue of every colour `node` and its sublayers draw

@@ -251,6 +251,15 @@ import Testing
         }
     }
 
+    /// instanceCount 1 (the default): copy 0 alone, still tinted. It was drawn untinted
+    /// (the tint was applied after making copies, and there were none to make).
+    @Test func aSingleCopyIsTinted() throws {
+        let result = PortingTests.compile("replicator-tint-one-copy")
+        let t = Timeline(try #require(result.composition, "\(result.diagnostics.map(\.message))"))
+        // (0.8, 1, 1) × (1, 0.2, 0.4)
+        #expect(Self.close(Self.colour(t, "backgroundColor", "r.dot", at: 0), [0.8, 0.2, 0.4, 1]))
+    }
+
     @Test func animatedColoursAreTintedAndDelayed() throws {
         let t = try Self.timeline()
         let g = 128.0 / 255
