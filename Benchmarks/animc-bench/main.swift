@@ -974,6 +974,78 @@ if wants("lsp") {
     print()
 }
 
+// MARK: - Imported libraries (issue 52)
+
+if wants("modules") || sections.contains("profile-modules") {
+    // A design-system library of growing size imported by 50 animations: how much a
+    // compilation of the folder and a keystroke in one importer cost with the module
+    // cache (each library checked once per content) and without it (checked for every
+    // importer, every time: what animc did before the cache).
+    print("## imported libraries: 50 importers of one library")
+    print("| library | alone | 50 importers, no cache | 50 importers, one cache | importer keystroke, no cache | importer keystroke, warm cache |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for components in quick ? [8, 80] : sections.contains("profile-modules") ? [800] : [8, 80, 800] {
+        var library = "let base = 8\ntiming ease = cubic(0.2, 0, 0, 1)\n"
+        for c in 0..<components {
+            library += """
+                component C\(c)(at: Point, side: Number = base * 2, delay: Time = 0s) {
+                  layer {
+                    position: at
+                    bounds: side x side
+                    cornerRadius: side / 4
+                    backgroundColor: rgb(\(c % 256), 120, 200)
+                    basic opacity { from: 0, to: 1, duration: 0.3s, beginTime: delay, fillMode: backwards, timingFunction: ease }
+                    basic transform.scale { from: 0.5, to: 1, duration: 0.4s, beginTime: delay, timingFunction: ease }
+                  }
+                }
+
+                """
+        }
+        let fs = InMemoryFileSystem(["p/lib.anim": Array(library.utf8)])
+        func importer(_ k: Int, digit: Int = 0) -> String {
+            var s = "import \"lib.anim\"\ncomposition { size: 375 x 667 }\nlayer row {\n  position: (187, 300)\n  bounds: 375 x 60\n"
+            s += "  for i in 0 ..< 4 { dot[i] = lib.C\((k * 7) % components)(at: (40 + 60 * i, 30), delay: 0.05s * i) }\n}\n"
+            s += "big = lib.C\((k * 13) % components)(at: (187, 500), side: 4\(digit))\n"
+            return s
+        }
+        let apps = (0..<50).map { "p/app\($0).anim" }
+        for (k, app) in apps.enumerated() { fs[app] = Array(importer(k).utf8) }
+        let loader = FileSystemLoader(fileSystem: fs)
+        func compileApp(_ path: String, _ cache: ModuleCache?) -> ProjectResult {
+            Pipeline.compile(SourceFile(name: path, bytes: fs[path] ?? []), loader: loader, cache: cache)
+        }
+        guard !compileApp(apps[0], nil).hasErrors else { fail("modules: the generated importer does not check clean") }
+        let libraryFile = SourceFile(name: "p/lib.anim", bytes: Array(library.utf8))
+        let alone = best(repeats) { sink += Double(Pipeline.compile(libraryFile).diagnostics.count) }
+        let uncached = best(quick ? 1 : 3) { for app in apps { sink += Double(compileApp(app, nil).imported.count) } }
+        let cached = best(quick ? 1 : 3) {
+            let cache = ModuleCache()
+            for app in apps { sink += Double(compileApp(app, cache).imported.count) }
+        }
+        // Keystrokes: a digit typed and typed again in one importer.
+        let warm = ModuleCache()
+        _ = compileApp(apps[0], warm)
+        func keystrokes(_ cache: ModuleCache?) -> Double {
+            var times: [Double] = []
+            for d in 0..<(quick ? 6 : 20) {
+                fs[apps[0]] = Array(importer(0, digit: d % 10).utf8)
+                let start = now()
+                sink += Double(compileApp(apps[0], cache).imported.count)
+                times.append(now() - start)
+            }
+            return median(times)
+        }
+        if sections.contains("profile-modules") {
+            for _ in 0..<20 { sink += keystrokes(warm) }
+            continue
+        }
+        let coldKey = keystrokes(nil), warmKey = keystrokes(warm)
+        print("| \(f(Double(library.utf8.count) / 1000)) KB | \(f(alone * 1000, 2)) ms | \(f(uncached * 1000)) ms (\(f(uncached / alone))×) "
+              + "| \(f(cached * 1000)) ms (\(f(cached / alone))×) | \(f(coldKey * 1000, 2)) ms | \(f(warmKey * 1000, 2)) ms |")
+    }
+    print()
+}
+
 // MARK: - A project of many files
 
 if wants("project") {

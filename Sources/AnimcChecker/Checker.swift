@@ -325,15 +325,21 @@ final class Checker {
     var cancelled = false
     static let cancellationPollInterval = 4096
 
-    init(tree: SyntaxTree, memo: CheckMemo? = nil, limits: ExpansionLimits = .standard, imports: ResolvedImports = .none) {
+    convenience init(tree: SyntaxTree, memo: CheckMemo? = nil, limits: ExpansionLimits = .standard, imports: ResolvedImports = .none) {
+        self.init(tree: tree, facts: FileFacts(tree), global: Scope(parent: nil), memo: memo, limits: limits, imports: imports)
+    }
+
+    /// A checker of `tree` whose facts and top-level scope are given: a file's own
+    /// (above), or an imported module's, frozen, which a lowering checker reads.
+    init(tree: SyntaxTree, facts: FileFacts, global: Scope, memo: CheckMemo?, limits: ExpansionLimits, imports: ResolvedImports) {
         self.tree = tree
         self.memo = memo
         self.imports = imports
         memo?.begin(importing: imports.fingerprint)
         self.limits = limits
         evaluationLimit = limits.evaluations
-        facts = FileFacts(tree)
-        global = Scope(parent: nil)
+        self.facts = facts
+        self.global = global
         root = LayerNode(name: "", id: "", nameRange: .empty(at: 0), kind: .layer, isMask: false, range: tree.root.range)
     }
 

@@ -3,36 +3,64 @@ import AnimcDiagnostics
 import AnimcIR
 import AnimcSyntax
 
-/// A checked file that other files of the same compilation import: what they read of
-/// it. Its top-level declarations were evaluated by its own check; its components are
-/// instantiated by it too, for the importer, since their bodies are its syntax.
+/// A checked file as the files importing it see it: an immutable value, made once per
+/// content by its own check and shared by every importer, on any thread (a module cache
+/// keeps it while the file's text and its imports' are the same).
 ///
-/// A module belongs to one compilation, and that compilation's one thread: an
-/// importer's instance lowers through the module's checker, which is not shared.
-public final class CheckedModule: @unchecked Sendable {
-    let checker: Checker
+/// It carries its syntax tree, its facts and its top-level declarations, each evaluated
+/// by its own check: an importer lowers the file's components itself, reading the
+/// module's tree in a lowering of its own (``Checker/lowerImportedInstance``), so
+/// nothing of the module is written after it is made.
+public final class ModuleInterface: @unchecked Sendable {
+    // Unchecked: `global` is a scope of classes. It is frozen when the interface is made
+    // (every binding holds its value, the name tables are built, nothing observes it),
+    // and every later access is a read: a lookup finds a value and returns it.
+    let tree: SyntaxTree
+    let facts: FileFacts
+    /// The file's top-level declarations.
+    let global: Scope
+    /// What the file's own check reported, by report key: an importer does not report
+    /// again what is wrong whatever the arguments (counted at its import by E0326).
+    let reportKeys: Set<String>
+    /// Where the file's lines start, for the notes pointing into it.
+    let lines: LineIndex
     /// The file, as the compilation names it (for notes pointing into it).
-    public var file: SourceFile { checker.tree.file }
+    public var file: SourceFile { tree.file }
     /// How many errors the file has, its imports' included (its importers cannot be
     /// built): its check's, and what its compilation found loading its imports.
-    public var errorCount: Int
+    public let errorCount: Int
 
-    init(checker: Checker, errorCount: Int) {
-        self.checker = checker
+    init(_ checker: Checker, errorCount: Int) {
+        tree = checker.tree
+        facts = checker.facts
+        global = checker.global
+        reportKeys = checker.seen
+        lines = LineIndex(checker.tree.file)
         self.errorCount = errorCount
+        global.freeze()
     }
 
     /// The top-level declarations importers may name, in order.
-    var exportedNames: [String] { checker.global.bindings.filter { $0.kind != .module }.map(\.name.name) }
+    var exportedNames: [String] { global.bindings.filter { $0.kind != .module }.map(\.name.name) }
 
     /// The value of the top-level declaration `name`, or nil when the file declares none
     /// (its imports are not re-exported).
     func export(_ name: String) -> SemaValue? {
-        guard let binding = checker.global.local(name), binding.kind != .module else { return nil }
-        // The module's check ran to the end (it is never cancelled) and evaluated every
-        // declaration, its mistakes reported there.
+        guard let binding = global.local(name), binding.kind != .module else { return nil }
+        // Frozen: a declaration its check could not evaluate (past a limit) is poison.
         return binding.value ?? .poison
     }
+}
+
+/// A library's check, before its interface is made: the compiler counts the file's
+/// errors with what loading its imports found, which the interface carries.
+public struct CheckedLibrary {
+    /// The check's result, as ``check(_:imports:memo:limits:)`` gives it.
+    public let result: CheckResult
+    let checker: Checker
+
+    /// The immutable interface importers read, with the file's `errorCount`.
+    public func interface(errorCount: Int) -> ModuleInterface { ModuleInterface(checker, errorCount: errorCount) }
 }
 
 /// What each `import` of a file resolved to, given to its check by whoever loaded the
@@ -40,12 +68,12 @@ public final class CheckedModule: @unchecked Sendable {
 public struct ResolvedImports: Sendable {
     /// By the start of each import's path string: the module, or nil when the file
     /// could not be imported (already reported at the string).
-    public var modules: [UInt32: CheckedModule?] = [:]
+    public var modules: [UInt32: ModuleInterface?] = [:]
     /// What identifies the imported files' contents: a memo's records are kept only
     /// while it is the same (an item's dependencies are its own file's text).
     public var fingerprint: [String] = []
 
-    public init(modules: [UInt32: CheckedModule?] = [:], fingerprint: [String] = []) {
+    public init(modules: [UInt32: ModuleInterface?] = [:], fingerprint: [String] = []) {
         self.modules = modules
         self.fingerprint = fingerprint
     }
@@ -54,13 +82,12 @@ public struct ResolvedImports: Sendable {
     public static let none = ResolvedImports()
 }
 
-/// Checks a file that other files import, keeping what they need of it (see
-/// ``CheckedModule``).
-public func checkModule(_ tree: SyntaxTree, imports: ResolvedImports, limits: ExpansionLimits = .standard) -> (CheckResult, CheckedModule) {
+/// Checks a file that other files import; its interface is made from the result (see
+/// ``CheckedLibrary``).
+public func checkModule(_ tree: SyntaxTree, imports: ResolvedImports, limits: ExpansionLimits = .standard) -> CheckedLibrary {
     let checker = Checker(tree: tree, memo: nil, limits: limits, imports: imports)
     let result = checker.run() ?? CheckResult(composition: nil, diagnostics: [])
-    let errors = result.diagnostics.filter { $0.severity == .error }.count + tree.diagnostics.filter { $0.severity == .error }.count
-    return (result, CheckedModule(checker: checker, errorCount: errors))
+    return CheckedLibrary(result: result, checker: checker)
 }
 
 extension Checker {
@@ -90,7 +117,7 @@ extension Checker {
     }
 
     /// `module.name`: the declaration the imported file makes, or poison, reported.
-    func member(of module: CheckedModule, _ moduleName: String, _ name: Identifier) -> SemaValue {
+    func member(of module: ModuleInterface, _ moduleName: String, _ name: Identifier) -> SemaValue {
         if let v = module.export(name.name) { return v }
         let names = module.exportedNames
         reportSuggesting(name.name, among: names.count, { names }) {
@@ -102,33 +129,22 @@ extension Checker {
     }
 
     /// The module `name` denotes in `scope`, if it names one.
-    func module(named name: Identifier, _ scope: Scope) -> (CheckedModule?, Binding)? {
+    func module(named name: Identifier, _ scope: Scope) -> (ModuleInterface?, Binding)? {
         guard let (binding, _) = scope.resolve(name), binding.kind == .module else { return nil }
         if case .module(let m)? = binding.value { return (m, binding) }
         return (nil, binding)
     }
 
-    /// Runs `body` with the reports it makes kept apart from this file's, and returns
-    /// them: what lowering made for an importer is reported there.
-    func capturing<T>(_ body: () -> T) -> (T, [Diagnostic]) {
-        let savedOutput = output, savedContext = context
-        output = ItemOutput()
-        let result = body()
-        let reports = output.diagnostics.map(\.diagnostic)
-        output = savedOutput
-        context = savedContext
-        return (result, reports)
-    }
-
-    /// `name = module.Component(...)`: lowers the component, declared in `module`, by the
-    /// module's checker with the arguments evaluated here, and adopts its root layer
-    /// into `parent`. The layers' ranges are the instance's (they have none in this
-    /// file), and what the module reports while lowering them is reported at the
-    /// instance, with a note saying where in the module.
-    func lowerImportedInstance(_ module: CheckedModule, qualifier: Identifier, callee: Identifier, arguments: Children<Argument>,
+    /// `name = module.Component(...)`: lowers the component, declared in `module`, with
+    /// the arguments evaluated here, and adopts its root layer into `parent`. The body is
+    /// the module's syntax, read in its scope: it is lowered by a ``Checker`` over the
+    /// module's interface, which spends this check's limits and hands back what it
+    /// reported. The layers' ranges are the instance's (they have none in this file), and
+    /// what the body reports is reported at the instance, with a note saying where in the
+    /// module.
+    func lowerImportedInstance(_ module: ModuleInterface, qualifier: Identifier, callee: Identifier, arguments: Children<Argument>,
                                instanceName: String, nameRange: SourceRange, value: Expr, range: SourceRange, parent: LayerNode,
                                scope: Scope) {
-        let library = module.checker
         guard case .component(let info)? = module.export(callee.name) else {
             if module.export(callee.name) != nil {
                 report(Messages.badInstance(callee.range, problem: "'\(qualifier.name).\(callee.name)' is not a component"))
@@ -137,45 +153,74 @@ extension Checker {
             }
             return
         }
-        let parameters = Array(library.tree[info.parameterList])
-        guard let values = bindArguments(tree[arguments], to: parameters, callee: "\(qualifier.name).\(callee.name)", instance: value,
-                                         callerScope: scope, foreign: true, defaultValue: { parameter, d in
-                                             let (v, reports) = library.capturing {
-                                                 let v = library.eval(d, library.global)
-                                                 guard let type = parameter.type, !v.isPoison else { return v }
-                                                 return library.checkDeclaredType(v, type, d.range)
-                                             }
-                                             self.reportFromModule(reports, module, component: info, at: value.range)
-                                             return v
-                                         })
-        else { return }
-        let before = library.work, children = parent.children.count
-        let ((), reports) = library.capturing {
-            library.context.definitionDepth = context.definitionDepth + 1
-            library.context.layers = context.layers
-            library.context.frame = context.frame
-            library.instantiate(info, values: values, instanceName: instanceName, nameRange: nameRange, range: range, parent: parent)
-        }
-        work = work + (library.work - before)
-        library.work = before
+        let lowering = Checker(lowering: module, for: self)
+        let parameters = Array(module.tree[info.parameterList])
+        let values = bindArguments(tree[arguments], to: parameters, callee: "\(qualifier.name).\(callee.name)", instance: value,
+                                   callerScope: scope, foreign: true, defaultValue: { parameter, d in
+                                       lowering.spend(self)
+                                       var v = lowering.eval(d, module.global)
+                                       if let type = parameter.type, !v.isPoison { v = lowering.checkDeclaredType(v, type, d.range) }
+                                       self.takeBack(lowering, module, component: info, at: value.range)
+                                       return v
+                                   })
+        guard let values else { return }
+        let children = parent.children.count
+        lowering.spend(self)
+        lowering.context.definitionDepth = context.definitionDepth + 1
+        lowering.context.layers = context.layers
+        lowering.context.frame = context.frame
+        lowering.instantiate(info, values: values, instanceName: instanceName, nameRange: nameRange, range: range, parent: parent)
         // Its masks are resolved with this file's layers.
         masksWritten = true
         if parent.children.count > children, let node = parent.children.last {
             _ = node.move(RangeShift.everything(to: range))
             node.nameRange = nameRange
         }
-        if !reports.isEmpty, parent === root { output.cannotReplay(.otherItemsLayers) }
-        reportFromModule(reports, module, component: info, at: value.range)
+        if lowering.output.newDiagnostics > 0, parent === root { output.cannotReplay(.otherItemsLayers) }
+        takeBack(lowering, module, component: info, at: value.range)
+    }
+
+    /// A checker that lowers `module`'s syntax for `importer`: the module's tree, facts
+    /// and frozen declarations, no memo, nothing of its own to report into but its
+    /// output (see ``spend(_:)`` and ``takeBack(_:_:component:at:)``).
+    convenience init(lowering module: ModuleInterface, for importer: Checker) {
+        self.init(tree: module.tree, facts: module.facts, global: module.global, memo: nil, limits: importer.limits, imports: .none)
+        isCancelled = importer.isCancelled
+    }
+
+    /// Gives this lowering checker what `importer` has left to spend: its work so far
+    /// against the same limits, its cancellation, the limits' reports already made.
+    func spend(_ importer: Checker) {
+        work = importer.work
+        evaluationLimit = importer.evaluationLimit
+        suggestionBudget = importer.suggestionBudget
+        nextCancellationPoll = importer.nextCancellationPoll
+        cancelled = importer.cancelled
+        expansionReported = importer.expansionReported
+        reportedDefinitionDepth = importer.reportedDefinitionDepth
+        output = ItemOutput()
+    }
+
+    /// Takes back from `lowering` (see ``spend(_:)``) what it spent and reported: its
+    /// reports are made at `range`, in this file.
+    private func takeBack(_ lowering: Checker, _ module: ModuleInterface, component: ComponentInfo, at range: SourceRange) {
+        work = lowering.work
+        evaluationLimit = lowering.evaluationLimit
+        nextCancellationPoll = lowering.nextCancellationPoll
+        cancelled = lowering.cancelled
+        expansionReported = lowering.expansionReported
+        reportedDefinitionDepth = lowering.reportedDefinitionDepth
+        if lowering.output.notReplayable.contains(.limit) { output.cannotReplay(.limit) }
+        reportFromModule(lowering.output.diagnostics.map(\.diagnostic), module, component: component, at: range)
     }
 
     /// Reports what `module` reported while lowering for this file, at `range`; not what
     /// its own check reported already (a library's check lowers each component once:
     /// a mistake whatever the arguments is its own finding, counted by E0326 here).
-    private func reportFromModule(_ reports: [Diagnostic], _ module: CheckedModule, component: ComponentInfo, at range: SourceRange) {
+    private func reportFromModule(_ reports: [Diagnostic], _ module: ModuleInterface, component: ComponentInfo, at range: SourceRange) {
         guard !reports.isEmpty else { return }
-        let index = LineIndex(module.file)
-        for d in reports where !module.checker.seen.contains(Checker.reportKey(d)) {
-            let place = index.location(of: d.range.start)
+        for d in reports where !module.reportKeys.contains(Checker.reportKey(d)) {
+            let place = module.lines.location(of: d.range.start)
             let quoted = module.file.text(d.range).prefix(60)
             var notes = [Note("in component '\(component.name.name)', at \(module.file.name):\(place.line):\(place.column)"
                               + (quoted.isEmpty ? "" : ": '\(quoted)'"))]

@@ -35,7 +35,7 @@ enum SemaValue {
     case presentation
     case component(ComponentInfo)
     /// An imported file, by the name it is imported as.
-    case module(CheckedModule)
+    case module(ModuleInterface)
     case poison
 
     var isPoison: Bool { if case .poison = self { return true } else { return false } }
@@ -308,6 +308,18 @@ final class Scope {
             for (i, x) in bindings.enumerated() where table[x.name.nameID] == nil { table[x.name.nameID] = i }
             byID = table
         }
+    }
+
+    /// Makes the scope read-only in practice, for other threads to read (a module's
+    /// declarations, see ``ModuleInterface``): a binding not evaluated (its check stopped
+    /// at a limit) is poison, the table by text is built now rather than on a lookup,
+    /// and nothing observes it.
+    func freeze() {
+        for b in bindings where b.value == nil { b.value = .poison }
+        var table: [String: Binding] = [:]
+        for b in bindings where table[b.name.name] == nil { table[b.name.name] = b }
+        byText = table
+        observer = nil
     }
 
     /// How many names ``visibleNames`` lists, without listing them.

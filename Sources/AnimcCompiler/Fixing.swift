@@ -30,8 +30,11 @@ extension Pipeline {
     ///
     /// `loader` reads the files `file` imports, as for ``compile(_:loader:memo:limits:)``.
     public static func fix(_ file: SourceFile, checked: CompileResult? = nil, loader: (any SourceLoader)? = nil,
-                           maxRounds: Int = 8) -> FixOutcome {
-        let compile = { (f: SourceFile) in Pipeline.compile(f, loader: loader).main }
+                           cache: ModuleCache? = nil, maxRounds: Int = 8) -> FixOutcome {
+        // Each round checks the file again; its imports do not change (the cache, or one
+        // made for this fix, checks them once).
+        let modules = cache ?? ModuleCache()
+        let compile = { (f: SourceFile) in Pipeline.compile(f, loader: loader, cache: modules).main }
         let original = checked ?? compile(file)
         var current = original
         var bytes = file.bytes

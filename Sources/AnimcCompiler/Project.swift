@@ -85,10 +85,11 @@ extension Pipeline {
     /// Compiles `file` with its imports, which `loader` reads; each imported file is
     /// checked once, before the files that import it, and keeps its own diagnostics.
     /// Without a loader an import is an error at its string (the source has no place
-    /// to import from).
+    /// to import from). With a `cache`, an imported file is checked only when the cache
+    /// holds no check of the same text against the same imports (see ``ModuleCache``).
     public static func compile(_ file: SourceFile, loader: (any SourceLoader)?, memo: CheckMemo? = nil,
-                               limits: ExpansionLimits = .standard) -> ProjectResult {
-        var project = ProjectCompiler(loader: loader, limits: limits)
+                               limits: ExpansionLimits = .standard, cache: ModuleCache? = nil) -> ProjectResult {
+        var project = ProjectCompiler(loader: loader, limits: limits, cache: cache)
         let tree = parse(file)
         var (imports, extra) = project.resolveImports(of: tree, chain: [project.spelling(of: ImportResolution.normalize(file.name))])
         imports.fingerprint = project.fingerprint
@@ -100,9 +101,9 @@ extension Pipeline {
     /// `isCancelled` returns true: between imported files (200 files importing each other
     /// took seconds to load, and a keystroke could not stop it) and during the compiled
     /// file's check.
-    public static func compile(_ file: SourceFile, loader: (any SourceLoader)?, memo: CheckMemo?,
+    public static func compile(_ file: SourceFile, loader: (any SourceLoader)?, memo: CheckMemo?, cache: ModuleCache? = nil,
                                until isCancelled: @escaping () -> Bool) -> ProjectResult? {
-        var project = ProjectCompiler(loader: loader, limits: .standard)
+        var project = ProjectCompiler(loader: loader, limits: .standard, cache: cache)
         project.isCancelled = isCancelled
         let tree = parse(file)
         var (imports, extra) = project.resolveImports(of: tree, chain: [project.spelling(of: ImportResolution.normalize(file.name))])
@@ -123,8 +124,10 @@ private func hex4(_ v: UInt32) -> String {
 private struct ProjectCompiler {
     let loader: (any SourceLoader)?
     let limits: ExpansionLimits
+    /// Checks of imported files kept between compilations, if any.
+    let cache: ModuleCache?
     /// Each file checked so far, by its resolved path.
-    var modules: [String: CheckedModule] = [:]
+    var modules: [String: ModuleInterface] = [:]
     /// Their results, dependencies first.
     var results: [CompileResult] = []
     /// The first spelling of each file, by its identity (``SourceLoader/identity(of:)``):
@@ -142,7 +145,7 @@ private struct ProjectCompiler {
     struct Cycle {
         var next: String
         var members: [String]
-        var edges: [String]
+        var edges: [ImportSite]
         /// Where in `members` the cycle starts when told from this file.
         var from: Int
     }
@@ -160,9 +163,10 @@ private struct ProjectCompiler {
     /// How many files deep imports may nest (a file importing a file importing ...).
     static let maxImportDepth = 256
 
-    init(loader: (any SourceLoader)?, limits: ExpansionLimits) {
+    init(loader: (any SourceLoader)?, limits: ExpansionLimits, cache: ModuleCache?) {
         self.loader = loader
         self.limits = limits
+        self.cache = cache
     }
 
     /// `path` as the file it names was first spelled in this compilation.
@@ -177,12 +181,11 @@ private struct ProjectCompiler {
     /// the diagnostics of the imports that failed (to report in `tree`'s file). `chain`
     /// is the files being checked, outermost first, `tree`'s last: an import of one of
     /// them is a cycle.
-    mutating func resolveImports(of tree: SyntaxTree, chain: [String], links: [String] = []) -> (ResolvedImports, [Diagnostic]) {
+    mutating func resolveImports(of tree: SyntaxTree, chain: [String], links: [ImportSite] = []) -> (ResolvedImports, [Diagnostic]) {
         var resolved = ResolvedImports()
         var diagnostics: [Diagnostic] = []
         var seenHere: [String: SourceRange] = [:]
         var cyclesReported = 0
-        let index = LineIndex(tree.file)
         let me = chain.last ?? tree.file.name
         for declaration in tree.imports {
             if cancelled || isCancelled?() == true {
@@ -218,7 +221,7 @@ private struct ProjectCompiler {
                 continue
             }
             seenHere[path] = declaration.pathRange
-            let here = "\(tree.file.name):\(index.location(of: declaration.pathRange.start).line)"
+            let here = ImportSite(file: tree.file, offset: declaration.pathRange.start)
             func reportCycle(_ cycle: Cycle) {
                 cyclesReported += 1
                 guard cyclesReported <= Self.cyclesPerFile else { return }
@@ -269,11 +272,9 @@ private struct ProjectCompiler {
                 // The cap of every source, whatever the loader checked.
                 fail("cannot import '\(declaration.path)': \(path): file is \(Pipeline.sourceTooLarge)", label: "too large")
             case .success(let file):
-                let imported = parse(file)
+                let imported = cache?.tree(of: file) ?? parse(file)
                 let (its, extra) = resolveImports(of: imported, chain: chain + [path], links: links + [here])
-                let (checked, module) = checkModule(imported, imports: its, limits: limits)
-                let result = Pipeline.assemble(imported, checked, extra: extra)
-                module.errorCount = result.diagnostics.filter { $0.severity == .error }.count
+                let (result, module) = checked(file, imported, imports: its, extra: extra)
                 modules[path] = module
                 results.append(result)
                 // This import is part of a cycle found further in: reported here too, and
@@ -295,6 +296,26 @@ private struct ProjectCompiler {
         return (resolved, diagnostics)
     }
 
+    /// The check of an imported file, from the cache when it holds one made against the
+    /// same imports, else made now (and kept).
+    func checked(_ file: SourceFile, _ tree: SyntaxTree, imports: ResolvedImports, extra: [Diagnostic]) -> (CompileResult, ModuleInterface) {
+        if let kept = cache?.checked(file, imports: imports, extra: extra, limits: limits) { return kept }
+        let library = checkModule(tree, imports: imports, limits: limits)
+        let result = Pipeline.assemble(tree, library.result, extra: extra)
+        let module = library.interface(errorCount: result.diagnostics.filter { $0.severity == .error }.count)
+        guard let cache else { return (result, module) }
+        return cache.keep(file, tree: tree, imports: imports, extra: extra, limits: limits, result: result, module: module)
+    }
+
+    /// An import's place, told as `file:line` only when a cycle is reported: finding the
+    /// line reads the whole importing file, which every compilation would otherwise do
+    /// for every file it imports.
+    struct ImportSite {
+        let file: SourceFile
+        let offset: UInt32
+        var place: String { "\(file.name):\(LineIndex(file).location(of: offset).line)" }
+    }
+
     /// A cycle told from its `from`th file: the files in order, back to the first, and
     /// each one's import of the next; a long one lists its first and last files.
     static func told(_ cycle: Cycle) -> (files: [String], notes: [Note]) {
@@ -308,7 +329,7 @@ private struct ProjectCompiler {
             }
             let j = (cycle.from + step) % m
             files.append(cycle.members[j])
-            notes.append(Note("\(cycle.edges[j]): imports \(cycle.members[(j + 1) % m])"))
+            notes.append(Note("\(cycle.edges[j].place): imports \(cycle.members[(j + 1) % m])"))
         }
         files.append(cycle.members[cycle.from])
         return (files, notes)
@@ -319,7 +340,8 @@ private struct ProjectCompiler {
     var fingerprint: [String] {
         results.map { result in
             var hasher = Hasher()
-            hasher.combine(result.file.bytes)
+            // As one buffer: combining the array hashes it a byte at a time.
+            result.file.bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
             return "\(result.file.name):\(result.file.bytes.count):\(hasher.finalize())"
         }
     }

@@ -53,7 +53,7 @@ struct CheckCommand {
             for path in paths {
                 if let file = tool.readSource(path, command: name) { files.append(file) } else { ioFailed = true }
             }
-            for result in CheckCommand.compileAll(files, loader: { tool.loader(for: $0) }) {
+            for result in CheckCommand.compileAll(files, loader: { tool.loader(for: $0) }, modules: tool.modules) {
                 if parsed.has("dump-ir"), let composition = result.composition { tool.console.writeOut(IRDump.dump(composition)) }
                 reports.append(result.report)
             }
@@ -75,11 +75,11 @@ extension CheckCommand {
     /// tables. Then each imported file that is not among `files`, once, in the order
     /// first met: a library's findings are its own, reported once however many files
     /// import it (a file that is among them is reported where it is).
-    static func compileAll(_ files: [SourceFile], loader: (String) -> (any SourceLoader)?) -> [CompileResult] {
+    static func compileAll(_ files: [SourceFile], loader: (String) -> (any SourceLoader)?, modules: ModuleCache) -> [CompileResult] {
         let results = Slots<ProjectResult>(count: files.count)
         let loaders = files.map { loader($0.name) }
         DispatchQueue.concurrentPerform(iterations: files.count) { i in
-            results.set(i, Pipeline.compile(files[i], loader: loaders[i]))
+            results.set(i, Pipeline.compile(files[i], loader: loaders[i], cache: modules))
         }
         let projects = results.values
         var reported = Set(files.map { ImportResolution.normalize($0.name) })
@@ -96,7 +96,7 @@ extension CheckCommand {
     /// prints the diff on stdout), says on stderr what it changed, and returns the check
     /// of what is left.
     func fix(_ file: SourceFile, path: String, dryRun: Bool, ioFailed: inout Bool) -> CompileResult {
-        let outcome = Pipeline.fix(file, loader: tool.loader(for: path))
+        let outcome = Pipeline.fix(file, loader: tool.loader(for: path), cache: tool.modules)
         if outcome.gainedErrors {
             tool.console.writeErr("animc \(name): left \(path) as it was: its fixes would have added errors (a bug in animc; please report it)\n")
         }

@@ -22,6 +22,9 @@ public struct CommandLineTool {
     let console: Console
     /// `--root DIR`, taken from the arguments of any command (``ProjectRoot``).
     var rootOption: String?
+    /// The imported files this process has checked, by content: `check DIR` checks a
+    /// library once for all its importers, `preview --serve` once per change to it.
+    let modules = ModuleCache()
 
     public init(fileSystem: FileSystem = LocalFileSystem(), console: Console = StandardConsole()) {
         self.fileSystem = fileSystem
@@ -218,7 +221,7 @@ public struct CommandLineTool {
     /// report of every file, the compiled one first. A library (a file of declarations
     /// only) compiles without errors but has nothing to build: that is an error here.
     func compileForOutput(_ file: SourceFile) -> (project: ProjectResult, composition: Composition?, reports: [FileReport]) {
-        var project = Pipeline.compile(file, loader: loader(for: file.name))
+        var project = Pipeline.compile(file, loader: loader(for: file.name), cache: modules)
         if !project.hasErrors, project.main.composition == nil {
             project.main.diagnostics.append(CheckerDiagnostics.missingComposition.at(
                 .empty(at: 0), "\(file.name) is a library: it declares no composition, so there is nothing to build",

@@ -53,7 +53,7 @@ struct TestCommand {
         var claimed: [String: String] = [:]
         for path in files {
             guard let file = tool.readSource(path, command: "test") else { return CommandLineTool.ExitCode.usage }
-            let project = Pipeline.compile(file, loader: tool.loader(for: path))
+            let project = Pipeline.compile(file, loader: tool.loader(for: path), cache: tool.modules)
             let main = project.main
             // A file without tests is not a test file (libraries, plain animations).
             let hasTestBlocks = main.tree[main.tree.root.items].contains { item in

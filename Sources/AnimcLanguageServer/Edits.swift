@@ -33,7 +33,7 @@ extension LanguageServer {
         // What `animc check --fix` does: every fix that keeps the meaning, re-checked
         // until none applies; guesses (a typo's closest name) stay one at a time above.
         if wants("source.fixAll.animc"), !FixIt.applicableTogether(a.result.diagnostics).isEmpty {
-            let outcome = Pipeline.fix(a.file, checked: a.result, loader: loader(besides: a.uri))
+            let outcome = Pipeline.fix(a.file, checked: a.result, loader: loader(besides: a.uri), cache: modules)
             if outcome.changed {
                 let n = outcome.applied.count
                 let change = Self.smallestEdit(from: a.file.bytes, to: outcome.bytes)

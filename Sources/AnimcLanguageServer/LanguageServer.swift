@@ -57,6 +57,9 @@ public final class LanguageServer {
     var encoding = PositionEncoding.utf16
     var client = ClientCapabilities()
     let checks: Checks
+    /// Imported files checked once per content for every document's checks (see
+    /// ``ModuleCache``): a keystroke in an importer does not check its libraries again.
+    let modules = ModuleCache()
     var documents: [String: Document] = [:] {
         didSet { openPaths = nil }
     }
@@ -177,7 +180,7 @@ public final class LanguageServer {
 
     func job(_ doc: Document, memo: Bool = true) -> CheckJob {
         CheckJob(uri: doc.uri, version: doc.version, revision: doc.revision, bytes: doc.bytes, encoding: encoding,
-                 memo: memo ? doc.memo : nil, open: openTexts(besides: doc.uri), root: projectRoot(of: doc.uri))
+                 memo: memo ? doc.memo : nil, open: openTexts(besides: doc.uri), root: projectRoot(of: doc.uri), modules: modules)
     }
 
     /// A workspace edit of `files` (each a document's URI and its text edits): versioned
@@ -583,7 +586,8 @@ public struct Analysis: Sendable {
     /// Checks a job's text, with the files it imports; nil once `isCancelled` says so.
     static func check(_ job: CheckJob, until isCancelled: @escaping () -> Bool) -> Analysis? {
         let file = SourceFile(name: LanguageServer.displayName(job.uri), bytes: job.bytes)
-        guard let project = Pipeline.compile(file, loader: WorkspaceLoader(open: job.open, root: job.root), memo: job.memo, until: isCancelled)
+        guard let project = Pipeline.compile(file, loader: WorkspaceLoader(open: job.open, root: job.root), memo: job.memo,
+                                              cache: job.modules, until: isCancelled)
         else { return nil }
         var main = project.main
         // A `test` block's expectations that do not hold are shown where they are written,
@@ -617,6 +621,8 @@ public struct CheckJob: @unchecked Sendable {
     var open: [String: [UInt8]] = [:]
     /// The document's project root (``WorkspaceLoader/root``).
     var root: ProjectRoot?
+    /// The server's checks of imported files (shared by every job).
+    var modules: ModuleCache?
 
     /// Checks the text; nil once `isCancelled` says so.
     public func run(until isCancelled: @escaping () -> Bool) -> Analysis? { Analysis.check(self, until: isCancelled) }

@@ -143,7 +143,8 @@ extension LanguageServer {
         let all = occurrences(of: e, among: listing.paths.compactMap(projectFile))
         let own = e.file.analysis.map { doc in documents[doc.uri].map(checkedAnalysis) ?? doc }
             ?? Analysis.check(CheckJob(uri: e.file.uri, version: 0, revision: 0, bytes: e.file.tree.file.bytes, encoding: encoding,
-                                       memo: nil, open: openTexts(besides: e.file.uri), root: projectRoot(of: e.file.uri)), until: { false })
+                                       memo: nil, open: openTexts(besides: e.file.uri), root: projectRoot(of: e.file.uri),
+                                       modules: modules), until: { false })
         if let own, let refusal = Self.renameRefusal(own, declaration: e.declaration, to: newName, ranges: all[0].ranges,
                                                      loader: loader(besides: e.file.uri)) {
             throw RequestError(code: JSONRPC.ErrorCode.requestFailed, message: refusal)
