@@ -6,7 +6,7 @@ import AnimcSyntax
 
 extension LanguageServer {
     func hover(_ r: inout Request) throws(RequestError) -> JSONValue {
-        let (_, a) = try currentAnalysis(r)
+        let (_, a) = try currentAnalysis(r, waitingAtMost: Self.hoverWait)
         let at = try offset(r, a)
         guard let (text, range) = hoverText(at: at, a) else { return .null }
         return obj(("contents", markup(text)), ("range", a.positions.json(range)))

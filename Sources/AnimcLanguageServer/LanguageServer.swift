@@ -486,6 +486,28 @@ public final class LanguageServer {
         return (doc, currentAnalysis(doc))
     }
 
+    /// ``currentAnalysis(_:)``, waiting up to `seconds` for a check that runs in the
+    /// background: a hover on `tokens.x` or a timing needs the check, which is usually
+    /// done within milliseconds; the parser's answer had nothing to say meanwhile.
+    func currentAnalysis(_ request: Request, waitingAtMost seconds: Double) throws(RequestError) -> (Document, Analysis) {
+        let doc = try document(request)
+        if doc.checked?.revision != doc.revision, case .background(let background) = checks {
+            if dirty.contains(doc.uri) {
+                dirty.removeAll { $0 == doc.uri }
+                background.submit(job(doc))
+            }
+            if let a = background.wait(uri: doc.uri, revision: doc.revision, atMost: seconds) {
+                doc.checked = a
+                doc.parsed = nil
+                if !finished.contains(doc.uri) { finished.append(doc.uri) }
+            }
+        }
+        return (doc, currentAnalysis(doc))
+    }
+
+    /// How long a hover waits for the check of the text it is asked about.
+    static let hoverWait = 0.25
+
     func currentAnalysis(_ doc: Document) -> Analysis {
         if let a = doc.checked, a.revision == doc.revision { return a }
         if case .inline = checks { return checkedAnalysis(doc) }
@@ -639,6 +661,9 @@ public protocol BackgroundChecks: AnyObject {
     /// Waits for the check of `revision` of the document submitted last, and takes it
     /// (it is then not passed to ``LanguageServer/accept(_:)``); nil when none is due.
     func wait(uri: String, revision: Int) -> Analysis?
+    /// ``wait(uri:revision:)`` for at most `seconds`: nil when the check is not done by
+    /// then (it goes on, and comes back through ``LanguageServer/accept(_:)``).
+    func wait(uri: String, revision: Int, atMost seconds: Double) -> Analysis?
 }
 
 /// What the client said it supports at `initialize`; what it did not say it supports

@@ -230,7 +230,13 @@ final class Hub: BackgroundChecks, @unchecked Sendable {
         condition.unlock()
     }
 
-    func wait(uri: String, revision: Int) -> Analysis? {
+    func wait(uri: String, revision: Int) -> Analysis? { wait(uri: uri, revision: revision, until: nil) }
+
+    func wait(uri: String, revision: Int, atMost seconds: Double) -> Analysis? {
+        wait(uri: uri, revision: revision, until: Date(timeIntervalSinceNow: seconds))
+    }
+
+    private func wait(uri: String, revision: Int, until deadline: Date?) -> Analysis? {
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -241,7 +247,11 @@ final class Hub: BackgroundChecks, @unchecked Sendable {
             let due = pending.contains { $0.uri == uri && $0.revision == revision }
                 || running.map { $0.job.uri == uri && $0.job.revision == revision && !$0.cancelled.isSet } ?? false
             guard due, !stopped else { return nil }
-            condition.wait()
+            if let deadline {
+                guard condition.wait(until: deadline) else { return nil }
+            } else {
+                condition.wait()
+            }
         }
     }
 

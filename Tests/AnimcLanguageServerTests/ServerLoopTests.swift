@@ -152,6 +152,28 @@ import Testing
         #expect(client.waitForExit() == 0)
     }
 
+    /// A hover right after the text it asks about arrives waits briefly for the check
+    /// (issue 52): a check of a few milliseconds was answered from the parser, "timing
+    /// shown once the check finishes".
+    @Test func aHoverWaitsBrieflyForAQuickCheck() throws {
+        let client = PipeClient()
+        client.initialize()
+        let text = "composition { size: 100 x 100 }\ntiming ease = cubic(0.2, 0, 0, 1)\n"
+            + "layer a { basic opacity { from: 0, to: 1, duration: 1s, timingFunction: ease } }\n"
+        Self.open(client, text)
+        // On `basic`: the animation's interval on the timeline, which the check knows.
+        let hover = client.request("textDocument/hover", obj(("textDocument", obj(("uri", .string(Self.uri)))),
+                                                             ("position", obj(("line", 2), ("character", 12)))))
+        let answer = try #require(client.response(hover))
+        let value = try #require(answer.message["result"]?["contents"]?["value"]?.stringValue)
+        #expect(value.contains("basic opacity"))
+        #expect(!value.contains("once the check finishes"), "\(value)")
+        let shutdown = client.request("shutdown", .null)
+        _ = client.response(shutdown)
+        client.notify("exit", .null)
+        #expect(client.waitForExit() == 0)
+    }
+
     /// A client that goes away (its end of the server's output closed) ends the server,
     /// which neither dies of SIGPIPE nor keeps running.
     @Test func aClientThatGoesAwayEndsTheServer() {
