@@ -595,7 +595,11 @@ final class Checker {
                 continue
             }
             if deadComponents.contains(where: { $0 != declaration.extent && $0.contains(declaration.range.start) }) { continue }
-            report(Messages.unused(declaration.range, name: declaration.name, what: declaration.kind.noun))
+            // An import nothing reads goes whole (its line): offered, not applied in bulk,
+            // as removing any declaration is the author's call.
+            let fixIts = declaration.kind == .module
+                ? [FixIt("remove the import", edits: [removal(of: declaration.extent)], applicability: .maybeIncorrect)] : []
+            report(Messages.unused(declaration.range, name: declaration.name, what: declaration.kind.noun, fixIts: fixIts))
         }
     }
 

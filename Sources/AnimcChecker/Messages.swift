@@ -166,9 +166,9 @@ enum Messages {
         D.shadowing.at(range, "'\(name)' hides the \(what) of the same name", secondary: [Label(outer, "hidden declaration")])
     }
 
-    static func unused(_ range: SourceRange, name: String, what: String) -> Diagnostic {
+    static func unused(_ range: SourceRange, name: String, what: String, fixIts: [FixIt] = []) -> Diagnostic {
         D.unusedDefinition.at(range, "\(what) '\(name)' is never used",
-                              help: "remove it, or prefix its name with '_' to keep it")
+                              help: "remove it, or prefix its name with '_' to keep it", fixIts: fixIts)
     }
 
     /// Which limit was met, and its value.

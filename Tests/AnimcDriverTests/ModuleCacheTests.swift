@@ -1,6 +1,7 @@
 import AnimcBase
 import AnimcChecker
 import AnimcCompiler
+import AnimcDiagnostics
 import AnimcDriver
 import AnimcTestSupport
 import AnimcTimeline
@@ -144,6 +145,29 @@ import Testing
         let result = Self.compile("p/app.anim", in: fs, cache: tiny)
         #expect(tiny.count == 0)
         #expect(Self.said(result) == Self.said(Self.compile("p/app.anim", in: fs, cache: nil)))
+    }
+}
+
+extension ModuleCacheTests {
+    /// An import nothing reads is W0310 with a fix that removes its line, offered one at
+    /// a time (issue 52); the file means the same without it.
+    @Test func anUnusedImportHasAFixThatRemovesIt() throws {
+        let fs = InMemoryFileSystem([
+            "p/lib.anim": Array("let o = 0.5\n".utf8),
+            "p/app.anim": Array("import \"lib.anim\" as lib\ncomposition { size: 10 x 10 }\nlayer a { opacity: 0.5 }\n".utf8),
+        ])
+        let before = Self.compile("p/app.anim", in: fs, cache: nil)
+        let warning = try #require(before.main.diagnostics.first { $0.code == "W0310" })
+        #expect(warning.message == "import 'lib' is never used")
+        let fix = try #require(warning.fixIts.first)
+        #expect(fix.applicability == .maybeIncorrect)
+        let fixed = applyEdits(fix.edits, to: fs["p/app.anim"] ?? [])
+        #expect(String(decoding: fixed, as: UTF8.self) == "composition { size: 10 x 10 }\nlayer a { opacity: 0.5 }\n")
+        fs["p/app.anim"] = fixed
+        let after = Self.compile("p/app.anim", in: fs, cache: nil)
+        #expect(after.main.diagnostics.isEmpty)
+        let a = try #require(before.main.composition), b = try #require(after.main.composition)
+        #expect(TimelineWriter.bytes(a) == TimelineWriter.bytes(b))
     }
 }
 
