@@ -306,19 +306,23 @@ extension Checker {
             }
             c[i] = x
         }
-        let (h, sat, v) = (c[0], c[1], c[2])
+        let rgb = Checker.rgb(hue: c[0], saturation: c[1], brightness: c[2])
+        return .color(Color(red: rgb.0, green: rgb.1, blue: rgb.2, alpha: c[3]))
+    }
+
+    /// Red, green and blue (0...1) of a hue, saturation and brightness (0...1), as the
+    /// HSV model defines them.
+    static func rgb(hue h: Double, saturation sat: Double, brightness v: Double) -> (Double, Double, Double) {
         let sector = (h * 6).truncatingRemainder(dividingBy: 6), k = sector.rounded(.down), f = sector - k
         let p = v * (1 - sat), q = v * (1 - sat * f), t = v * (1 - sat * (1 - f))
-        let rgb: (Double, Double, Double)
         switch Int(k) {
-        case 0: rgb = (v, t, p)
-        case 1: rgb = (q, v, p)
-        case 2: rgb = (p, v, t)
-        case 3: rgb = (p, q, v)
-        case 4: rgb = (t, p, v)
-        default: rgb = (v, p, q)
+        case 0: return (v, t, p)
+        case 1: return (q, v, p)
+        case 2: return (p, v, t)
+        case 3: return (p, q, v)
+        case 4: return (t, p, v)
+        default: return (v, p, q)
         }
-        return .color(Color(red: rgb.0, green: rgb.1, blue: rgb.2, alpha: c[3]))
     }
 
     /// `withAlpha(colour, alpha)`: UIColor's withAlphaComponent, the colour with its alpha

@@ -86,6 +86,23 @@ extension LanguageFacts {
 
     public static func color(named name: String) -> Color? { Builtins.colors[name] }
 
+    /// The colour `rgb`, `rgba`, `hsb` or `hsba` makes of `channels` as written (for an
+    /// editor's colour swatches), or nil when the call makes none: another function, a
+    /// count it does not take, a channel out of its range.
+    public static func color(calling name: String, channels: [Double]) -> Color? {
+        switch (name, channels.count) {
+        case ("rgb", 3), ("rgba", 4):
+            guard channels.indices.allSatisfy({ Checker.isChannel(channels[$0], $0) }) else { return nil }
+            return Color(red: channels[0] / 255, green: channels[1] / 255, blue: channels[2] / 255, alpha: channels.count == 4 ? channels[3] : 1)
+        case ("hsb", 3), ("hsba", 4):
+            guard channels.allSatisfy({ $0 >= 0 && $0 <= 1 }) else { return nil }
+            let (r, g, b) = Checker.rgb(hue: channels[0], saturation: channels[1], brightness: channels[2])
+            return Color(red: r, green: g, blue: b, alpha: channels.count == 4 ? channels[3] : 1)
+        default:
+            return nil
+        }
+    }
+
     /// The cases of the enumeration an attribute or property of this name takes
     /// (`fillMode`: `removed`, `forwards`, ...); nil when it takes none.
     public static func enumerationCases(of name: String) -> [String]? {

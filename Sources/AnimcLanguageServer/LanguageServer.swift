@@ -334,6 +334,8 @@ public final class LanguageServer {
         case "textDocument/inlayHint": return try inlayHints(&r)
         case "textDocument/documentLink": return try documentLinks(&r)
         case "textDocument/codeLens": return try codeLenses(&r)
+        case "textDocument/documentColor": return try documentColors(&r)
+        case "textDocument/colorPresentation": return try colorPresentations(&r)
         case "workspace/executeCommand":
             let arguments = r["arguments"]?.arrayValue ?? []
             switch r["command"]?.stringValue {
@@ -453,7 +455,8 @@ public final class LanguageServer {
             ("documentRangeFormattingProvider", true),
             ("inlayHintProvider", obj(("resolveProvider", false))),
             ("documentLinkProvider", obj(("resolveProvider", false))),
-            ("codeLensProvider", obj(("resolveProvider", false))))
+            ("codeLensProvider", obj(("resolveProvider", false))),
+            ("colorProvider", true))
         return obj(("capabilities", capabilities),
                    ("serverInfo", obj(("name", "animc"), ("version", .string(Pipeline.version)))))
     }

@@ -281,3 +281,43 @@ import Testing
         #expect(client.request("textDocument/hover", client.at(0, 1))["error"]?["message"]?.stringValue?.contains("8 MiB") == true)
     }
 }
+
+extension FeatureTests {
+    /// Colour swatches and the picker (issue 52): every colour written with literals has
+    /// a swatch with its exact components, a name a declaration takes has none, and a
+    /// picked colour is offered as `rgb`/`rgba` and hex, which read back as the colour.
+    @Test func coloursHaveSwatchesAndAPicker() throws {
+        let text = Repository.read("Tests/AnimcLanguageServerTests/Fixtures/lsp/colors.anim")
+        let client = Client(open: text)
+        let colours = try #require(client.request("textDocument/documentColor", obj(("textDocument", Self.document())))["result"]?.arrayValue)
+        func written(_ c: JSONValue) -> String {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            guard let l = c["range"]?["start"]?["line"]?.numberValue, let s = c["range"]?["start"]?["character"]?.numberValue,
+                  let e = c["range"]?["end"]?["character"]?.numberValue else { return "?" }
+            let line = Array(lines[Int(l)].utf16)
+            return String(decoding: line[Int(s)..<Int(e)], as: UTF16.self)
+        }
+        func components(_ c: JSONValue) -> [Double] { ["red", "green", "blue", "alpha"].compactMap { c["color"]?[$0]?.numberValue } }
+        #expect(colours.map(written) == ["#6200ee", "rgba(255, 128, 0, 0.5)", "hsb(0.5, 1, 1)", "rgb(red: 10, green: 20, blue: 30)",
+                                         "white", "orange", "#FFF8"])
+        let expected: [[Double]] = [[0x62 / 255.0, 0, 0xee / 255.0, 1], [1, 128 / 255.0, 0, 0.5], [0, 1, 1, 1], [10 / 255.0, 20 / 255.0, 30 / 255.0, 1],
+                                    [1, 1, 1, 1], [1, 0.5, 0, 1], [1, 1, 1, 0x88 / 255.0]]
+        for (c, e) in zip(colours, expected) {
+            let got = components(c)
+            #expect(got.count == 4 && zip(got, e).allSatisfy { abs($0 - $1) < 1e-12 }, "\(written(c)): \(got) != \(e)")
+        }
+        // The picker: the colour written back both ways.
+        let presented = try #require(client.request("textDocument/colorPresentation", obj(
+            ("textDocument", Self.document()), ("color", obj(("red", 1), ("green", 0.5), ("blue", 0), ("alpha", 0.25))),
+            ("range", Self.range(2, 13, 2, 35))))["result"]?.arrayValue)
+        #expect(presented.compactMap { $0["label"]?.stringValue } == ["rgba(255, 128, 0, 0.25)", "#ff800040"])
+        #expect(presented.first?["textEdit"]?["range"] == Self.range(2, 13, 2, 35))
+        let opaque = try #require(client.request("textDocument/colorPresentation", obj(
+            ("textDocument", Self.document()), ("color", obj(("red", 0.2), ("green", 0.4), ("blue", 0.6), ("alpha", 1))),
+            ("range", Self.range(1, 12, 1, 19))))["result"]?.arrayValue)
+        #expect(opaque.compactMap { $0["label"]?.stringValue } == ["rgb(51, 102, 153)", "#336699"])
+        // Each spelling is read back by the language as the colour picked, to a level.
+        let back = Pipeline.compile(SourceFile(name: "t.anim", text: "let c = #ff800040\nlet d = rgba(255, 128, 0, 0.25)\ncomposition { size: 1 x 1 }\nlayer a { backgroundColor: c, borderColor: d }\n"))
+        #expect(!back.hasErrors)
+    }
+}
