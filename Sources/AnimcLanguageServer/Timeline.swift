@@ -120,7 +120,8 @@ extension LanguageServer {
 
     // MARK: Links
 
-    /// `image("logo")` links to the file the preview embeds for it.
+    /// `image("logo")` links to the file the preview embeds for it, an import's path to
+    /// the file it imports.
     func documentLinks(_ r: inout Request) throws(RequestError) -> JSONValue {
         let (doc, a) = try currentAnalysis(r)
         guard doc.uri.hasPrefix("file://") else { return .array([]) }
@@ -129,6 +130,14 @@ extension LanguageServer {
         let tokens = a.lexTokens()
         let root = projectRoot(of: doc.uri)
         var links: [JSONValue] = []
+        // `import "motion/tokens.anim"`: the file it names, when it is there and inside
+        // the project (E0329 otherwise).
+        for declaration in a.result.tree.imports {
+            guard let target = ImportResolution.resolve(declaration.path, from: path), FileManager.default.fileExists(atPath: target),
+                  root?.contains(LocalPaths.canonical(target)) == true else { continue }
+            links.append(obj(("range", a.positions.json(declaration.pathRange)), ("target", .string(Self.fileURI(target))),
+                             ("tooltip", .string(target))))
+        }
         for i in tokens.indices.dropLast(2) where tokens[i].kind == .identifier && tokens[i + 1].kind == .lParen && tokens[i + 2].kind == .string {
             guard a.file.text(tokens[i].range) == "image" else { continue }
             let literal = a.file.text(tokens[i + 2].range)

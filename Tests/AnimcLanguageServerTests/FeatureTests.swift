@@ -321,3 +321,24 @@ extension FeatureTests {
         #expect(!back.hasErrors)
     }
 }
+
+extension FeatureTests {
+    /// An import's path links to the file it imports (issue 52); a path to no file, or
+    /// out of the project, links nowhere.
+    @Test func importPathsAreLinks() throws {
+        let client = Client()
+        let dir = NSTemporaryDirectory() + "animc-import-links-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir + "/motion", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        FileManager.default.createFile(atPath: dir + "/.animc-root", contents: Data())
+        FileManager.default.createFile(atPath: dir + "/motion/tokens.anim", contents: Data("let fast = 0.2s\n".utf8))
+        let uri = "file://" + dir + "/a.anim"
+        let text = "import \"motion/tokens.anim\"\nimport \"missing.anim\" as gone\nimport \"../../etc/x.anim\" as out\ncomposition { size: 10 x 10 }\n"
+        client.notify("textDocument/didOpen", obj(("textDocument", obj(("uri", .string(uri)), ("languageId", "anim"), ("version", 1),
+                                                                      ("text", .string(text))))))
+        let links = try #require(client.request("textDocument/documentLink", obj(("textDocument", obj(("uri", .string(uri))))))["result"]?.arrayValue)
+        #expect(links.count == 1)
+        #expect(links.first?["target"]?.stringValue == "file://" + dir + "/motion/tokens.anim")
+        #expect(links.first?["range"] == Self.range(0, 7, 0, 27))
+    }
+}
