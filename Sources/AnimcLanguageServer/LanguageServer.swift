@@ -325,6 +325,7 @@ public final class LanguageServer {
         case "textDocument/rename": return try rename(&r)
         case "textDocument/documentSymbol": return try documentSymbols(&r)
         case "workspace/symbol": return try workspaceSymbols(&r)
+        case "workspace/willRenameFiles": return try willRenameFiles(&r)
         case "textDocument/semanticTokens/full": return try semanticTokensFull(&r)
         case "textDocument/semanticTokens/full/delta": return try semanticTokensDelta(&r)
         case "textDocument/semanticTokens/range": return try semanticTokensRange(&r)
@@ -456,7 +457,11 @@ public final class LanguageServer {
             ("inlayHintProvider", obj(("resolveProvider", false))),
             ("documentLinkProvider", obj(("resolveProvider", false))),
             ("codeLensProvider", obj(("resolveProvider", false))),
-            ("colorProvider", true))
+            ("colorProvider", true),
+            ("workspace", obj(("fileOperations", obj(("willRename", obj(("filters", .array([
+                obj(("scheme", "file"), ("pattern", obj(("glob", "**/*.anim"), ("matches", "file")))),
+                obj(("scheme", "file"), ("pattern", obj(("glob", "**/*"), ("matches", "folder")))),
+            ])))))))))
         return obj(("capabilities", capabilities),
                    ("serverInfo", obj(("name", "animc"), ("version", .string(Pipeline.version)))))
     }

@@ -169,3 +169,66 @@ extension LanguageServer {
         "file://" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
     }
 }
+
+// MARK: Moving files
+
+extension LanguageServer {
+    /// `workspace/willRenameFiles`: before files or folders are moved or renamed, the
+    /// edits that keep every import naming the same file: an import of a moved file
+    /// names its new path, and a moved file's own imports are written from its new
+    /// folder. An import that took its name from the file's old name (`import
+    /// "motion/tokens.anim"` reads as `tokens`) keeps that name with `as`, so no use of
+    /// it changes. Edits are to the files as they are now (the client applies them
+    /// before it moves them). All or nothing, as a rename: refused when the project holds
+    /// more files than the server reads.
+    func willRenameFiles(_ r: inout Request) throws(RequestError) -> JSONValue {
+        guard let files = r["files"]?.arrayValue else {
+            throw RequestError(code: JSONRPC.ErrorCode.invalidParams, message: "missing files")
+        }
+        let moves: [(old: String, new: String)] = files.compactMap { f in
+            guard let old = f["oldUri"]?.stringValue, let new = f["newUri"]?.stringValue, old.hasPrefix("file://"), new.hasPrefix("file://")
+            else { return nil }
+            return (ImportResolution.normalize(Self.displayName(old)), ImportResolution.normalize(Self.displayName(new)))
+        }
+        guard !moves.isEmpty else { return .null }
+        func moved(_ path: String) -> String {
+            for m in moves {
+                if path == m.old { return m.new }
+                if path.hasPrefix(m.old + "/") { return m.new + path.dropFirst(m.old.count) }
+            }
+            return path
+        }
+        let listing = projectPaths()
+        if listing.truncated {
+            throw RequestError(code: JSONRPC.ErrorCode.requestFailed, message: "the project holds more .anim files than the \(formatNumber(Double(Self.projectFileLimit))) the server reads, so the imports of a moved file could not all be updated")
+        }
+        var edits: [(uri: String, edits: [JSONValue])] = []
+        for path in listing.paths where path.hasPrefix("/") {
+            guard let file = projectFile(path) else { continue }
+            let after = moved(path)
+            var fileEdits: [JSONValue] = []
+            for declaration in file.tree.imports {
+                guard let target = ImportResolution.resolve(declaration.path, from: path) else { continue }
+                let targetAfter = moved(target)
+                guard targetAfter != target || after != path else { continue }
+                let written = Self.relativePath(to: targetAfter, fromFolderOf: after)
+                var text = "\"" + written.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+                if declaration.alias == nil, let name = declaration.name, ImportPaths.stem(written) != name.name { text += " as " + name.name }
+                guard written != declaration.path || text.contains(" as ") else { continue }
+                fileEdits.append(obj(("range", file.positions.json(declaration.pathRange)), ("newText", .string(text))))
+            }
+            if !fileEdits.isEmpty { edits.append((file.uri, fileEdits)) }
+        }
+        return edits.isEmpty ? .null : workspaceEdit(edits)
+    }
+
+    /// `target` as an import in a file at `importer` writes it: relative to the
+    /// importer's folder (both paths absolute and normalized).
+    static func relativePath(to target: String, fromFolderOf importer: String) -> String {
+        let from = importer.split(separator: "/").dropLast(), to = target.split(separator: "/")
+        var common = 0
+        while common < from.count, common < to.count - 1, from[from.startIndex + common] == to[common] { common += 1 }
+        let ups = Array(repeating: "..", count: from.count - common)
+        return (ups + to[common...].map(String.init)).joined(separator: "/")
+    }
+}

@@ -2,6 +2,7 @@ import AnimcBase
 import AnimcCompiler
 @testable import AnimcLanguageServer
 import AnimcTestSupport
+import AnimcTimeline
 import Foundation
 import Testing
 
@@ -374,5 +375,91 @@ import Testing
         let w = try Workspace()
         let symbols = w.request("workspace/symbol", obj(("query", "Dot")))["result"]?.arrayValue ?? []
         #expect(symbols.contains { $0["name"] == "Dot" && $0["location"]?["uri"]?.stringValue == w.uri("motion/ui.anim") })
+    }
+}
+
+/// Moving files (issue 52: `workspace/willRenameFiles`): every import keeps naming the
+/// same file, and the project means what it meant.
+@Suite struct MovingFilesTests {
+    typealias Client = LanguageServerTests.Client
+
+    static func write(_ path: String, _ text: String) {
+        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    }
+
+    /// Applies an LSP workspace edit's plain `changes` to the files on disk.
+    static func apply(_ edit: JSONValue) {
+        guard case .object(let members)? = edit["changes"] else { return }
+        for member in members {
+            let path = LanguageServer.displayName(member.key)
+            guard var text = try? String(contentsOfFile: path, encoding: .utf8), let edits = member.value.arrayValue else { continue }
+            func offset(_ p: JSONValue?) -> String.Index {
+                let line = Int(p?["line"]?.numberValue ?? 0), character = Int(p?["character"]?.numberValue ?? 0)
+                var index = text.startIndex
+                for _ in 0..<line { index = text[index...].firstIndex(of: "\n").map { text.index(after: $0) } ?? text.endIndex }
+                return text.utf16.index(index, offsetBy: character)
+            }
+            for e in edits.reversed() {
+                let range = offset(e["range"]?["start"])..<offset(e["range"]?["end"])
+                text.replaceSubrange(range, with: e["newText"]?.stringValue ?? "")
+            }
+            write(path, text)
+        }
+    }
+
+    static func timeline(_ path: String, root: String) -> [UInt8]? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let loader = WorkspaceLoader(open: [:], root: ProjectRoot(path: LocalPaths.canonical(root), origin: .marker(".animc-root")))
+        let project = Pipeline.compile(SourceFile(name: path, bytes: Array(data)), loader: loader)
+        guard !project.hasErrors, var c = project.main.composition else { return nil }
+        c.name = "same"
+        return TimelineWriter.bytes(c)
+    }
+
+    @Test func movingAFileKeepsEveryImport() throws {
+        let dir = NSTemporaryDirectory() + "animc-moves-\(getpid())"
+        try? FileManager.default.removeItem(atPath: dir)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        Self.write(dir + "/.animc-root", "")
+        Self.write(dir + "/motion/tokens.anim", "let fast = 0.2s\nlet size = 12\n")
+        Self.write(dir + "/motion/kit.anim", "import \"tokens.anim\" as t\ncomponent Dot(at: Point) {\n  layer { position: at, bounds: t.size x t.size }\n}\n")
+        Self.write(dir + "/app.anim", "import \"motion/tokens.anim\"\nimport \"motion/kit.anim\"\ncomposition { size: 100 x 100 }\n"
+                   + "d = kit.Dot(at: (10, 10))\nlayer a { basic opacity { from: 0, to: 1, duration: tokens.fast } }\n")
+        let before = try #require(Self.timeline(dir + "/app.anim", root: dir))
+        let client = Client(open: nil, rootUri: "file://" + dir)
+
+        // A file renamed into another folder: its importers name the new path, and the
+        // one that read it as `tokens` keeps that name.
+        let renamed = client.request("workspace/willRenameFiles", obj(("files", .array([obj(
+            ("oldUri", .string("file://" + dir + "/motion/tokens.anim")), ("newUri", .string("file://" + dir + "/design/tokens2.anim")))]))))
+        let edit = try #require(renamed["result"])
+        var texts: Set<String> = []
+        if case .object(let members)? = edit["changes"] {
+            for member in members {
+                for e in member.value.arrayValue ?? [] { if let t = e["newText"]?.stringValue { texts.insert(t) } }
+            }
+        }
+        #expect(texts == ["\"design/tokens2.anim\" as tokens", "\"../design/tokens2.anim\""])
+        Self.apply(edit)
+        try FileManager.default.createDirectory(atPath: dir + "/design", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: dir + "/motion/tokens.anim", toPath: dir + "/design/tokens2.anim")
+        #expect(Self.timeline(dir + "/app.anim", root: dir) == before)
+
+        // A folder moved: the importer names the files in it by their new paths; the
+        // files inside, which import each other by relative paths, need no edit... and a
+        // file moved into a subfolder writes its own imports from there.
+        let folder = client.request("workspace/willRenameFiles", obj(("files", .array([
+            obj(("oldUri", .string("file://" + dir + "/motion")), ("newUri", .string("file://" + dir + "/ui"))),
+            obj(("oldUri", .string("file://" + dir + "/app.anim")), ("newUri", .string("file://" + dir + "/screens/app.anim"))),
+        ]))))
+        let edit2 = try #require(folder["result"])
+        Self.apply(edit2)
+        try FileManager.default.moveItem(atPath: dir + "/motion", toPath: dir + "/ui")
+        try FileManager.default.createDirectory(atPath: dir + "/screens", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: dir + "/app.anim", toPath: dir + "/screens/app.anim")
+        let moved = try String(contentsOfFile: dir + "/screens/app.anim", encoding: .utf8)
+        #expect(moved.hasPrefix("import \"../design/tokens2.anim\" as tokens\nimport \"../ui/kit.anim\"\n"), "\(moved)")
+        #expect(Self.timeline(dir + "/screens/app.anim", root: dir) == before)
     }
 }
