@@ -175,9 +175,9 @@ struct RenderCommand {
                 return nil
             }
         }
-        func renderAll(_ times: [Double], _ each: (Int, Bitmap) -> Bool) -> Bool {
+        func renderAll(_ times: [Double], pass: String? = nil, _ each: (Int, Bitmap) -> Bool) -> Bool {
             var state = timeline.makeState()
-            let progress = Progress(console: tool.console, total: times.count)
+            let progress = Progress(console: tool.console, total: times.count, pass: pass)
             defer { progress.finish() }
             for (n, t) in times.enumerated() {
                 timeline.evaluate(at: t, into: &state)
@@ -206,24 +206,50 @@ struct RenderCommand {
             guard ok else { return CommandLineTool.ExitCode.usage }
             tool.console.writeErr("wrote \(times.count) frames (\(size)) to \(directory)\n")
         case .apng(let output):
+            // Two passes, so that no frame is kept: the first counts what the header needs
+            // (colours, opacity), the second draws each frame again and writes it.
             guard let p = plan() else { return CommandLineTool.ExitCode.usage }
-            var frames: [Bitmap] = []
-            _ = renderAll((0..<p.frameCount).map(p.time(ofFrame:))) { _, image in frames.append(image); return true }
-            let delay = Self.delay(fps: p.fps)
-            guard write(output, { try PNG.encodeAnimated(frames, delay: delay) }) else { return CommandLineTool.ExitCode.usage }
-            tool.console.writeErr("wrote \(output): \(frames.count) frames (\(size)) at \(formatNumber(p.fps)) fps\n")
+            let times = (0..<p.frameCount).map(p.time(ofFrame:))
+            var summary = PNG.AnimationSummary()
+            var failure: (any Error)?
+            _ = renderAll(times, pass: "counting") { _, image in
+                do { try summary.add(image) } catch { failure = error }
+                return failure == nil
+            }
+            guard write(output, {
+                if let failure { throw failure }
+                var writer = try PNG.AnimationWriter(summary, delay: Self.delay(fps: p.fps))
+                _ = renderAll(times, pass: "writing") { _, image in
+                    do { try writer.append(image) } catch { failure = error }
+                    return failure == nil
+                }
+                if let failure { throw failure }
+                return try writer.finish()
+            }) else { return CommandLineTool.ExitCode.usage }
+            tool.console.writeErr("wrote \(output): \(times.count) frames (\(size)) at \(formatNumber(p.fps)) fps\n")
         case .gif(let output):
             // Browsers show a GIF delay under 2/100 s as 1/10 s: at most 50 fps unless asked.
             guard let p = plan(maxFPS: 50) else { return CommandLineTool.ExitCode.usage }
-            var frames: [Bitmap] = []
-            _ = renderAll((0..<p.frameCount).map(p.time(ofFrame:))) { _, image in frames.append(image); return true }
+            let times = (0..<p.frameCount).map(p.time(ofFrame:))
             // Delays in hundredths, rounded so that they add up to the frames' times.
             func hundredths(_ n: Int) -> Int { Int((Double(n) * 100 / p.fps).rounded()) }
-            let delays: [Int] = (0..<frames.count).map { n in hundredths(n + 1) - hundredths(n) }
-            guard write(output, { try GIF.encode(frames, delays: delays, options: GIF.Options(dither: parsed.has("dither"))) }) else {
-                return CommandLineTool.ExitCode.usage
+            var summary = GIF.Summary()
+            var failure: (any Error)?
+            _ = renderAll(times, pass: "counting") { _, image in
+                do { try summary.add(image) } catch { failure = error }
+                return failure == nil
             }
-            tool.console.writeErr("wrote \(output): \(frames.count) frames (\(size)) at \(formatNumber(p.fps)) fps\n")
+            guard write(output, {
+                if let failure { throw failure }
+                var writer = try GIF.Writer(summary, options: GIF.Options(dither: parsed.has("dither")))
+                _ = renderAll(times, pass: "writing") { n, image in
+                    do { try writer.append(image, delay: hundredths(n + 1) - hundredths(n)) } catch { failure = error }
+                    return failure == nil
+                }
+                if let failure { throw failure }
+                return try writer.finish()
+            }) else { return CommandLineTool.ExitCode.usage }
+            tool.console.writeErr("wrote \(output): \(times.count) frames (\(size)) at \(formatNumber(p.fps)) fps\n")
         case .filmstrip(let count, let output):
             guard let p = plan() else { return CommandLineTool.ExitCode.usage }
             // Evenly spaced frames of the window, the first and the last included.
@@ -252,10 +278,12 @@ struct RenderCommand {
 struct Progress {
     let console: Console
     let total: Int
+    /// Which pass over the frames this is, when there are two (an animation's).
+    var pass: String?
 
     func step(_ done: Int) {
         guard console.stderrIsTerminal, total > 1 else { return }
-        console.writeErr("\rrendering frame \(done)/\(total)")
+        console.writeErr("\rrendering frame \(done)/\(total)" + (pass.map { " (\($0))" } ?? ""))
     }
 
     func finish() {

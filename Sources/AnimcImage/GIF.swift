@@ -12,34 +12,82 @@ public enum GIF {
     /// each frame replaces the last (disposal "restore to background") so nothing
     /// transparent shows an earlier frame.
     public static func encode(_ frames: [Bitmap], delays: [Int], options: Options = Options()) throws -> [UInt8] {
-        guard let first = frames.first, first.width > 0, first.height > 0 else { throw ImageError("a GIF needs a frame with a size") }
-        guard first.width <= 65535, first.height <= 65535 else { throw ImageError("a GIF is at most 65,535 pixels a side") }
-        guard frames.allSatisfy({ $0.width == first.width && $0.height == first.height }) else {
-            throw ImageError("the frames of a GIF must have one size")
-        }
         guard delays.count == frames.count else { throw ImageError("a GIF needs one delay per frame") }
-        let straight = frames.map { $0.straightened() }
-        let transparent = straight.contains { f in stride(from: 3, to: f.pixels.count, by: 4).contains { f.pixels[$0] < 128 } }
-        var palette = Palette.medianCut(straight, count: transparent ? 255 : 256)
-        var table = palette.colors
-        let transparentIndex = transparent ? table.count : -1
-        if transparent { table.append((0, 0, 0)) }
-        var bits = 1
-        while (1 << bits) < table.count { bits += 1 }
-        while table.count < (1 << bits) { table.append((0, 0, 0)) }
+        var summary = Summary()
+        for frame in frames { try summary.add(frame) }
+        var writer = try Writer(summary, options: options)
+        for (frame, delay) in zip(frames, delays) { try writer.append(frame, delay: delay) }
+        return try writer.finish()
+    }
 
-        var out: [UInt8] = Array("GIF89a".utf8)
-        appendShort(&out, first.width)
-        appendShort(&out, first.height)
-        out += [0xF0 | UInt8(bits - 1), 0, 0]
-        for c in table { out += [c.0, c.1, c.2] }
-        // NETSCAPE2.0: loop forever.
-        out += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [0x03, 0x01, 0x00, 0x00, 0x00]
-        let bayer: [Int] = [0, 32, 8, 40, 2, 34, 10, 42, 48, 16, 56, 24, 50, 18, 58, 26, 12, 44, 4, 36, 14, 46, 6, 38, 60, 28, 52, 20,
-                            62, 30, 54, 22, 3, 35, 11, 43, 1, 33, 9, 41, 51, 19, 59, 27, 49, 17, 57, 25, 15, 47, 7, 39, 13, 45, 5, 37,
-                            63, 31, 55, 23, 61, 29, 53, 21]
-        var indices = [UInt8](repeating: 0, count: first.width * first.height)
-        for (n, frame) in straight.enumerated() {
+    /// What the header needs of every frame (their size, whether any is transparent, the
+    /// palette's census), counted as each is drawn, so that a long animation's frames
+    /// need not be kept: a first pass adds them here, a second gives them to ``Writer``.
+    public struct Summary: Sendable {
+        var width = 0, height = 0, frames = 0
+        var transparent = false
+        var census = Palette.Census()
+
+        public init() {}
+
+        public mutating func add(_ frame: Bitmap) throws {
+            if frames == 0 {
+                guard frame.width > 0, frame.height > 0 else { throw ImageError("a GIF needs a frame with a size") }
+                guard frame.width <= 65535, frame.height <= 65535 else { throw ImageError("a GIF is at most 65,535 pixels a side") }
+                (width, height) = (frame.width, frame.height)
+            } else if frame.width != width || frame.height != height {
+                throw ImageError("the frames of a GIF must have one size")
+            }
+            let straight = frame.straightened()
+            if !transparent { transparent = stride(from: 3, to: straight.pixels.count, by: 4).contains { straight.pixels[$0] < 128 } }
+            census.count(straight: straight)
+            frames += 1
+        }
+    }
+
+    /// Writes a GIF a frame at a time, the frames ``Summary`` counted, in the same order.
+    public struct Writer {
+        private let summary: Summary
+        private let options: Options
+        private var palette: Palette
+        private let transparentIndex: Int
+        private let bits: Int
+        private var out: [UInt8]
+        private var indices: [UInt8]
+        private var written = 0
+
+        public init(_ summary: Summary, options: Options = Options()) throws {
+            guard summary.frames > 0 else { throw ImageError("a GIF needs a frame with a size") }
+            self.summary = summary
+            self.options = options
+            palette = summary.census.palette(count: summary.transparent ? 255 : 256)
+            var table = palette.colors
+            transparentIndex = summary.transparent ? table.count : -1
+            if summary.transparent { table.append((0, 0, 0)) }
+            var bits = 1
+            while (1 << bits) < table.count { bits += 1 }
+            while table.count < (1 << bits) { table.append((0, 0, 0)) }
+            self.bits = bits
+            out = Array("GIF89a".utf8)
+            GIF.appendShort(&out, summary.width)
+            GIF.appendShort(&out, summary.height)
+            out += [0xF0 | UInt8(bits - 1), 0, 0]
+            for c in table { out += [c.0, c.1, c.2] }
+            // NETSCAPE2.0: loop forever.
+            out += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [0x03, 0x01, 0x00, 0x00, 0x00]
+            indices = [UInt8](repeating: 0, count: summary.width * summary.height)
+        }
+
+        private static let bayer: [Int] = [0, 32, 8, 40, 2, 34, 10, 42, 48, 16, 56, 24, 50, 18, 58, 26, 12, 44, 4, 36, 14, 46, 6, 38, 60,
+                                           28, 52, 20, 62, 30, 54, 22, 3, 35, 11, 43, 1, 33, 9, 41, 51, 19, 59, 27, 49, 17, 57, 25, 15,
+                                           47, 7, 39, 13, 45, 5, 37, 63, 31, 55, 23, 61, 29, 53, 21]
+
+        /// The next frame, shown for `delay` hundredths of a second.
+        public mutating func append(_ image: Bitmap, delay: Int) throws {
+            guard written < summary.frames, image.width == summary.width, image.height == summary.height else {
+                throw ImageError("a GIF's frames must be the ones its summary counted")
+            }
+            let frame = image.straightened()
             for y in 0..<frame.height {
                 for x in 0..<frame.width {
                     let p = y * frame.width + x, i = p * 4
@@ -50,22 +98,23 @@ public enum GIF {
                     var r = Int(frame.pixels[i]), g = Int(frame.pixels[i + 1]), b = Int(frame.pixels[i + 2])
                     if options.dither && !palette.isExact {
                         // ±16: about the spacing of a 256-colour palette's neighbours.
-                        let offset = (bayer[(y & 7) * 8 + (x & 7)] - 32) / 2
+                        let offset = (Self.bayer[(y & 7) * 8 + (x & 7)] - 32) / 2
                         r = min(255, max(0, r + offset)); g = min(255, max(0, g + offset)); b = min(255, max(0, b + offset))
                     }
                     indices[p] = UInt8(palette.nearest(r, g, b))
                 }
             }
-            let delay = min(max(delays[n], 0), 65535)
+            let delay = min(max(delay, 0), 65535)
+            let transparent = summary.transparent
             let flags: UInt8 = (transparent ? 2 << 2 : 1 << 2) | (transparent ? 1 : 0)
             out += [0x21, 0xF9, 0x04, flags, UInt8(delay & 0xFF), UInt8(delay >> 8), UInt8(max(transparentIndex, 0)), 0]
             out.append(0x2C)
-            appendShort(&out, 0); appendShort(&out, 0)
-            appendShort(&out, frame.width); appendShort(&out, frame.height)
+            GIF.appendShort(&out, 0); GIF.appendShort(&out, 0)
+            GIF.appendShort(&out, frame.width); GIF.appendShort(&out, frame.height)
             out.append(0)
             let minimumCodeSize = max(2, bits)
             out.append(UInt8(minimumCodeSize))
-            let data = lzw(indices, minimumCodeSize: minimumCodeSize)
+            let data = GIF.lzw(indices, minimumCodeSize: minimumCodeSize)
             var k = 0
             while k < data.count {
                 let n = min(255, data.count - k)
@@ -74,9 +123,14 @@ public enum GIF {
                 k += n
             }
             out.append(0)
+            written += 1
         }
-        out.append(0x3B)
-        return out
+
+        /// The file, once every frame counted has been appended.
+        public func finish() throws -> [UInt8] {
+            guard written == summary.frames else { throw ImageError("a GIF's summary counted \(summary.frames) frames; \(written) were written") }
+            return out + [0x3B]
+        }
     }
 
     static func appendShort(_ out: inout [UInt8], _ v: Int) {

@@ -289,15 +289,26 @@ public enum PNG {
         let depth: Int
 
         init?(_ images: [Bitmap]) {
-            var seen = Set<UInt32>()
-            for image in images {
-                let p = image.pixels
-                var i = 0
-                while i + 3 < p.count {
-                    if seen.insert(Palette.key(p, i)).inserted, seen.count > 256 { return nil }
-                    i += 4
-                }
+            var seen: Set<UInt32>? = []
+            for image in images { seen = Palette.adding(image, to: seen) }
+            guard let seen else { return nil }
+            self.init(colours: seen)
+        }
+
+        /// `seen` with the colours of `image`, or nil once there are more than 256.
+        static func adding(_ image: Bitmap, to seen: Set<UInt32>?) -> Set<UInt32>? {
+            guard var seen else { return nil }
+            let p = image.pixels
+            var i = 0
+            while i + 3 < p.count {
+                if seen.insert(Palette.key(p, i)).inserted, seen.count > 256 { return nil }
+                i += 4
             }
+            return seen
+        }
+
+        /// The palette of exactly these colours (at most 256).
+        init(colours seen: Set<UInt32>) {
             let sorted = seen.sorted { a, b in
                 let (ta, tb) = (a & 0xFF != 0xFF, b & 0xFF != 0xFF)
                 return ta != tb ? ta : a < b
@@ -352,51 +363,112 @@ public enum PNG {
     /// indexed, as ``encode(_:effort:)`` writes a still.
     public static func encodeAnimated(_ frames: [Bitmap], delay: (numerator: Int, denominator: Int),
                                       effort: Deflate.Effort = .standard) throws -> [UInt8] {
-        guard let first = frames.first else { throw ImageError("an animated PNG needs at least one frame") }
-        guard frames.allSatisfy({ $0.width == first.width && $0.height == first.height }) else {
-            throw ImageError("the frames of an animated PNG must have one size")
+        var summary = AnimationSummary()
+        for frame in frames { try summary.add(frame) }
+        var writer = try AnimationWriter(summary, delay: delay, effort: effort)
+        for frame in frames { try writer.append(frame) }
+        return try writer.finish()
+    }
+
+    /// What an animated PNG's header needs of every frame (their size and count, whether
+    /// all are opaque, their colours while there are at most 256), counted as each is
+    /// drawn: a first pass adds the frames here, a second gives them to
+    /// ``AnimationWriter``, and no frame is kept (a long animation's frames took
+    /// gigabytes).
+    public struct AnimationSummary: Sendable {
+        var width = 0, height = 0, frames = 0
+        var opaque = true
+        /// Every colour met (RGBA, straight), until there are more than 256.
+        var colours: Set<UInt32>? = []
+
+        public init() {}
+
+        public mutating func add(_ frame: Bitmap) throws {
+            if frames == 0 {
+                guard frame.width > 0, frame.height > 0 else { throw ImageError("an animated PNG needs a size") }
+                (width, height) = (frame.width, frame.height)
+            } else if frame.width != width || frame.height != height {
+                throw ImageError("the frames of an animated PNG must have one size")
+            }
+            let straight = frame.straightened()
+            if opaque { opaque = PNG.isOpaque(straight) }
+            if colours != nil { colours = Palette.adding(straight, to: colours) }
+            frames += 1
         }
-        guard first.width > 0, first.height > 0 else { throw ImageError("an animated PNG needs a size") }
-        let straight = frames.map { $0.straightened() }
-        // One palette for every frame when they have at most 256 colours between them.
-        let palette = Palette(straight)
-        let opaque = straight.allSatisfy(isOpaque)
-        let channels = opaque ? 3 : 4
-        var out = signature
-        if let palette {
-            writeChunk(&out, "IHDR", palette.header(width: first.width, height: first.height))
-        } else {
-            writeChunk(&out, "IHDR", header(width: first.width, height: first.height, opaque: opaque))
+    }
+
+    /// Writes an animated PNG a frame at a time, the frames ``AnimationSummary`` counted,
+    /// in the same order; it keeps only the previous frame (for the rectangle that changed).
+    public struct AnimationWriter {
+        private let summary: AnimationSummary
+        private let palette: Palette?
+        private let channels: Int
+        private let effort: Deflate.Effort
+        private let delay: (UInt16, UInt16)
+        private var out: [UInt8]
+        private var previous: Bitmap?
+        private var sequence: UInt32 = 0
+        private var written = 0
+
+        public init(_ summary: AnimationSummary, delay: (numerator: Int, denominator: Int), effort: Deflate.Effort = .standard) throws {
+            guard summary.frames > 0 else { throw ImageError("an animated PNG needs at least one frame") }
+            self.summary = summary
+            self.effort = effort
+            // One palette for every frame when they have at most 256 colours between them.
+            palette = summary.colours.map(Palette.init(colours:))
+            channels = summary.opaque ? 3 : 4
+            self.delay = (UInt16(clamping: delay.numerator), UInt16(clamping: max(delay.denominator, 1)))
+            out = PNG.signature
+            if let palette {
+                PNG.writeChunk(&out, "IHDR", palette.header(width: summary.width, height: summary.height))
+            } else {
+                PNG.writeChunk(&out, "IHDR", PNG.header(width: summary.width, height: summary.height, opaque: summary.opaque))
+            }
+            var actl = [UInt8]()
+            PNG.append32(&actl, UInt32(summary.frames))
+            PNG.append32(&actl, 0)
+            PNG.writeChunk(&out, "acTL", actl)
+            palette?.writeChunks(&out)
         }
-        var actl = [UInt8]()
-        append32(&actl, UInt32(frames.count))
-        append32(&actl, 0)
-        writeChunk(&out, "acTL", actl)
-        palette?.writeChunks(&out)
-        var sequence: UInt32 = 0
-        let num = UInt16(clamping: delay.numerator), den = UInt16(clamping: max(delay.denominator, 1))
-        for (n, frame) in straight.enumerated() {
+
+        /// The next frame: whole for the first, else the rectangle that changed since the
+        /// one before.
+        public mutating func append(_ image: Bitmap) throws {
+            guard written < summary.frames, image.width == summary.width, image.height == summary.height else {
+                throw ImageError("an animated PNG's frames must be the ones its summary counted")
+            }
+            let frame = image.straightened()
             var box = (x: 0, y: 0, w: frame.width, h: frame.height)
-            if n > 0 { box = changedRectangle(straight[n - 1], frame) }
+            if let previous { box = PNG.changedRectangle(previous, frame) }
             var fctl = [UInt8]()
-            append32(&fctl, sequence); sequence += 1
-            append32(&fctl, UInt32(box.w)); append32(&fctl, UInt32(box.h))
-            append32(&fctl, UInt32(box.x)); append32(&fctl, UInt32(box.y))
-            fctl += [UInt8(num >> 8), UInt8(num & 0xFF), UInt8(den >> 8), UInt8(den & 0xFF), 0, 0]
-            writeChunk(&out, "fcTL", fctl)
+            PNG.append32(&fctl, sequence); sequence += 1
+            PNG.append32(&fctl, UInt32(box.w)); PNG.append32(&fctl, UInt32(box.h))
+            PNG.append32(&fctl, UInt32(box.x)); PNG.append32(&fctl, UInt32(box.y))
+            fctl += [UInt8(delay.0 >> 8), UInt8(delay.0 & 0xFF), UInt8(delay.1 >> 8), UInt8(delay.1 & 0xFF), 0, 0]
+            PNG.writeChunk(&out, "fcTL", fctl)
             let rows = palette?.indexed(frame, x: box.x, y: box.y, width: box.w, height: box.h)
-                ?? filtered(frame, x: box.x, y: box.y, width: box.w, height: box.h, channels: channels)
+                ?? PNG.filtered(frame, x: box.x, y: box.y, width: box.w, height: box.h, channels: channels)
             let data = Deflate.zlib(rows, effort: effort)
-            if n == 0 {
-                writeChunk(&out, "IDAT", data)
+            if written == 0 {
+                PNG.writeChunk(&out, "IDAT", data)
             } else {
                 var fdat = [UInt8]()
-                append32(&fdat, sequence); sequence += 1
-                writeChunk(&out, "fdAT", fdat + data)
+                PNG.append32(&fdat, sequence); sequence += 1
+                PNG.writeChunk(&out, "fdAT", fdat + data)
             }
+            previous = frame
+            written += 1
         }
-        writeChunk(&out, "IEND", [])
-        return out
+
+        /// The file, once every frame counted has been appended.
+        public func finish() throws -> [UInt8] {
+            guard written == summary.frames else {
+                throw ImageError("an animated PNG's summary counted \(summary.frames) frames; \(written) were written")
+            }
+            var file = out
+            PNG.writeChunk(&file, "IEND", [])
+            return file
+        }
     }
 
     /// The smallest rectangle holding every pixel that differs (at least one pixel).

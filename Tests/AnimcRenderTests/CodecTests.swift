@@ -210,6 +210,51 @@ import Testing
         #expect(gif.last == 0x3B)
     }
 
+    /// The streaming encoders (issue 51: an animation's frames were all kept, 1.5 GB for
+    /// the splash at scale 2): a summary counted frame by frame and a writer given the
+    /// same frames one at a time make the bytes the whole-array encoders make, and refuse
+    /// a frame the summary did not count or a file short of one.
+    @Test func streamingEncodersWriteWhatTheWholeEncodersWrite() throws {
+        // Enough colours for the truecolour and median-cut paths, and few for the indexed ones.
+        func frames(_ colourful: Bool) -> [Bitmap] {
+            (0..<6).map { n in
+                var image = Bitmap(width: 40, height: 20, alpha: .straight)
+                for p in 0..<800 {
+                    let x = p % 40
+                    image.pixels[p * 4] = colourful ? UInt8((p * 7 + n * 13) % 256) : (x == n * 5 ? 255 : 0)
+                    image.pixels[p * 4 + 1] = colourful ? UInt8((p * 3) % 256) : 40
+                    image.pixels[p * 4 + 2] = UInt8(p / 40 * 10)
+                    image.pixels[p * 4 + 3] = x == 39 ? 0 : 255
+                }
+                return image
+            }
+        }
+        for colourful in [false, true] {
+            let all = frames(colourful)
+            var summary = PNG.AnimationSummary()
+            for f in all { try summary.add(f) }
+            var writer = try PNG.AnimationWriter(summary, delay: (1, 30))
+            for f in all { try writer.append(f) }
+            #expect(try writer.finish() == PNG.encodeAnimated(all, delay: (1, 30)))
+
+            var census = GIF.Summary()
+            for f in all { try census.add(f) }
+            let delays = [3, 3, 4, 3, 3, 4]
+            var gif = try GIF.Writer(census, options: GIF.Options(dither: colourful))
+            for (f, d) in zip(all, delays) { try gif.append(f, delay: d) }
+            #expect(try gif.finish() == GIF.encode(all, delays: delays, options: GIF.Options(dither: colourful)))
+
+            // A file short of a frame, a frame of another size, one frame too many.
+            var short = try PNG.AnimationWriter(summary, delay: (1, 30))
+            try short.append(all[0])
+            #expect(throws: ImageError.self) { try short.finish() }
+            #expect(throws: ImageError.self) { try short.append(Bitmap(width: 4, height: 4, alpha: .straight)) }
+            var long = try GIF.Writer(census)
+            for f in all { try long.append(f, delay: 3) }
+            #expect(throws: ImageError.self) { try long.append(all[0], delay: 3) }
+        }
+    }
+
     /// Frames of few colours keep them exactly: the palette is their colours (white was
     /// 252 and brand colours 3–4 levels off, the 5-bit bins' centres), dithering or not.
     @Test func aGIFOfFewColoursKeepsThemExactly() throws {
