@@ -42,6 +42,12 @@ extension LanguageServer {
                                 workspaceEdit([(doc.uri, edits)]), nil, false))
             }
         }
+        for refactoring in refactorings(a, in: range, wants: wants) {
+            let edits: [JSONValue] = refactoring.edits.map {
+                obj(("range", a.positions.json($0.range)), ("newText", .string($0.replacement)))
+            }
+            actions.append((refactoring.title, refactoring.kind, workspaceEdit([(doc.uri, edits)]), nil, false))
+        }
         if client.codeActionLiterals {
             return .array(actions.map { action in
                 obj(("title", .string(action.title)), ("kind", .string(action.kind)),

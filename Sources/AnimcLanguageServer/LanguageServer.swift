@@ -450,7 +450,7 @@ public final class LanguageServer {
             ("workspaceSymbolProvider", true),
             ("semanticTokensProvider", obj(("legend", legend), ("full", obj(("delta", true))), ("range", true))),
             ("foldingRangeProvider", true),
-            ("codeActionProvider", client.codeActionLiterals ? obj(("codeActionKinds", ["quickfix", "source.fixAll"])) : true),
+            ("codeActionProvider", client.codeActionLiterals ? obj(("codeActionKinds", ["quickfix", "source.fixAll", "refactor.inline", "refactor.extract"])) : true),
             ("executeCommandProvider", obj(("commands", .array([.string(Self.applyEditCommand), .string(Self.previewCommand)])))),
             ("documentFormattingProvider", true),
             ("documentRangeFormattingProvider", true),

@@ -342,3 +342,67 @@ extension FeatureTests {
         #expect(links.first?["range"] == Self.range(0, 7, 0, 27))
     }
 }
+
+extension FeatureTests {
+    /// `text` with an LSP workspace edit's edits of `uri` applied (plain `changes`).
+    static func applying(_ edit: JSONValue?, to text: String, uri: String) -> String {
+        guard case .object(let members)? = edit?["changes"], let edits = members.first(where: { $0.key == uri })?.value.arrayValue else { return text }
+        var text = text
+        func index(_ p: JSONValue?) -> String.Index {
+            let line = Int(p?["line"]?.numberValue ?? 0), character = Int(p?["character"]?.numberValue ?? 0)
+            var i = text.startIndex
+            for _ in 0..<line { i = text[i...].firstIndex(of: "\n").map { text.index(after: $0) } ?? text.endIndex }
+            return text.utf16.index(i, offsetBy: character)
+        }
+        let sorted = edits.sorted {
+            let a = ($0["range"]?["start"]?["line"]?.numberValue ?? 0, $0["range"]?["start"]?["character"]?.numberValue ?? 0)
+            let b = ($1["range"]?["start"]?["line"]?.numberValue ?? 0, $1["range"]?["start"]?["character"]?.numberValue ?? 0)
+            return a > b
+        }
+        for e in sorted { text.replaceSubrange(index(e["range"]?["start"])..<index(e["range"]?["end"]), with: e["newText"]?.stringValue ?? "") }
+        return text
+    }
+
+    static func actions(_ client: Client, _ range: JSONValue, only: String) -> [JSONValue] {
+        client.request("textDocument/codeAction", obj(("textDocument", document()), ("range", range),
+                                                      ("context", obj(("diagnostics", .array([])), ("only", .array([.string(only)]))))))["result"]?.arrayValue ?? []
+    }
+
+    /// Inline a constant, extract an expression into one (issue 52): the file each makes
+    /// means the same animation, and what would not (a loop variable taken out of its
+    /// loop) is not offered.
+    @Test func refactoringsKeepTheAnimation() throws {
+        let text = "let d = 1.5s\nlet offset = 10 + 5\ncomposition { size: 100 x 100 }\n"
+            + "layer a { position: (offset * 2, 30 * 2), basic opacity { from: 0, to: 1, duration: d } }\n"
+            + "for i in 0 ..< 3 { layer b[i] { position: (i * 10, 0) } }\n"
+        let client = Client(open: text)
+        let before = try #require(Pipeline.compile(SourceFile(name: "a.anim", text: text)).composition)
+        func same(_ edited: String) -> Bool {
+            guard let after = Pipeline.compile(SourceFile(name: "a.anim", text: edited)).composition else { return false }
+            return LanguageServer.withoutRanges(after) == LanguageServer.withoutRanges(before)
+        }
+        // Inline `offset` from its declaration: parenthesised where it is used.
+        let inlineOffset = try #require(Self.actions(client, Self.range(1, 5, 1, 5), only: "refactor.inline").first)
+        #expect(inlineOffset["title"] == "Inline constant 'offset'")
+        let inlined = Self.applying(inlineOffset["edit"], to: text, uri: Self.uri)
+        #expect(inlined.hasPrefix("let d = 1.5s\ncomposition { size: 100 x 100 }\nlayer a { position: ((10 + 5) * 2, 30 * 2)"), "\(inlined)")
+        #expect(same(inlined))
+        // Inline `d` from a use: one term, no parentheses.
+        let useOfD = try #require(Self.find("duration: d", in: text))
+        let inlineD = try #require(Self.actions(client, Self.range(useOfD.line, useOfD.character + 10, useOfD.line, useOfD.character + 10),
+                                                only: "refactor.inline").first)
+        let noD = Self.applying(inlineD["edit"], to: text, uri: Self.uri)
+        #expect(noD.contains("duration: 1.5s") && !noD.contains("let d"))
+        #expect(same(noD))
+        // Extract `30 * 2`.
+        let product = try #require(Self.find("30 * 2", in: text))
+        let extract = try #require(Self.actions(client, Self.range(product.line, product.character, product.line, product.character + 6),
+                                                only: "refactor.extract").first)
+        let extracted = Self.applying(extract["edit"], to: text, uri: Self.uri)
+        #expect(extracted.contains("let value = 30 * 2\nlayer a { position: (offset * 2, value)"), "\(extracted)")
+        #expect(same(extracted))
+        // `i * 10` names the loop's variable: taken out of the loop it names nothing.
+        let loop = try #require(Self.find("i * 10", in: text))
+        #expect(Self.actions(client, Self.range(loop.line, loop.character, loop.line, loop.character + 6), only: "refactor.extract").isEmpty)
+    }
+}
