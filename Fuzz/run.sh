@@ -3,6 +3,7 @@
 # regression fixture. See Fuzz/README.md.
 #
 #   Fuzz/run.sh TARGET [SECONDS] [JOBS]    TARGET: parse | pipeline | loops | edit | timeline | png | jpeg | respell
+#   Fuzz/run.sh build                      only the instrumented build (CI starts it early)
 #
 # Exit status: 0 when the campaign found nothing, 1 when it found (and saved) crashes,
 # hangs or memory blow-ups, 2 when it could not run.
@@ -12,6 +13,17 @@ cd "$(dirname "$0")/.."
 target=${1:-}
 seconds=${2:-60}
 jobs=${3:-1}
+scratch=.build-fuzz
+# libFuzzer and AddressSanitizer; lld because gold fails on libFuzzer's debug info here,
+# and --export-dynamic so the program finds LLVMFuzzerRunDriver (see main.swift).
+build() {
+  swift build -c release --product animc-fuzz --scratch-path "$scratch" \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld -Xlinker --export-dynamic >&2
+}
+if [ "$target" = build ]; then
+  build
+  exit 0
+fi
 case "$target" in
   parse) dict=Fuzz/anim.dict; ext=anim; maxlen=4096; fixtures=Tests/AnimcDriverTests/Fixtures/regressions ;;
   pipeline) dict=Fuzz/anim.dict; ext=anim; maxlen=8192; fixtures=Tests/AnimcDriverTests/Fixtures/regressions ;;
@@ -21,17 +33,11 @@ case "$target" in
   timeline) dict=Fuzz/timeline.dict; ext=json; maxlen=65536; fixtures=Tests/AnimcBackendTests/Fixtures/loader-regressions ;;
   png) dict=""; ext=png; maxlen=65536; fixtures=Tests/AnimcRenderTests/Fixtures/png-regressions ;;
   jpeg) dict=""; ext=jpg; maxlen=65536; fixtures=Tests/AnimcRenderTests/Fixtures/jpeg-regressions ;;
-  *) echo "usage: Fuzz/run.sh parse|pipeline|loops|edit|timeline|png|jpeg|respell [SECONDS] [JOBS]" >&2; exit 2 ;;
+  *) echo "usage: Fuzz/run.sh parse|pipeline|loops|edit|timeline|png|jpeg|respell [SECONDS] [JOBS], or Fuzz/run.sh build" >&2; exit 2 ;;
 esac
 
-scratch=.build-fuzz
-# libFuzzer and AddressSanitizer; lld because gold fails on libFuzzer's debug info here,
-# and --export-dynamic so the program finds LLVMFuzzerRunDriver (see main.swift).
 # FUZZ_SKIP_BUILD=1 reuses the last build, for long campaigns while the sources change.
-if [ "${FUZZ_SKIP_BUILD:-0}" != 1 ]; then
-  swift build -c release --product animc-fuzz --scratch-path "$scratch" \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld -Xlinker --export-dynamic >&2
-fi
+if [ "${FUZZ_SKIP_BUILD:-0}" != 1 ]; then build; fi
 fuzzer="$scratch/release/animc-fuzz"
 
 work="$scratch/work/$target"
