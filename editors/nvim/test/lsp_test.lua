@@ -4,8 +4,8 @@
 -- animation with its interval, completion of a shape layer's properties, and
 -- formatting that gives `animc fmt`'s output; then, on editors/test/features.anim,
 -- signature help, completion by type, inlay hints, highlights, links, workspace
--- symbols, the code lens and hover on a colour; then, on examples/motion-system,
--- definition and rename across files. Exits non-zero on the first failure.
+-- symbols, the code lens, hover on a colour, its swatch and an inline refactoring;
+-- then, on examples/motion-system, definition, rename and moving a file across files. Exits non-zero on the first failure.
 local animc = os.getenv("ANIMC") or "animc"
 local fixture = "editors/nvim/test/typo.anim"
 
@@ -135,6 +135,25 @@ text = hover and hover.contents and hover.contents.value or ""
 if not text:find("rgb(51, 102, 255)", 1, true) then fail("hover on a colour: " .. text) end
 pass("hover on #3366ff: rgb(51, 102, 255)")
 
+local colours = request("textDocument/documentColor", { textDocument = { uri = vim.uri_from_bufnr(buf) } })
+local swatch
+for _, c in ipairs(colours or {}) do if c.range.start.line == 26 then swatch = c end end
+if not (swatch and math.abs(swatch.color.red - 0x33 / 255) < 1e-9 and math.abs(swatch.color.blue - 1) < 1e-9) then
+  fail("colour swatches: " .. vim.inspect(colours))
+end
+local spellings = request("textDocument/colorPresentation", { textDocument = { uri = vim.uri_from_bufnr(buf) },
+  color = swatch.color, range = swatch.range })
+if not (spellings and spellings[1] and spellings[1].label == "rgb(51, 102, 255)") then fail("colour presentations: " .. vim.inspect(spellings)) end
+pass("colour swatch on #3366ff, written back as " .. spellings[1].label)
+
+local inline = request("textDocument/codeAction", {
+  textDocument = { uri = vim.uri_from_bufnr(buf) },
+  range = { start = { line = 8, character = 5 }, ["end"] = { line = 8, character = 5 } },
+  context = { diagnostics = {}, only = { "refactor.inline" } },
+})
+if not (inline and inline[1] and inline[1].title == "Inline constant 'fast'") then fail("inline refactoring: " .. vim.inspect(inline)) end
+pass("refactoring: " .. inline[1].title)
+
 -- 6. A project of several files (examples/motion-system): go to a token's definition
 -- in the file that declares it, and rename it in every file that reads it. The edit is
 -- applied to buffers and never saved.
@@ -171,6 +190,20 @@ if not (has(tokens, "let ink = ") and has(buf, "tokens.ink") and has(toast, "tok
   fail("the rename was not applied across the files")
 end
 pass("rename tokens.onSurface → ink across " .. #renamed .. " files: " .. table.concat(renamed, ", "))
+
+-- Moving the tokens file: every import of it names the new path and keeps the name
+-- `tokens` (workspace/willRenameFiles, as a file explorer sends it before the move).
+local root = vim.fn.getcwd() .. "/examples/motion-system/"
+local moved = request("workspace/willRenameFiles", { files = { {
+  oldUri = vim.uri_from_fname(root .. "motion/tokens.anim"), newUri = vim.uri_from_fname(root .. "design/tokens-v2.anim") } } })
+local imports = {}
+for uri, changes in pairs(moved and moved.changes or {}) do
+  for _, change in ipairs(changes) do imports[(uri:gsub(".*/examples/motion%-system/", ""))] = change.newText end
+end
+if imports["loading.anim"] ~= '"design/tokens-v2.anim" as tokens' or imports["motion/components.anim"] ~= '"../design/tokens-v2.anim" as tokens' then
+  fail("willRenameFiles: " .. vim.inspect(moved))
+end
+pass("moving motion/tokens.anim: " .. vim.tbl_count(imports) .. " imports follow it")
 
 client.stop()
 vim.cmd("qall!")
