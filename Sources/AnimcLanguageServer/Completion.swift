@@ -1,5 +1,6 @@
 import AnimcBase
 import AnimcChecker
+import AnimcCompiler
 import AnimcIR
 import AnimcSyntax
 
@@ -134,7 +135,8 @@ extension LanguageServer {
         /// Put before every insertion (a space after a colon typed without one).
         var prefix = ""
 
-        mutating func add(_ label: String, kind: Int, detail: String? = nil, insert: String? = nil, snippet: String? = nil) {
+        mutating func add(_ label: String, kind: Int, detail: String? = nil, insert: String? = nil, snippet: String? = nil,
+                          filter: String? = nil, edits: [JSONValue]? = nil) {
             guard seen.insert(label).inserted else { return }
             let text: String?
             var format: JSONValue?
@@ -147,7 +149,8 @@ extension LanguageServer {
                 text = prefix.isEmpty ? nil : prefix + label
             }
             items.append(obj(("label", .string(label)), ("kind", .number(Double(kind))), ("detail", detail.map(JSONValue.string)),
-                             ("insertText", text.map(JSONValue.string)), ("insertTextFormat", format)))
+                             ("insertText", text.map(JSONValue.string)), ("insertTextFormat", format),
+                             ("filterText", filter.map(JSONValue.string)), ("additionalTextEdits", edits.map(JSONValue.array))))
         }
     }
 
@@ -290,6 +293,68 @@ extension LanguageServer {
 
     /// Values that fit where one of `expectation` is written: the file's names first,
     /// then the language's.
+    /// What the project's libraries (files of declarations only, inside this file's
+    /// project root) declare at their top level (of `kinds`), written qualified
+    /// (`tokens.fast`) and matched by its own name: the file's import is used when it has
+    /// one, else added with the item (an import after the others, named by the file's
+    /// stem). Not a file that imports this one (a cycle), nor one whose stem is not a name
+    /// or is taken here.
+    private func importable(_ kinds: [NameIndex.Kind], _ a: Analysis, into out: inout CompletionItems) {
+        guard a.uri.hasPrefix("file://") else { return }
+        let here = ProjectFile(a)
+        var imported: [String: String] = [:]
+        for (d, declaration) in a.names.declarations.enumerated() where declaration.kind == .module {
+            if let path = here.importedPath(of: d) { imported[path] = declaration.name }
+        }
+        let taken = Set(a.names.declarations.map(\.name))
+        guard let root = projectRoot(of: a.uri) else { return }
+        let listing = projectPaths()
+        var offered = 0
+        for path in listing.paths where path != here.path && path.hasPrefix("/") && root.contains(LocalPaths.canonical(path)) {
+            guard offered < Self.importableLimit, let file = projectFile(path) else { continue }
+            let isLibrary = !file.tree[file.tree.root.items].contains {
+                switch file.tree.tag($0) {
+                case .composition, .layer, .instance, .forLoop, .ifItem: return true
+                default: return false
+                }
+            }
+            guard isLibrary else { continue }
+            // A file importing this one would make a cycle.
+            if file.tree.imports.contains(where: { ImportResolution.resolve($0.path, from: path) == here.path }) { continue }
+            let module: String
+            var edits: [JSONValue]?
+            if let name = imported[path] {
+                module = name
+            } else {
+                let stem = ImportPaths.stem(path)
+                guard ImportPaths.isName(stem), !taken.contains(stem) else { continue }
+                module = stem
+                // After the last import, else at the top.
+                let at = a.result.tree.imports.last.map { line(after: $0.item.range.end, a.file.bytes) } ?? 0
+                let written = Self.relativePath(to: path, fromFolderOf: here.path)
+                edits = [obj(("range", a.positions.json(.empty(at: at))), ("newText", .string("import \"\(written)\"\n")))]
+            }
+            let topLevel = Set(file.tree[file.tree.root.items].map(\.range.start))
+            for d in file.names.declarations where topLevel.contains(d.extent.start) && kinds.contains(d.kind) {
+                let kind = d.kind == .timing ? CompletionKind.function : CompletionKind.constant
+                let detail = d.kind.noun + " in " + ImportResolution.normalize(Self.relativePath(to: path, fromFolderOf: here.path))
+                    + (edits == nil ? "" : " (adds its import)")
+                out.add(module + "." + d.name, kind: kind, detail: detail, filter: d.name, edits: edits)
+                offered += 1
+            }
+        }
+    }
+
+    /// The most declarations of other files one completion offers.
+    static let importableLimit = 200
+
+    /// Where the line after `offset` starts.
+    private func line(after offset: UInt32, _ bytes: [UInt8]) -> UInt32 {
+        var k = Int(offset)
+        while k < bytes.count, bytes[k] != 0x0A { k += 1 }
+        return UInt32(min(k + 1, bytes.count))
+    }
+
     private func valueCompletion(_ expectation: LanguageFacts.Expectation, at: UInt32, _ a: Analysis,
                                  into out: inout CompletionItems, target: ValueType? = nil) {
         /// The file's declarations of `kinds` visible before the cursor whose value is of
@@ -307,6 +372,14 @@ extension LanguageServer {
                 out.add(name, kind: CompletionKind.function, detail: LanguageFacts.timingFunction(named: name).map(LanguageFacts.describe))
             }
             for f in ["cubic", "steps", "spring"] { functionCompletion(f, into: &out) }
+        }
+        defer {
+            switch expectation {
+            case .timing, .timings: importable([.timing], a, into: &out)
+            case .path: importable([.path, .constant], a, into: &out)
+            case .time, .number, .propertyValue, .other: importable([.constant, .timing, .path], a, into: &out)
+            case .bool, .enumeration: break
+            }
         }
         switch expectation {
         case .time:

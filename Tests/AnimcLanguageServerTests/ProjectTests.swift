@@ -463,3 +463,51 @@ import Testing
         #expect(Self.timeline(dir + "/screens/app.anim", root: dir) == before)
     }
 }
+
+/// Completion of another file's declarations (issue 52: auto-import).
+@Suite struct AutoImportTests {
+    typealias Client = LanguageServerTests.Client
+
+    /// A token of the project's library is offered where a value goes, qualified, with
+    /// its import added when the file has none (and used when it has one); the file then
+    /// checks clean. A file that is not a library, or lies outside the project, is not offered.
+    @Test func completionOffersTheProjectsTokensWithTheirImport() throws {
+        let dir = NSTemporaryDirectory() + "animc-auto-import-\(getpid())"
+        try? FileManager.default.removeItem(atPath: dir)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        MovingFilesTests.write(dir + "/.animc-root", "")
+        MovingFilesTests.write(dir + "/motion/tokens.anim", "let fast = 0.2s\ntiming ease = cubic(0.2, 0, 0, 1)\n")
+        MovingFilesTests.write(dir + "/other.anim", "let slow = 2s\ncomposition { size: 10 x 10 }\n")
+        let client = Client(open: nil, rootUri: "file://" + dir)
+        let uri = "file://" + dir + "/app.anim"
+        let text = "composition { size: 100 x 100 }\nlayer a { basic opacity { from: 0, to: 1, duration: f } }\n"
+        client.notify("textDocument/didOpen", obj(("textDocument", obj(("uri", .string(uri)), ("languageId", "anim"), ("version", 1),
+                                                                      ("text", .string(text))))))
+        let column = try #require(text.split(separator: "\n")[1].range(of: "duration: f")).upperBound.utf16Offset(in: text.split(separator: "\n")[1])
+        let result = client.request("textDocument/completion", obj(("textDocument", obj(("uri", .string(uri)))),
+                                                                   ("position", obj(("line", 1), ("character", .number(Double(column)))))))["result"]
+        let items = result?["items"]?.arrayValue ?? result?.arrayValue ?? []
+        let fast = try #require(items.first { $0["label"] == "tokens.fast" })
+        #expect(fast["filterText"] == "fast")
+        let edit = try #require(fast["additionalTextEdits"]?.arrayValue?.first)
+        #expect(edit["newText"] == "import \"motion/tokens.anim\"\n")
+        #expect(edit["range"]?["start"] == obj(("line", 0), ("character", 0)))
+        #expect(!items.contains { $0["label"] == "other.slow" }, "a file with a composition is not a library")
+        // Taken: the import and the qualified name make a file that checks clean.
+        let completed = "import \"motion/tokens.anim\"\n" + text.replacingOccurrences(of: "duration: f", with: "duration: tokens.fast")
+        let loader = WorkspaceLoader(open: [:], root: ProjectRoot(path: LocalPaths.canonical(dir), origin: .marker(".animc-root")))
+        let checked = Pipeline.compile(SourceFile(name: dir + "/app.anim", text: completed), loader: loader)
+        #expect(!checked.hasErrors, "\(checked.main.diagnostics.map(\.message))")
+
+        // With the import already there (as `t`), its name is used and nothing is added.
+        let imported = "import \"motion/tokens.anim\" as t\n" + text
+        client.notify("textDocument/didChange", obj(("textDocument", obj(("uri", .string(uri)), ("version", 2))),
+                                                   ("contentChanges", .array([obj(("text", .string(imported)))]))))
+        let again = client.request("textDocument/completion", obj(("textDocument", obj(("uri", .string(uri)))),
+                                                                  ("position", obj(("line", 2), ("character", .number(Double(column)))))))["result"]
+        let items2 = again?["items"]?.arrayValue ?? again?.arrayValue ?? []
+        let qualified = try #require(items2.first { $0["label"] == "t.fast" })
+        #expect(qualified["additionalTextEdits"] == nil || qualified["additionalTextEdits"] == .null)
+        #expect(!items2.contains { $0["label"] == "tokens.fast" })
+    }
+}
