@@ -747,3 +747,27 @@ struct SeriesTable {
     var storage: [TrackKey: SampleSeries] = [:]
     subscript(key: TrackKey) -> [[Double]]? { storage[key]?.rows }
 }
+
+extension LottieExporter {
+    /// What the Lottie export carries of each property (see ``SupportTable``; the W08xx
+    /// findings say where an animation is approximated or left out).
+    public static let support = SupportTable(
+        backend: "lottie",
+        exact: [.position, .anchorPoint, .bounds, .opacity, .hidden, .doubleSided, .masksToBounds, .backgroundColor, .cornerRadius,
+                .borderWidth, .borderColor, .contents, .contentsGravity, .path, .fillColor, .strokeColor, .lineWidth, .strokeStart,
+                .strokeEnd, .lineCap, .lineJoin, .miterLimit, .lineDashPhase, .lineDashPattern, .fillRule, .colors, .locations,
+                .startPoint, .endPoint],
+        approximate: [
+            .transform: "a 3D transform is projected to 2D at every frame (W0805)",
+            .sublayerTransform: "perspective is projected to 2D at every frame (W0805)",
+            .anchorPointZ: "projected to 2D at every frame (W0805)",
+            .gradientType: "a conic gradient is exported as a linear one (W0806)",
+        ],
+        leftOut: [
+            .zPosition: "Lottie draws siblings in declaration order (W0806)",
+            .shadowColor: "the players draw no layer shadows (W0806)",
+            .shadowOpacity: "the players draw no layer shadows (W0806)",
+            .shadowOffset: "the players draw no layer shadows (W0806)",
+            .shadowRadius: "the players draw no layer shadows (W0806)",
+        ])
+}

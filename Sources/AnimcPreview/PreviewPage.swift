@@ -149,3 +149,26 @@ public enum PreviewPage {
         return out
     }
 }
+
+extension PreviewPage {
+    /// What the preview page draws of each property (see ``SupportTable``; docs/preview.md).
+    public static let support = SupportTable(
+        backend: "preview",
+        exact: [.position, .zPosition, .anchorPoint, .anchorPointZ, .bounds, .sublayerTransform, .hidden, .doubleSided,
+                .masksToBounds, .backgroundColor, .cornerRadius, .borderWidth, .borderColor, .contents, .contentsGravity, .path,
+                .fillColor, .strokeColor, .lineWidth, .lineCap, .lineJoin, .miterLimit, .fillRule, .colors, .locations, .startPoint,
+                .endPoint],
+        approximate: [
+            .transform: "3D layers are drawn in tree order; layers that intersect are not split",
+            .opacity: "per layer, not composited as a group: a faded layer's overlapping sublayers show through each other",
+            .shadowColor: "CSS box-shadow (a shape layer: drop-shadow), blur 2 × shadowRadius",
+            .shadowOpacity: "CSS box-shadow (a shape layer: drop-shadow), blur 2 × shadowRadius",
+            .shadowOffset: "CSS box-shadow (a shape layer: drop-shadow), blur 2 × shadowRadius",
+            .shadowRadius: "CSS box-shadow (a shape layer: drop-shadow), blur 2 × shadowRadius",
+            .strokeStart: "a dashed stroke trimmed by strokeStart or strokeEnd is drawn solid",
+            .strokeEnd: "a dashed stroke trimmed by strokeStart or strokeEnd is drawn solid",
+            .lineDashPattern: "a dashed stroke trimmed by strokeStart or strokeEnd is drawn solid",
+            .lineDashPhase: "a dashed stroke trimmed by strokeStart or strokeEnd is drawn solid",
+            .gradientType: "conic gradients are drawn axial",
+        ])
+}

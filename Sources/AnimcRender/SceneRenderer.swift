@@ -528,3 +528,18 @@ public final class SceneRenderer {
     }
 }
 
+
+extension SceneRenderer {
+    /// What the renderer draws of each property (see ``SupportTable``; docs/render.md).
+    public static let support = SupportTable(
+        backend: "render",
+        exact: [.position, .zPosition, .anchorPoint, .anchorPointZ, .bounds, .sublayerTransform, .opacity, .hidden, .doubleSided,
+                .masksToBounds, .backgroundColor, .cornerRadius, .borderWidth, .borderColor, .shadowColor, .shadowOpacity,
+                .shadowOffset, .shadowRadius, .contentsGravity, .path, .fillColor, .strokeColor, .lineWidth, .strokeStart, .strokeEnd,
+                .lineCap, .lineJoin, .miterLimit, .lineDashPhase, .lineDashPattern, .fillRule, .colors, .locations, .startPoint,
+                .endPoint, .gradientType],
+        approximate: [
+            .transform: "3D layers are drawn in tree order; layers that intersect are not split",
+            .contents: "PNG and baseline JPEG; SVG, GIF, WebP and progressive JPEG contents are drawn empty, with a warning",
+        ])
+}

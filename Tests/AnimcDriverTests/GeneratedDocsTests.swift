@@ -2,6 +2,9 @@ import AnimcCompiler
 import AnimcDiagnostics
 import AnimcDriver
 import AnimcIR
+import AnimcLottie
+import AnimcPreview
+import AnimcRender
 import AnimcTestSupport
 import Testing
 
@@ -88,6 +91,41 @@ import Testing
         for k in PropertyTable.keyPaths where k.target.component != nil {
             out += "| `\(k.keyPath)` | `\(k.target.property.rawValue)` | \(k.type) |\n"
         }
+        out += """
+
+        ## What each backend draws
+
+        The timeline, the baked frames and the runtime carry every property's values
+        exactly. The renderer (`animc render`), the preview page and the Lottie export draw
+        them as this table says: ✓ as Core Animation draws it, ≈ with the approximation
+        given, — not drawn, for the reason given. Generated from each backend's
+        `SupportTable` (`SceneRenderer.support`, `PreviewPage.support`,
+        `LottieExporter.support`).
+
+        | property | render | preview | Lottie |
+        |---|---|---|---|
+
+        """
+        func cell(_ s: Support?) -> String {
+            switch s {
+            case .exact?: return "✓"
+            case .approximate(let note)?: return "≈ " + note
+            case .leftOut(let note)?: return "— " + note
+            case nil: return "?"
+            }
+        }
+        for p in PropertyID.allCases {
+            out += "| `\(p.rawValue)` | \(cell(SceneRenderer.support[p])) | \(cell(PreviewPage.support[p])) | \(cell(LottieExporter.support[p])) |\n"
+        }
         if let problem = Golden.check(out, against: "docs/properties.md") { Issue.record(Comment(rawValue: problem)) }
+    }
+
+    /// Every drawing backend classifies every property, once (issue 52): a property added
+    /// to the table without a word on how each backend shows it fails here.
+    @Test func everyBackendClassifiesEveryProperty() {
+        for table in [SceneRenderer.support, PreviewPage.support, LottieExporter.support] {
+            #expect(table.unclassified.isEmpty, "\(table.backend) does not classify \(table.unclassified.map(\.rawValue))")
+            #expect(table.repeated.isEmpty, "\(table.backend) classifies \(table.repeated.map(\.rawValue)) more than once")
+        }
     }
 }
