@@ -188,28 +188,42 @@ extension Checker {
         isCancelled = importer.isCancelled
     }
 
+    /// What a check has spent against its limits, and the limits' reports it made: what
+    /// a lowering checker is lent by its importer and gives back.
+    struct Spending {
+        var work: Work
+        var evaluationLimit: Int
+        var suggestionBudget: Int
+        var nextCancellationPoll: Int
+        var cancelled: Bool
+        var expansionReported: Bool
+        var reportedDefinitionDepth: Bool
+    }
+
+    var spending: Spending {
+        get {
+            Spending(work: work, evaluationLimit: evaluationLimit, suggestionBudget: suggestionBudget,
+                     nextCancellationPoll: nextCancellationPoll, cancelled: cancelled, expansionReported: expansionReported,
+                     reportedDefinitionDepth: reportedDefinitionDepth)
+        }
+        set {
+            (work, evaluationLimit, suggestionBudget) = (newValue.work, newValue.evaluationLimit, newValue.suggestionBudget)
+            (nextCancellationPoll, cancelled) = (newValue.nextCancellationPoll, newValue.cancelled)
+            (expansionReported, reportedDefinitionDepth) = (newValue.expansionReported, newValue.reportedDefinitionDepth)
+        }
+    }
+
     /// Gives this lowering checker what `importer` has left to spend: its work so far
     /// against the same limits, its cancellation, the limits' reports already made.
     func spend(_ importer: Checker) {
-        work = importer.work
-        evaluationLimit = importer.evaluationLimit
-        suggestionBudget = importer.suggestionBudget
-        nextCancellationPoll = importer.nextCancellationPoll
-        cancelled = importer.cancelled
-        expansionReported = importer.expansionReported
-        reportedDefinitionDepth = importer.reportedDefinitionDepth
+        spending = importer.spending
         output = ItemOutput()
     }
 
     /// Takes back from `lowering` (see ``spend(_:)``) what it spent and reported: its
     /// reports are made at `range`, in this file.
     private func takeBack(_ lowering: Checker, _ module: ModuleInterface, component: ComponentInfo, at range: SourceRange) {
-        work = lowering.work
-        evaluationLimit = lowering.evaluationLimit
-        nextCancellationPoll = lowering.nextCancellationPoll
-        cancelled = lowering.cancelled
-        expansionReported = lowering.expansionReported
-        reportedDefinitionDepth = lowering.reportedDefinitionDepth
+        spending = lowering.spending
         if lowering.output.notReplayable.contains(.limit) { output.cannotReplay(.limit) }
         reportFromModule(lowering.output.diagnostics.map(\.diagnostic), module, component: component, at: range)
     }

@@ -187,6 +187,30 @@ struct RenderCommand {
             return true
         }
         let size = "\(renderer.width)×\(renderer.height)"
+        /// An animation written in two passes, so that no frame is kept: the first adds
+        /// each frame to `summary` (what the file's header needs), the second draws each
+        /// frame again and appends it to the writer made from the summary.
+        func inTwoPasses<Summary, Writer>(_ times: [Double], _ output: String, summary: Summary,
+                                          add: (inout Summary, Bitmap) throws -> Void, writer: (Summary) throws -> Writer,
+                                          append: (inout Writer, Int, Bitmap) throws -> Void,
+                                          finish: (Writer) throws -> [UInt8]) -> Bool {
+            var summary = summary
+            var failure: (any Error)?
+            _ = renderAll(times, pass: "counting") { _, image in
+                do { try add(&summary, image) } catch { failure = error }
+                return failure == nil
+            }
+            return write(output) {
+                if let failure { throw failure }
+                var w = try writer(summary)
+                _ = renderAll(times, pass: "writing") { n, image in
+                    do { try append(&w, n, image) } catch { failure = error }
+                    return failure == nil
+                }
+                if let failure { throw failure }
+                return try finish(w)
+            }
+        }
 
         switch mode {
         case .frame(let t, let output):
@@ -206,26 +230,12 @@ struct RenderCommand {
             guard ok else { return CommandLineTool.ExitCode.usage }
             tool.console.writeErr("wrote \(times.count) frames (\(size)) to \(directory)\n")
         case .apng(let output):
-            // Two passes, so that no frame is kept: the first counts what the header needs
-            // (colours, opacity), the second draws each frame again and writes it.
             guard let p = plan() else { return CommandLineTool.ExitCode.usage }
             let times = (0..<p.frameCount).map(p.time(ofFrame:))
-            var summary = PNG.AnimationSummary()
-            var failure: (any Error)?
-            _ = renderAll(times, pass: "counting") { _, image in
-                do { try summary.add(image) } catch { failure = error }
-                return failure == nil
-            }
-            guard write(output, {
-                if let failure { throw failure }
-                var writer = try PNG.AnimationWriter(summary, delay: Self.delay(fps: p.fps))
-                _ = renderAll(times, pass: "writing") { _, image in
-                    do { try writer.append(image) } catch { failure = error }
-                    return failure == nil
-                }
-                if let failure { throw failure }
-                return try writer.finish()
-            }) else { return CommandLineTool.ExitCode.usage }
+            let written = inTwoPasses(times, output, summary: PNG.AnimationSummary(), add: { try $0.add($1) },
+                                      writer: { try PNG.AnimationWriter($0, delay: Self.delay(fps: p.fps)) },
+                                      append: { writer, _, image in try writer.append(image) }, finish: { try $0.finish() })
+            guard written else { return CommandLineTool.ExitCode.usage }
             tool.console.writeErr("wrote \(output): \(times.count) frames (\(size)) at \(formatNumber(p.fps)) fps\n")
         case .gif(let output):
             // Browsers show a GIF delay under 2/100 s as 1/10 s: at most 50 fps unless asked.
@@ -233,22 +243,11 @@ struct RenderCommand {
             let times = (0..<p.frameCount).map(p.time(ofFrame:))
             // Delays in hundredths, rounded so that they add up to the frames' times.
             func hundredths(_ n: Int) -> Int { Int((Double(n) * 100 / p.fps).rounded()) }
-            var summary = GIF.Summary()
-            var failure: (any Error)?
-            _ = renderAll(times, pass: "counting") { _, image in
-                do { try summary.add(image) } catch { failure = error }
-                return failure == nil
-            }
-            guard write(output, {
-                if let failure { throw failure }
-                var writer = try GIF.Writer(summary, options: GIF.Options(dither: parsed.has("dither")))
-                _ = renderAll(times, pass: "writing") { n, image in
-                    do { try writer.append(image, delay: hundredths(n + 1) - hundredths(n)) } catch { failure = error }
-                    return failure == nil
-                }
-                if let failure { throw failure }
-                return try writer.finish()
-            }) else { return CommandLineTool.ExitCode.usage }
+            let written = inTwoPasses(times, output, summary: GIF.Summary(), add: { try $0.add($1) },
+                                      writer: { try GIF.Writer($0, options: GIF.Options(dither: parsed.has("dither"))) },
+                                      append: { writer, n, image in try writer.append(image, delay: hundredths(n + 1) - hundredths(n)) },
+                                      finish: { try $0.finish() })
+            guard written else { return CommandLineTool.ExitCode.usage }
             tool.console.writeErr("wrote \(output): \(times.count) frames (\(size)) at \(formatNumber(p.fps)) fps\n")
         case .filmstrip(let count, let output):
             guard let p = plan() else { return CommandLineTool.ExitCode.usage }
