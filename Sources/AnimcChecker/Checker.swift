@@ -350,27 +350,9 @@ final class Checker {
     func spansSyntaxError(_ range: SourceRange) -> Bool { facts.spansSyntaxError(range) }
     func text(_ range: SourceRange) -> String { tree.file.text(range) }
 
-    /// The edit that removes the item at `range` with one separator beside it: the
-    /// comma after it (or before it), else its whole line when nothing else is on it.
-    func removal(of range: SourceRange) -> TextEdit {
-        let bytes = tree.file.bytes
-        var e = Int(range.end)
-        while e < bytes.count, bytes[e] == 0x20 || bytes[e] == 0x09 { e += 1 }
-        if e < bytes.count, bytes[e] == 0x2C {
-            e += 1
-            while e < bytes.count, bytes[e] == 0x20 || bytes[e] == 0x09 { e += 1 }
-            return TextEdit(range: SourceRange(start: range.start, end: UInt32(e)), replacement: "")
-        }
-        var b = Int(range.start) - 1
-        while b >= 0, bytes[b] == 0x20 || bytes[b] == 0x09 { b -= 1 }
-        if b >= 0, bytes[b] == 0x2C { return TextEdit(range: SourceRange(start: UInt32(b), end: range.end), replacement: "") }
-        // Alone on its line: the line goes, newline included.
-        if b < 0 || bytes[b] == 0x0A, e >= bytes.count || bytes[e] == 0x0A || bytes[e] == 0x0D {
-            let lineEnd = e < bytes.count ? (bytes[e] == 0x0D && e + 1 < bytes.count && bytes[e + 1] == 0x0A ? e + 2 : e + 1) : e
-            return TextEdit(range: SourceRange(start: UInt32(b + 1), end: UInt32(lineEnd)), replacement: "")
-        }
-        return TextEdit(range: range, replacement: "")
-    }
+    /// The edit that removes the item at `range` with one separator beside it (see
+    /// ``TextEdit/removal(of:in:)``).
+    func removal(of range: SourceRange) -> TextEdit { TextEdit.removal(of: range, in: tree.file.bytes) }
 
     /// The property table's entry for a key path as written.
     func keyPathInfo(_ key: KeyPathSyntax) -> KeyPathInfo? { PropertyTable.keyPath(key.dotted) }

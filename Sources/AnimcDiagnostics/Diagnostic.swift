@@ -53,6 +53,27 @@ public struct TextEdit: Hashable, Sendable {
         self.range = range
         self.replacement = replacement
     }
+
+    /// The edit that removes the item at `range` of `bytes` with one separator beside it:
+    /// the comma after it (or before it), else its whole line when nothing else is on it.
+    public static func removal(of range: SourceRange, in bytes: [UInt8]) -> TextEdit {
+        var e = Int(min(range.end, UInt32(bytes.count)))
+        while e < bytes.count, bytes[e] == 0x20 || bytes[e] == 0x09 { e += 1 }
+        if e < bytes.count, bytes[e] == 0x2C {
+            e += 1
+            while e < bytes.count, bytes[e] == 0x20 || bytes[e] == 0x09 { e += 1 }
+            return TextEdit(range: SourceRange(start: range.start, end: UInt32(e)), replacement: "")
+        }
+        var b = Int(range.start) - 1
+        while b >= 0, bytes[b] == 0x20 || bytes[b] == 0x09 { b -= 1 }
+        if b >= 0, bytes[b] == 0x2C { return TextEdit(range: SourceRange(start: UInt32(b), end: range.end), replacement: "") }
+        // Alone on its line: the line goes, newline included.
+        if b < 0 || bytes[b] == 0x0A, e >= bytes.count || bytes[e] == 0x0A || bytes[e] == 0x0D {
+            let lineEnd = e < bytes.count ? (bytes[e] == 0x0D && e + 1 < bytes.count && bytes[e + 1] == 0x0A ? e + 2 : e + 1) : e
+            return TextEdit(range: SourceRange(start: UInt32(b + 1), end: UInt32(lineEnd)), replacement: "")
+        }
+        return TextEdit(range: range, replacement: "")
+    }
 }
 
 /// A mechanical fix: applying all of its edits yields source that no longer has

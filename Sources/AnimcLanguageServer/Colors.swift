@@ -95,12 +95,16 @@ extension LanguageServer {
     /// How a picked colour may be written: `rgb`/`rgba` of 0–255 channels and the hex
     /// literal, channels rounded to the nearest of 256 levels (alpha to three places).
     static func spellings(of c: Color) -> [String] {
-        func level(_ x: Double) -> Int { Int((min(max(x.isNaN ? 0 : x, 0), 1) * 255).rounded()) }
         let r = level(c.red), g = level(c.green), b = level(c.blue)
         let alpha = min(max(c.alpha.isNaN ? 1 : c.alpha, 0), 1)
-        func hex(_ v: Int) -> String { String(v, radix: 16).count == 1 ? "0" + String(v, radix: 16) : String(v, radix: 16) }
-        if level(alpha) == 255 { return ["rgb(\(r), \(g), \(b))", "#" + hex(r) + hex(g) + hex(b)] }
+        if level(alpha) == 255 { return ["rgb(\(r), \(g), \(b))", "#" + hexDigits([r, g, b])] }
         let a = formatNumber((alpha * 1000).rounded() / 1000)
-        return ["rgba(\(r), \(g), \(b), \(a))", "#" + hex(r) + hex(g) + hex(b) + hex(level(alpha))]
+        return ["rgba(\(r), \(g), \(b), \(a))", "#" + hexDigits([r, g, b, level(alpha)])]
     }
+
+    /// A channel in 0...1 as the nearest of 256 levels (NaN as 0).
+    static func level(_ x: Double) -> Int { Int((min(max(x.isNaN ? 0 : x, 0), 1) * 255).rounded()) }
+
+    /// Levels as two lowercase hex digits each.
+    static func hexDigits(_ levels: [Int]) -> String { levels.map { String($0, radix: 16).leftPadded(to: 2) }.joined() }
 }

@@ -112,10 +112,9 @@ extension LanguageServer {
     }
 
     func colorDescription(_ c: Color) -> String {
-        func channel(_ x: Double) -> Int { Int((max(0, min(1, x)) * 255).rounded()) }
-        let hex = "#" + [c.red, c.green, c.blue].map { String(channel($0), radix: 16).leftPadded(to: 2) }.joined()
-        let rgb = "rgb(\(channel(c.red)), \(channel(c.green)), \(channel(c.blue)))"
-        return "`\(c.alpha == 1 ? rgb : "rgba(\(channel(c.red)), \(channel(c.green)), \(channel(c.blue)), \(formatNumber(c.alpha)))")`, `\(hex)`"
+        let (r, g, b) = (Self.level(c.red), Self.level(c.green), Self.level(c.blue))
+        let rgb = c.alpha == 1 ? "rgb(\(r), \(g), \(b))" : "rgba(\(r), \(g), \(b), \(formatNumber(c.alpha)))"
+        return "`\(rgb)`, `#\(Self.hexDigits([r, g, b]))`"
     }
 
     /// A number with a unit, in the units it converts to.

@@ -173,9 +173,23 @@ public final class LanguageServer {
     /// ``flushDiagnostics()`` unless the document changed since.
     public func accept(_ analysis: Analysis) {
         guard let doc = documents[analysis.uri], analysis.revision == doc.revision else { return }
+        adopt(analysis, for: doc)
+    }
+
+    /// Keeps a background check as the document's, to be published with the next
+    /// ``flushDiagnostics()``.
+    func adopt(_ analysis: Analysis, for doc: Document) {
         doc.checked = analysis
         doc.parsed = nil
-        if !finished.contains(analysis.uri) { finished.append(analysis.uri) }
+        if !finished.contains(doc.uri) { finished.append(doc.uri) }
+    }
+
+    /// Submits the document's check now when it was left for the end of the batch (a
+    /// request about it came first).
+    func submitIfDirty(_ doc: Document, to background: any BackgroundChecks) {
+        guard dirty.contains(doc.uri) else { return }
+        dirty.removeAll { $0 == doc.uri }
+        background.submit(job(doc))
     }
 
     func job(_ doc: Document, memo: Bool = true) -> CheckJob {
@@ -500,15 +514,8 @@ public final class LanguageServer {
     func currentAnalysis(_ request: Request, waitingAtMost seconds: Double) throws(RequestError) -> (Document, Analysis) {
         let doc = try document(request)
         if doc.checked?.revision != doc.revision, case .background(let background) = checks {
-            if dirty.contains(doc.uri) {
-                dirty.removeAll { $0 == doc.uri }
-                background.submit(job(doc))
-            }
-            if let a = background.wait(uri: doc.uri, revision: doc.revision, atMost: seconds) {
-                doc.checked = a
-                doc.parsed = nil
-                if !finished.contains(doc.uri) { finished.append(doc.uri) }
-            }
+            submitIfDirty(doc, to: background)
+            if let a = background.wait(uri: doc.uri, revision: doc.revision, atMost: seconds) { adopt(a, for: doc) }
         }
         return (doc, currentAnalysis(doc))
     }
@@ -536,25 +543,22 @@ public final class LanguageServer {
 
     func checkedAnalysis(_ doc: Document) -> Analysis {
         if let a = doc.checked, a.revision == doc.revision { return a }
-        let a: Analysis
         switch checks {
         case .inline:
-            a = Analysis.check(job(doc), until: { false }) ?? Analysis(parsing: doc.bytes, uri: doc.uri, version: doc.version,
-                                                                          revision: doc.revision, encoding: encoding)
+            let a = Analysis.check(job(doc), until: { false }) ?? Analysis(parsing: doc.bytes, uri: doc.uri, version: doc.version,
+                                                                              revision: doc.revision, encoding: encoding)
+            doc.checked = a
+            doc.parsed = nil
+            return a
         case .background(let background):
             // Scheduled at the end of the last batch, or now if a request came first.
-            if dirty.contains(doc.uri) {
-                dirty.removeAll { $0 == doc.uri }
-                background.submit(job(doc))
-            }
-            a = background.wait(uri: doc.uri, revision: doc.revision)
+            submitIfDirty(doc, to: background)
+            let a = background.wait(uri: doc.uri, revision: doc.revision)
                 ?? Analysis.check(job(doc, memo: false), until: { false })
                 ?? Analysis(parsing: doc.bytes, uri: doc.uri, version: doc.version, revision: doc.revision, encoding: encoding)
-            if !finished.contains(doc.uri) { finished.append(doc.uri) }
+            adopt(a, for: doc)
+            return a
         }
-        doc.checked = a
-        doc.parsed = nil
-        return a
     }
 
     func offset(_ request: Request, _ a: Analysis) throws(RequestError) -> UInt32 {

@@ -70,7 +70,7 @@ extension LanguageServer {
         guard !uses.isEmpty else { return nil }
         let written = Self.isOneTerm(value) ? value : "(" + value + ")"
         var edits = uses.map { TextEdit(range: $0, replacement: written) }
-        edits.append(Self.lineRemoval(of: declaration.extent, in: a.file.bytes))
+        edits.append(TextEdit.removal(of: declaration.extent, in: a.file.bytes))
         return Refactoring(title: "Inline constant '\(declaration.name)'", kind: "refactor.inline", edits: edits)
     }
 
@@ -133,16 +133,5 @@ extension LanguageServer {
             }
         }
         return depth == 0 && scalars.first != "-"
-    }
-
-    /// Removes `range` and its line when nothing else is on it (its newline included).
-    static func lineRemoval(of range: SourceRange, in bytes: [UInt8]) -> TextEdit {
-        var b = Int(range.start), e = Int(min(range.end, UInt32(bytes.count)))
-        while b > 0, bytes[b - 1] == 0x20 || bytes[b - 1] == 0x09 { b -= 1 }
-        while e < bytes.count, bytes[e] == 0x20 || bytes[e] == 0x09 || bytes[e] == 0x0D { e += 1 }
-        if (b == 0 || bytes[b - 1] == 0x0A), e == bytes.count || bytes[e] == 0x0A {
-            return TextEdit(range: SourceRange(start: UInt32(b), end: UInt32(min(e + 1, bytes.count))), replacement: "")
-        }
-        return TextEdit(range: range, replacement: "")
     }
 }

@@ -383,6 +383,15 @@ import Testing
 @Suite struct MovingFilesTests {
     typealias Client = LanguageServerTests.Client
 
+    /// A fresh project folder (marked with `.animc-root`) holding `files`, by path within it.
+    static func project(_ name: String, _ files: [String: String]) -> String {
+        let dir = NSTemporaryDirectory() + "animc-\(name)-\(getpid())"
+        try? FileManager.default.removeItem(atPath: dir)
+        write(dir + "/.animc-root", "")
+        for (path, text) in files { write(dir + "/" + path, text) }
+        return dir
+    }
+
     static func write(_ path: String, _ text: String) {
         try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
@@ -418,14 +427,13 @@ import Testing
     }
 
     @Test func movingAFileKeepsEveryImport() throws {
-        let dir = NSTemporaryDirectory() + "animc-moves-\(getpid())"
-        try? FileManager.default.removeItem(atPath: dir)
+        let dir = Self.project("moves", [
+            "motion/tokens.anim": "let fast = 0.2s\nlet size = 12\n",
+            "motion/kit.anim": "import \"tokens.anim\" as t\ncomponent Dot(at: Point) {\n  layer { position: at, bounds: t.size x t.size }\n}\n",
+            "app.anim": "import \"motion/tokens.anim\"\nimport \"motion/kit.anim\"\ncomposition { size: 100 x 100 }\n"
+                + "d = kit.Dot(at: (10, 10))\nlayer a { basic opacity { from: 0, to: 1, duration: tokens.fast } }\n",
+        ])
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        Self.write(dir + "/.animc-root", "")
-        Self.write(dir + "/motion/tokens.anim", "let fast = 0.2s\nlet size = 12\n")
-        Self.write(dir + "/motion/kit.anim", "import \"tokens.anim\" as t\ncomponent Dot(at: Point) {\n  layer { position: at, bounds: t.size x t.size }\n}\n")
-        Self.write(dir + "/app.anim", "import \"motion/tokens.anim\"\nimport \"motion/kit.anim\"\ncomposition { size: 100 x 100 }\n"
-                   + "d = kit.Dot(at: (10, 10))\nlayer a { basic opacity { from: 0, to: 1, duration: tokens.fast } }\n")
         let before = try #require(Self.timeline(dir + "/app.anim", root: dir))
         let client = Client(open: nil, rootUri: "file://" + dir)
 
@@ -472,12 +480,11 @@ import Testing
     /// its import added when the file has none (and used when it has one); the file then
     /// checks clean. A file that is not a library, or lies outside the project, is not offered.
     @Test func completionOffersTheProjectsTokensWithTheirImport() throws {
-        let dir = NSTemporaryDirectory() + "animc-auto-import-\(getpid())"
-        try? FileManager.default.removeItem(atPath: dir)
+        let dir = MovingFilesTests.project("auto-import", [
+            "motion/tokens.anim": "let fast = 0.2s\ntiming ease = cubic(0.2, 0, 0, 1)\n",
+            "other.anim": "let slow = 2s\ncomposition { size: 10 x 10 }\n",
+        ])
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        MovingFilesTests.write(dir + "/.animc-root", "")
-        MovingFilesTests.write(dir + "/motion/tokens.anim", "let fast = 0.2s\ntiming ease = cubic(0.2, 0, 0, 1)\n")
-        MovingFilesTests.write(dir + "/other.anim", "let slow = 2s\ncomposition { size: 10 x 10 }\n")
         let client = Client(open: nil, rootUri: "file://" + dir)
         let uri = "file://" + dir + "/app.anim"
         let text = "composition { size: 100 x 100 }\nlayer a { basic opacity { from: 0, to: 1, duration: f } }\n"
