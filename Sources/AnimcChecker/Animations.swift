@@ -32,6 +32,8 @@ struct AttributeSet {
     }
 
     mutating func insert(_ a: Attribute) { values.append(a) }
+
+    mutating func reserve(_ count: Int) { values.reserveCapacity(count) }
 }
 
 /// One keyframe row as written.
@@ -119,6 +121,10 @@ extension Checker {
     /// as `from`, after its message), keyframe rows, a group's children.
     private func gatherBody(_ item: Item, kind: String, _ body: Block, _ scope: Scope, inGroup: Bool) -> AnimationBody {
         var written = AnimationBody()
+        // Every item is an attribute, a row or a child (a loop's may be more): sized
+        // once rather than grown by doubling.
+        if kind == "keyframes" { written.rows.reserveCapacity(body.items.count) }
+        written.attributes.reserve(body.items.count)
         let known = Checker.knownAttributes[kind] ?? Checker.timingAttributeNames + Checker.propertyAttributeNames
         expandNested(body, in: scope) { child, childScope in
             if tree.tag(child) == .animation {
@@ -228,6 +234,7 @@ extension Checker {
         var timing = groupTiming
         var failed = written.failed
         var children: [Animation] = []
+        children.reserveCapacity(written.children.count)
         var keys = NameTable<SourceRange>()
         let explicitDuration = timing.duration.isNaN ? nil : timing.duration
         // Children sequence against each other in the group's time.

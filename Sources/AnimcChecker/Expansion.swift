@@ -99,7 +99,7 @@ extension Checker {
             case .pathDecl(let name, let body):
                 declare(Binding(name: name, kind: .path, pathBody: body), in: scope)
             case .component(let name, let params, let body):
-                let info = ComponentInfo(name: name, parameters: params, body: body, range: item.range)
+                let info = ComponentInfo(name: name, parameters: params, in: tree, body: body, range: item.range)
                 reportDuplicateParameters(params)
                 declare(Binding(name: name, kind: .component, value: .component(info)), in: scope)
             case .importDecl:

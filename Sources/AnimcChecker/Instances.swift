@@ -39,7 +39,7 @@ extension Checker {
             definitionsTooDeep(callee.range, name: callee.name)
             return
         }
-        guard let values = bindArguments(tree[arguments], to: Array(tree[info.parameterList]), callee: callee.name, instance: value,
+        guard let values = bindArguments(tree[arguments], to: info.parameters, callee: callee.name, instance: value,
                                          callerScope: scope, foreign: false, defaultValue: { self.eval($1, declarationScope) })
         else { return }
         let parameterScope = Scope(parent: declarationScope)

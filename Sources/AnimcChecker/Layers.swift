@@ -457,16 +457,18 @@ extension Checker {
     /// reporting an index that is not a whole number.
     func indexedName(_ name: String, _ indices: Children<Expr>, _ scope: Scope, what: String) -> String? {
         guard !indices.isEmpty else { return name }
-        var parts: [String] = []
-        for index in tree[indices] {
+        var indexed = name + "["
+        for (k, index) in tree[indices].enumerated() {
             let v = eval(index, scope)
             guard case .number(let x, .none) = v, x == x.rounded(), x.magnitude < 1e15 else {
                 if !v.isPoison { report(Messages.typeMismatch(index.range, expected: "a whole number", found: v.typeName, context: what)) }
                 return nil
             }
-            parts.append(formatNumber(x))
+            if k > 0 { indexed += "," }
+            // Whole and below 1e15: the integer's digits are what formatNumber writes.
+            indexed += String(Int64(x))
         }
-        return name + "[" + parts.joined(separator: ",") + "]"
+        return indexed + "]"
     }
 
     // MARK: Masks and flattening

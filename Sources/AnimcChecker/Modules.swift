@@ -154,8 +154,7 @@ extension Checker {
             return
         }
         let lowering = Checker(lowering: module, for: self)
-        let parameters = Array(module.tree[info.parameterList])
-        let values = bindArguments(tree[arguments], to: parameters, callee: "\(qualifier.name).\(callee.name)", instance: value,
+        let values = bindArguments(tree[arguments], to: info.parameters, callee: "\(qualifier.name).\(callee.name)", instance: value,
                                    callerScope: scope, foreign: true, defaultValue: { parameter, d in
                                        lowering.spend(self)
                                        var v = lowering.eval(d, module.global)

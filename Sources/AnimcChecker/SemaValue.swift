@@ -150,12 +150,15 @@ extension SemaValue {
 final class ComponentInfo {
     let name: Identifier
     let parameterList: Children<Parameter>
+    /// The parameters decoded from the tree once, where every instance binds them.
+    let parameters: [Parameter]
     let body: Block
     let range: SourceRange
 
-    init(name: Identifier, parameters: Children<Parameter>, body: Block, range: SourceRange) {
+    init(name: Identifier, parameters: Children<Parameter>, in tree: SyntaxTree, body: Block, range: SourceRange) {
         self.name = name
         self.parameterList = parameters
+        self.parameters = Array(tree[parameters])
         self.body = body
         self.range = range
     }
@@ -297,6 +300,9 @@ final class Scope {
     }
 
     func insert(_ binding: Binding) {
+        // Most scopes (an instance's parameters, a loop iteration's variables and lets)
+        // hold a handful: one allocation for them, not one per doubling.
+        if bindings.isEmpty { bindings.reserveCapacity(4) }
         bindings.append(binding)
         let b = binding
         if b.name.nameID == Identifier.noNameID { hasUnnamed = true }
