@@ -22,6 +22,9 @@ public struct CheckResult: Sendable {
     public var names: NameIndex?
     /// The file's `test` blocks, checked against the composition (`animc test`).
     public var tests: [TestCase] = []
+    /// The file's inputs, states and transitions, when it declares any and has no
+    /// errors; the composition then shows the first state.
+    public var interaction: Interaction?
 }
 
 /// What each declaration folded to, by the start of its name (see
@@ -371,6 +374,14 @@ final class Checker {
         // Tests read the finished composition and are not items the memo replays: they
         // are checked on every check (a few properties each).
         let tests = composition.map(lowerTests) ?? []
+        // Inputs, states and transitions name the finished layers, as tests do; the
+        // layers then show the first state's values.
+        var finished = composition
+        var interaction: Interaction?
+        if var c = finished {
+            interaction = lowerInteraction(&c)
+            finished = c
+        }
         merge(output)
         output = ItemOutput()
         for (_, effects) in merged.effects.sorted(by: { $0.key < $1.key }) where effects.none == effects.instances {
@@ -383,9 +394,9 @@ final class Checker {
         }
         let sorted = diagnostics.sorted(by: Diagnostic.ordered)
         let ok = !sorted.contains { $0.severity == .error } && !hasSyntaxErrors
-        return CheckResult(composition: ok ? composition : nil, diagnostics: sorted,
+        return CheckResult(composition: ok ? finished : nil, diagnostics: sorted,
                            foldedValues: FoldedValues(merged.folded.mapValues(\.text), typeNames: merged.folded.compactMapValues(\.typeName)),
-                           partialComposition: composition, names: nameIndex, tests: tests)
+                           partialComposition: finished, names: nameIndex, tests: tests, interaction: ok ? interaction : nil)
     }
 
     // MARK: Reporting

@@ -641,6 +641,43 @@ public enum CheckerDiagnostics {
         put an empty `.animc-root` file in the folder that holds both.
         """)
 
+    public static let badInteraction = DiagnosticDescriptor(
+        "E0330", "bad-interaction", .error, "An input, state or transition that cannot be made",
+        explanation: """
+        `input name: type` declares what an app (or an event script) sends: `trigger` \
+        (an event with no value), `bool`, `number` (optionally `in lo ... hi`, values \
+        outside are clamped) or `point`, each with an optional default. `state name { \
+        layer.keyPath: value ... }` lists the model values of layers in that state; the \
+        first state is the initial one and the layers show its values from the start. \
+        `on input (if condition)? from a, b -> c (with duration? timing)?` moves from any \
+        of the listed states to `c` when the input's event arrives and the condition \
+        (over the inputs' values) holds; the first enabled transition fires.
+
+        Refused: an unknown input or state, a second declaration of a name, a default \
+        of the wrong type, a key path whose values do not add (a transition runs the \
+        change as an additive animation from the old value to the new, as UIKit does \
+        since iOS 8: numbers, points, sizes, rects and colours), a condition that is not \
+        a boolean over inputs and constants, and a timing that is not a duration or a \
+        timing function.
+
+        ```
+        input tap: trigger
+        state closed { card.position: (100, 150) }
+        state opened { card.position: (100, 50) }
+        on tap from closed -> opened with 0.3s easeOut
+        on tap from opened -> closed with spring(stiffness: 200, damping: 20)
+        ```
+        """)
+
+    public static let idleInteraction = DiagnosticDescriptor(
+        "W0516", "idle-interaction", .warning, "A state no transition reaches, or a transition that changes nothing",
+        explanation: """
+        A state other than the first that no transition goes to can never be shown, and \
+        a transition from a state to itself changes no value (under the additive model \
+        it adds nothing). Either is usually a misspelt name or a transition left behind \
+        by an edit.
+        """)
+
     /// Every checker descriptor, in code order.
     public static let all: [DiagnosticDescriptor] = [
         unknownName, unknownProperty, typeMismatch, unitMismatch, divisionByZero, nonFinite, badArguments,
@@ -654,6 +691,6 @@ public enum CheckerDiagnostics {
         presentationMisuse,
         delayedChildFlash, fillWithoutKeep, childPastGroup, firstKeyframePop, matrixTurn, infiniteWithoutWindow,
         neverActive, fightingAnimations, noVisibleEffect, defaultDuration, unusedMask, surprisingTransform, springCutOff,
-        groupTimingOvershoot, layerRepeatWithoutDuration, replicator, importOutsideProject,
+        groupTimingOvershoot, layerRepeatWithoutDuration, replicator, importOutsideProject, badInteraction, idleInteraction,
     ]
 }

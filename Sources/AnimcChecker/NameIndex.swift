@@ -379,6 +379,17 @@ private struct Builder {
             if let otherwise { block(otherwise, layer: &layer) }
         case .pathCommand(_, let arguments):
             for a in tree[arguments] { expr(a.value, layer: &layer) }
+        case .inputDecl(_, _, let range, let defaultValue):
+            if let range { expr(range, layer: &layer) }
+            if let defaultValue { expr(defaultValue, layer: &layer) }
+        case .stateDecl(_, let body):
+            for entry in tree[body.items] {
+                if case .property(_, let value) = tree[entry] { expr(value, layer: &layer) }
+            }
+        case .transition(_, let condition, _, _, let duration, let timing):
+            if let condition { expr(condition, layer: &layer) }
+            if let duration { expr(duration, layer: &layer) }
+            if let timing { expr(timing, layer: &layer) }
         case .importDecl, .error:
             break
         }

@@ -21,6 +21,8 @@ public struct CompileResult: Sendable {
     public var names: NameIndex?
     /// The file's `test` blocks (see ``CheckResult/tests``).
     public var tests: [TestCase] = []
+    /// Inputs, states and transitions (see ``CheckResult/interaction``).
+    public var interaction: Interaction?
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
     public var report: FileReport { FileReport(file: file, diagnostics: diagnostics, suppressed: suppressed) }
@@ -104,6 +106,6 @@ public enum Pipeline {
         return CompileResult(file: file, tree: tree, composition: failed ? nil : checked.composition,
                              diagnostics: summarizingImportedErrors(kept.sorted(by: Diagnostic.ordered)), suppressed: suppressed,
                              foldedValues: checked.foldedValues, partialComposition: checked.partialComposition,
-                             names: checked.names, tests: checked.tests)
+                             names: checked.names, tests: checked.tests, interaction: failed ? nil : checked.interaction)
     }
 }

@@ -14,7 +14,7 @@ import AnimcTimeline
 /// for one input, a directory for several). Outputs are written atomically.
 struct BuildCommand {
     let tool: CommandLineTool
-    static let spec = ArgumentSpec(valued: ["target", "output", "fps", "window", "format", "color"], flags: ["werror", "strict-lottie"],
+    static let spec = ArgumentSpec(valued: ["target", "output", "fps", "window", "format", "color", "events"], flags: ["werror", "strict-lottie"],
                                    aliases: ["o": "output"])
 
     enum Target: String { case timeline, baked, lottie }
@@ -92,9 +92,15 @@ struct BuildCommand {
             let importedReports = compiled.reports.dropFirst().filter { reportedImports.insert($0.file.name).inserted }
             defer { reports += importedReports }
             let blocked = compiled.composition == nil || (parsed.has("werror") && compiled.reports.contains { $0.warningCount > 0 })
-            guard !blocked, let composition = compiled.composition else {
+            guard !blocked, let declared = compiled.composition else {
                 reports.append(report)
                 status = max(status, CommandLineTool.ExitCode.findings)
+                continue
+            }
+            guard let composition = tool.applyingEvents(parsed.value("events"), to: declared, interaction: compiled.project.main.interaction,
+                                                        command: "build") else {
+                reports.append(report)
+                status = max(status, CommandLineTool.ExitCode.usage)
                 continue
             }
             let destination = outputPath(for: input, target: target, output: output)

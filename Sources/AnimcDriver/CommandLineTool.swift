@@ -3,6 +3,7 @@ import AnimcCompiler
 import AnimcChecker
 import AnimcDiagnostics
 import AnimcIR
+import AnimcRuntime
 import AnimcLanguageServer
 import AnimcSyntax
 
@@ -228,6 +229,31 @@ public struct CommandLineTool {
                 help: "build a file that imports it, or add 'composition { size: 375 x 667 }'"))
         }
         return (project, project.hasErrors ? nil : project.main.composition, project.reports)
+    }
+
+    /// `composition` after the events of `script` (`--events`), or nil after saying why
+    /// (a usage error: the script is an argument). Without a script, the composition.
+    func applyingEvents(_ script: String?, to composition: Composition, interaction: Interaction?, command: String) -> Composition? {
+        guard let script else { return composition }
+        guard let interaction else {
+            _ = usageError("--events needs a file that declares inputs, states and transitions ('input tap: trigger', "
+                           + "'state open { ... }', 'on tap from closed -> open')", command: command)
+            return nil
+        }
+        switch EventScript.parse(script) {
+        case .failure(let error):
+            _ = usageError("invalid --events at character \(error.offset + 1): \(error.message); "
+                           + "write events such as 'tap@0.2s, progress=0.5@1s'", command: command)
+            return nil
+        case .success(let events):
+            switch InteractionPlayer.unroll(composition, interaction, events) {
+            case .failure(let failure):
+                _ = usageError("--events: \(failure.message)", command: command)
+                return nil
+            case .success(let (played, _)):
+                return played
+            }
+        }
     }
 
     /// Reads a source file, reporting a failure as one line.

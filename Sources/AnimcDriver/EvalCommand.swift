@@ -13,7 +13,8 @@ import AnimcRuntime
 /// memory than one.
 struct EvalCommand {
     let tool: CommandLineTool
-    static let spec = ArgumentSpec(valued: ["at", "times-from", "layer", "property", "format", "fraction", "animation", "scrub", "color"],
+    static let spec = ArgumentSpec(valued: ["at", "times-from", "layer", "property", "format", "fraction", "animation", "scrub", "color",
+                                            "events"],
                                    flags: [])
 
     func run(_ args: ArraySlice<String>) -> Int32 {
@@ -89,11 +90,13 @@ struct EvalCommand {
         }
         guard let file = tool.readSource(path, command: "eval") else { return CommandLineTool.ExitCode.usage }
         let compiled = tool.compileForOutput(file)
-        guard let composition = compiled.composition else {
+        guard let declared = compiled.composition else {
             DiagnosticOutput(console: tool.console, useColor: useColor)
                 .emit(compiled.reports.filter { !$0.diagnostics.isEmpty }, format: "human", summaryVerb: nil)
             return CommandLineTool.ExitCode.findings
         }
+        guard let composition = tool.applyingEvents(parsed.value("events"), to: declared, interaction: compiled.project.main.interaction,
+                                                    command: "eval") else { return CommandLineTool.ExitCode.usage }
         let timeline = Timeline(composition)
 
         var layerIndices = Array(0..<timeline.layerCount)

@@ -157,6 +157,8 @@ enum Help {
       --werror          treat warnings as errors (no output when any warning remains)
       --strict-lottie   with --target lottie: refuse anything not exported exactly
                         (every W08xx finding becomes an error, and no file is written)
+      --events SCRIPT   send events to the file's inputs first ('tap@0.2s, level=0.5@1s'):
+                        the output plays the transitions they fire
       --color WHEN      auto (default), always or never
 
     EXAMPLES:
@@ -188,11 +190,15 @@ enum Help {
                           UIViewPropertyAnimator shows while scrubbed
       --layer ID          only this layer (a dotted id such as logo.circle)
       --property KEYPATH  only this key path (opacity, transform.rotation.z, ...)
+      --events SCRIPT     send events to the file's inputs first: 'tap@0.2s,
+                          progress=0.5@1s, drag=(0, 40)@1.2s' (each fires the first
+                          enabled transition; docs/language.md, States)
       --format FORMAT     human (default) or json
       --color WHEN        auto (default), always or never (for diagnostics)
 
     EXAMPLES:
       animc eval examples/scrub.anim --at 0,1,2
+      animc eval examples/door.anim --events 'tap@0.5s, tap@0.8s' --at 0..2/10
       animc eval examples/scrub.anim --fraction 0.5 --animation spin --scrub linear
 
     """
@@ -259,6 +265,7 @@ enum Help {
                           transparent (default: the composition's background)
       --layer ID          draw only this layer's own content (not its sublayers), at
                           its effective opacity, on transparent unless --background
+      --events SCRIPT     send events to the file's inputs first ('tap@0.2s')
       --color WHEN        auto (default), always or never (for diagnostics)
 
     EXAMPLES:

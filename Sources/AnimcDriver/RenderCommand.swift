@@ -17,7 +17,7 @@ import AnimcRuntime
 struct RenderCommand {
     let tool: CommandLineTool
     static let spec = ArgumentSpec(valued: ["at", "output", "scale", "background", "layer", "apng", "gif", "filmstrip", "window",
-                                            "fps", "color"],
+                                            "fps", "color", "events"],
                                    flags: ["dither"], aliases: ["o": "output"])
     /// More frames than this in one command is a mistake (a window of hours at 60 fps).
     static let maxFrames = 100_000
@@ -114,7 +114,9 @@ struct RenderCommand {
         let compiled = tool.compileForOutput(file)
         DiagnosticOutput(console: tool.console, useColor: useColor)
             .emit(compiled.reports.filter { !$0.diagnostics.isEmpty }, format: "human", summaryVerb: nil)
-        guard let composition = compiled.composition else { return CommandLineTool.ExitCode.findings }
+        guard let declared = compiled.composition else { return CommandLineTool.ExitCode.findings }
+        guard let composition = tool.applyingEvents(parsed.value("events"), to: declared, interaction: compiled.project.main.interaction,
+                                                    command: "render") else { return CommandLineTool.ExitCode.usage }
         // The renderer holds a frame in 16 bytes a pixel, and a group as much again: at
         // most 4,096 pixels a side, and said so rather than drawn smaller.
         if let oversize = SceneRenderer.oversize(composition.size, scale: options.scale) {

@@ -83,6 +83,29 @@ public struct Layer: Hashable, Sendable {
     public func modelValue(_ property: PropertyID) -> Value {
         properties.first { $0.property == property }?.value ?? PropertyTable.info(property).defaultValue
     }
+
+    /// The model value at `target`: a property, or one component of it (`position.y`).
+    public func modelValue(of target: AnimationTarget) -> Value? {
+        ValueMath.component(target.component, of: modelValue(target.property))
+    }
+
+    /// Sets the model value at `target` (a whole property or a component of one),
+    /// keeping ``properties`` in property-table order. False when `value` does not fit.
+    @discardableResult
+    public mutating func setModelValue(_ value: Value, of target: AnimationTarget, range: SourceRange? = nil) -> Bool {
+        var whole = value
+        if let component = target.component {
+            guard let set = ValueMath.setting(component, of: modelValue(target.property), to: value) else { return false }
+            whole = set
+        }
+        if let k = properties.firstIndex(where: { $0.property == target.property }) {
+            properties[k].value = whole
+        } else {
+            let at = properties.firstIndex { $0.property > target.property } ?? properties.count
+            properties.insert(PropertyValue(target.property, whole, range: range ?? self.range), at: at)
+        }
+        return true
+    }
 }
 
 /// An explicitly set model value.

@@ -64,8 +64,11 @@ public struct SpringSolution: Hashable, Sendable {
 
     /// CASpringAnimation's `settlingDuration`: the time after which the motion's
     /// envelope stays within ``settlingTolerance`` of the target.
-    public var settlingDuration: Double {
-        let eps = SpringSolution.settlingTolerance
+    public var settlingDuration: Double { settlingTime(within: SpringSolution.settlingTolerance) }
+
+    /// The time after which the motion's envelope stays within `eps` of the target, as
+    /// a fraction of the distance.
+    public func settlingTime(within eps: Double) -> Double {
         switch regime {
         case .underdamped:
             let amplitude = (1 + ((zeta * w0 - v0) / wd) * ((zeta * w0 - v0) / wd)).squareRoot()

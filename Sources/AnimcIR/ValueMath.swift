@@ -1,10 +1,8 @@
-import AnimcIR
-
-/// Arithmetic on IR values that the checker needs when resolving `by` and
-/// component assignments.
-enum ValueMath {
+/// Arithmetic on IR values: the checker resolves `by` and component assignments with
+/// it, and an event script's transitions add the difference between two states.
+public enum ValueMath {
     /// `a + b` for types that add (CABasicAnimation's `by`); transforms concatenate.
-    static func add(_ a: Value, _ b: Value) -> Value? {
+    public static func add(_ a: Value, _ b: Value) -> Value? {
         switch (a, b) {
         case (.number(let x), .number(let y)): return .number(x + y)
         case (.point(let p), .point(let q)): return .point(Point(p.x + q.x, p.y + q.y))
@@ -18,7 +16,7 @@ enum ValueMath {
     }
 
     /// `a - b`, the inverse of ``add(_:_:)`` where one exists (not for transforms).
-    static func subtract(_ a: Value, _ b: Value) -> Value? {
+    public static func subtract(_ a: Value, _ b: Value) -> Value? {
         switch (a, b) {
         case (.number(let x), .number(let y)): return .number(x - y)
         case (.point(let p), .point(let q)): return .point(Point(p.x - q.x, p.y - q.y))
@@ -31,7 +29,7 @@ enum ValueMath {
     }
 
     /// How far apart `a` and `b` are, per component (|b − a|), for types that subtract.
-    static func distances(_ a: Value, _ b: Value) -> [Double]? {
+    public static func distances(_ a: Value, _ b: Value) -> [Double]? {
         switch subtract(b, a) {
         case .number(let x)?: return [abs(x)]
         case .point(let p)?: return [abs(p.x), abs(p.y)]
@@ -43,7 +41,7 @@ enum ValueMath {
     }
 
     /// The model value with one component replaced (`position.x: 10`).
-    static func setting(_ component: KeyPathComponent, of value: Value, to part: Value) -> Value? {
+    public static func setting(_ component: KeyPathComponent, of value: Value, to part: Value) -> Value? {
         switch (value, component, part) {
         case (.point(var p), .x, .number(let v)): p.x = v; return .point(p)
         case (.point(var p), .y, .number(let v)): p.y = v; return .point(p)
@@ -61,7 +59,7 @@ enum ValueMath {
 
     /// The component a key path selects from a model value, for comparisons with an
     /// animation's first value. Transform components are read only from plain lists.
-    static func component(_ component: KeyPathComponent?, of value: Value) -> Value? {
+    public static func component(_ component: KeyPathComponent?, of value: Value) -> Value? {
         guard let component else { return value }
         switch (value, component) {
         case (.point(let p), .x): return .number(p.x)

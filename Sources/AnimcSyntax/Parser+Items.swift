@@ -39,6 +39,7 @@ extension Parser {
                 return allow(parseImport(), "an import", in: context, where: context == .file,
                              hint: "imports belong at the top level of a file")
             }
+            if context == .file, let item = parseInteractionItem() { return item }
             return parseIdentifierItem(context)
         default:
             if case .animation = context, canStartExpression(t), t.kind != .lBrace {
@@ -289,6 +290,122 @@ extension Parser {
         return b.node(.importDecl, SourceRange(start: start, end: previousEnd)) {
             $0.push(path)
             $0.push(alias)
+        }
+    }
+
+    // MARK: States and transitions
+
+    /// `input`, `state` or `on` at the top level, each recognised by what follows the
+    /// word (`input name:`, `state name {`, `on name`), so the words stay ordinary names
+    /// elsewhere; nil when the tokens are something else.
+    @inline(never)
+    private mutating func parseInteractionItem() -> NodeRef? {
+        let t = tok, next = peek()
+        guard next.kind == .identifier, !next.flags.contains(.newlineBefore) else { return nil }
+        if isIdentifier(t, "input") && peek(2).kind == .colon { return parseInput() }
+        if isIdentifier(t, "state") && peek(2).kind == .lBrace { return parseState() }
+        if isIdentifier(t, "on") { return parseTransition() }
+        return nil
+    }
+
+    /// InputDecl = "input" identifier ":" identifier [ "in" Expr ] [ "=" Expr ]
+    private mutating func parseInput() -> NodeRef {
+        let start = advance().range.start
+        let name = self.name(advance())
+        advance()  // ':' (checked by the caller)
+        guard let type = parseName(after: "':' in 'input \(spelling(name)):'") else {
+            recover()
+            return errorItem(SourceRange(start: start, end: previousEnd))
+        }
+        var range: NodeRef?
+        if tok.kind == .kwIn && !tok.flags.contains(.newlineBefore) {
+            advance()
+            range = parseExpression(after: "'in'")
+        }
+        var defaultValue: NodeRef?
+        if tok.kind == .equal && !tok.flags.contains(.newlineBefore) {
+            advance()
+            defaultValue = parseExpression(after: "'='")
+        }
+        return b.node(.inputDecl, SourceRange(start: start, end: previousEnd)) {
+            $0.push(name)
+            $0.push(type)
+            $0.push(range)
+            $0.push(defaultValue)
+        }
+    }
+
+    /// StateDecl = "state" identifier Block
+    private mutating func parseState() -> NodeRef {
+        let start = advance().range.start
+        let name = self.name(advance())
+        let shown = "state '\(spelling(name))'"
+        let body = parseBlock(.state, what: shown)
+        return b.node(.stateDecl, SourceRange(start: start, end: previousEnd)) {
+            $0.push(name)
+            $0.push(body)
+        }
+    }
+
+    /// Transition = "on" identifier [ "if" Expr ] "from" identifier { "," identifier } "->" identifier
+    ///              [ "with" [ Expr ] Expr ]
+    private mutating func parseTransition() -> NodeRef {
+        let start = advance().range.start
+        let input = self.name(advance())
+        let shown = "'on \(spelling(input))'"
+        var condition: NodeRef?
+        if tok.kind == .kwIf && !tok.flags.contains(.newlineBefore) {
+            advance()
+            condition = parseExpression(after: "'if'")
+        }
+        let sources = b.listMark
+        if isIdentifier(tok, "from") && !tok.flags.contains(.newlineBefore) {
+            advance()
+            while let state = parseName(after: "'from' or ','") {
+                let node = b.leaf(.identifier, state.range, data: state.name)
+                b.addToList(node)
+                guard tok.kind == .comma && !tok.flags.contains(.newlineBefore) else { break }
+                advance()
+            }
+        } else {
+            report(SyntaxDiagnostics.expectedToken(errorRange, expected: "'from'", context: "and the states \(shown) leaves",
+                                                   found: found, fixIt: nil))
+            recover()
+            return errorItem(SourceRange(start: start, end: previousEnd))
+        }
+        // `->` is two tokens with nothing between them.
+        guard tok.kind == .minus, peek().kind == .greater, peek().range.start == tok.range.end else {
+            report(SyntaxDiagnostics.expectedToken(errorRange, expected: "'->'", context: "and the state \(shown) goes to",
+                                                   found: found, fixIt: nil))
+            recover()
+            return errorItem(SourceRange(start: start, end: previousEnd))
+        }
+        advance()
+        advance()
+        guard let target = parseName(after: "'->'") else {
+            recover()
+            return errorItem(SourceRange(start: start, end: previousEnd))
+        }
+        // `with 0.3s easeOut`, `with snappy` or `with 0.3s`: a duration and a timing
+        // function, either one alone.
+        var duration: NodeRef?, timing: NodeRef?
+        if isIdentifier(tok, "with") && !tok.flags.contains(.newlineBefore) {
+            advance()
+            let first = parseExpression(after: "'with'")
+            if canStartExpression(tok) && !tok.flags.contains(.newlineBefore) {
+                duration = first
+                timing = parseExpression(after: "the duration")
+            } else {
+                timing = first
+            }
+        }
+        return b.node(.transition, SourceRange(start: start, end: previousEnd)) {
+            $0.push(input)
+            $0.push(condition)
+            $0.push(target)
+            $0.push(duration)
+            $0.push(timing)
+            $0.pushList(since: sources)
         }
     }
 

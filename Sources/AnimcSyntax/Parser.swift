@@ -517,6 +517,8 @@ enum BlockContext: Equatable {
     case animation(kind: String)
     case group
     case path
+    /// `state name { ... }`: key paths of layers and their values.
+    case state
 
     var name: String {
         switch self {
@@ -527,6 +529,7 @@ enum BlockContext: Equatable {
         case .animation(let kind): return "a '\(kind)' animation"
         case .group: return "an animation group"
         case .path: return "a path"
+        case .state: return "a state"
         }
     }
 
@@ -540,6 +543,7 @@ enum BlockContext: Equatable {
         case .animation(let kind): return kind == "keyframes" ? "an attribute or a keyframe row" : "an attribute"
         case .group: return "an attribute or animation"
         case .path: return "a path command such as 'line (10, 20)'"
+        case .state: return "a layer's property such as 'card.opacity: 1'"
         }
     }
 }

@@ -69,6 +69,8 @@ public enum SourceFormatter {
         switch t.kind {
         case .lParen, .lBracket, .dot: return endsOperand(prev)
         case .identifier: return prev.kind == .dot
+        // A transition's `->` is a `-` and a `>` with nothing between them.
+        case .greater: return prev.kind == .minus
         default: return false
         }
     }

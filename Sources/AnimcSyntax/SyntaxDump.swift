@@ -98,6 +98,19 @@ private struct Dumper {
         case .pathCommand(let name, let arguments):
             line(depth, "PathCommand \(name.name)", r)
             for a in tree[arguments] { argument(a, depth + 1) }
+        case .inputDecl(let name, let type, let range, let defaultValue):
+            line(depth, "Input \(name.name): \(type.name)", r)
+            if let range { expr(range, depth + 1, prefix: "in ") }
+            if let defaultValue { expr(defaultValue, depth + 1, prefix: "default ") }
+        case .stateDecl(let name, let body):
+            line(depth, "State \(name.name)", r)
+            block("Body", body, depth + 1)
+        case .transition(let input, let condition, let from, let to, let duration, let timing):
+            line(depth, "On \(input.name) -> \(to.name)", r)
+            if let condition { expr(condition, depth + 1, prefix: "if ") }
+            for state in tree[from] { expr(state, depth + 1, prefix: "from ") }
+            if let duration { expr(duration, depth + 1, prefix: "with ") }
+            if let timing { expr(timing, depth + 1, prefix: "with ") }
         case .error:
             line(depth, "ErrorItem", r)
         }

@@ -139,6 +139,16 @@ public enum ItemKind: Sendable {
     /// `import "path.anim" (as name)?` at the top level of a file: `path` is the string
     /// literal as written (relative to the importing file).
     case importDecl(path: Expr, alias: Identifier?)
+    /// `input name: type (in range)? (= default)?` at the top level: a value the app (or
+    /// an event script) sends, e.g. `input progress: number in 0 ... 1 = 0`.
+    case inputDecl(name: Identifier, type: Identifier, range: Expr?, defaultValue: Expr?)
+    /// `state name { layer.keyPath: value ... }` at the top level: the model values the
+    /// composition takes in that state.
+    case stateDecl(name: Identifier, body: Block)
+    /// `on input (if condition)? from a, b -> c (with duration? timing)?` at the top level.
+    /// `from` holds identifier expressions, one per state. With one expression after
+    /// `with`, it is in `timing` (a duration or a timing function: the checker tells).
+    case transition(input: Identifier, condition: Expr?, from: Children<Expr>, to: Identifier, duration: Expr?, timing: Expr?)
     /// Input that could not be parsed; already diagnosed.
     case error
 }
@@ -148,7 +158,7 @@ public enum ItemKind: Sendable {
 /// walk).
 public enum ItemTag: Sendable {
     case letDecl, timingDecl, component, composition, pathDecl, layer, instance, property, animation, keyframe
-    case forLoop, ifItem, pathCommand, importDecl, error
+    case forLoop, ifItem, pathCommand, importDecl, inputDecl, stateDecl, transition, error
 }
 
 /// A dotted key path such as `transform.rotation.z`, as Core Animation spells it.
@@ -459,7 +469,7 @@ extension SyntaxArena {
 enum NodeTag: UInt8, Sendable, BitwiseCopyable {
     // Items.
     case letDecl, timingDecl, component, composition, pathDecl, layer, instance, property, animation, keyframe
-    case forLoop, ifItem, pathCommand, importDecl, errorItem
+    case forLoop, ifItem, pathCommand, importDecl, inputDecl, stateDecl, transition, errorItem
     case block
     // Expressions.
     case number, smallNumber, string, color, boolean, identifier, paren, tuple, list, unary, binary, conditional
@@ -521,6 +531,10 @@ struct NodeKind: Sendable, BitwiseCopyable {
 /// | forLoop | offset | body, list of bindings |
 /// | ifItem | offset | condition, then, otherwise |
 /// | pathCommand | offset | name, list of arguments |
+/// | importDecl | offset | path, alias |
+/// | inputDecl | offset | name, type, range, default |
+/// | stateDecl | offset | name, body |
+/// | transition | offset | input, condition, target, duration, timing, list of source states (identifier expressions) |
 /// | number | index in `numbers` | — ; `bits` = unit (below 16) |
 /// | smallNumber | the value (a whole number below 2³²) | — ; `bits` = unit |
 /// | number (a short decimal) | the digits `m` of a value `m / 10ᵉ`, `e` > 0 (see ``SyntaxArena/decimal(_:_:)``) | — ; `bits` = unit, and `e` times 16 |
@@ -687,6 +701,9 @@ public final class SyntaxArena: @unchecked Sendable {
         case .ifItem: return .ifItem
         case .pathCommand: return .pathCommand
         case .importDecl: return .importDecl
+        case .inputDecl: return .inputDecl
+        case .stateDecl: return .stateDecl
+        case .transition: return .transition
         default: return .error
         }
     }
@@ -730,6 +747,14 @@ public final class SyntaxArena: @unchecked Sendable {
             return .pathCommand(name: identifier(at: x), arguments: children(at: x + 3))
         case .importDecl:
             return .importDecl(path: expr(word(x)), alias: optionalIdentifier(at: x + 1))
+        case .inputDecl:
+            return .inputDecl(name: identifier(at: x), type: identifier(at: x + 3), range: optionalExpr(word(x + 6)),
+                              defaultValue: optionalExpr(word(x + 7)))
+        case .stateDecl:
+            return .stateDecl(name: identifier(at: x), body: block(word(x + 3)))
+        case .transition:
+            return .transition(input: identifier(at: x), condition: optionalExpr(word(x + 3)), from: children(at: x + 9),
+                               to: identifier(at: x + 4), duration: optionalExpr(word(x + 7)), timing: optionalExpr(word(x + 8)))
         default:
             return .error
         }

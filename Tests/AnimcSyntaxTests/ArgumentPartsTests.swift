@@ -51,6 +51,9 @@ import Testing
             case .animation(_, _, _, let along, let body, _): along.map(expr); block(body)
             case .ifItem(let condition, let then, let otherwise): expr(condition); block(then); otherwise.map(block)
             case .importDecl(let path, _): expr(path)
+            case .inputDecl(_, _, let range, let value): range.map(expr); value.map(expr)
+            case .stateDecl(_, let body): block(body)
+            case .transition(_, let condition, _, _, let duration, let timing): condition.map(expr); duration.map(expr); timing.map(expr)
             case .error: break
             }
         }

@@ -52,7 +52,7 @@ public struct Respeller {
             return type == nil ? expr(value, .none) : []
         case .pathDecl(_, let body):
             return pathBlock(body)
-        case .timingDecl, .importDecl, .error, .pathCommand, .composition:
+        case .timingDecl, .importDecl, .error, .pathCommand, .composition, .inputDecl, .stateDecl, .transition:
             return []
         case .component(_, _, let body):
             return block(body, context: .none)

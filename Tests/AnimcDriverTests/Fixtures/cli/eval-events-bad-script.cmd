@@ -1,0 +1,1 @@
+eval inputs/door.anim --events tap@ --at 0

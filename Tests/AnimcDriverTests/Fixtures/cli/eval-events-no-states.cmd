@@ -1,0 +1,1 @@
+eval examples/splash.anim --events tap@1s --at 0

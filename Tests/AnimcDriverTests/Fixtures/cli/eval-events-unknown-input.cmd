@@ -1,0 +1,1 @@
+eval inputs/door.anim --events tapp@0.5s --at 0
