@@ -381,6 +381,7 @@ final class Checker {
         if var c = finished {
             interaction = lowerInteraction(&c)
             finished = c
+            checkTestEvents(tests, interaction)
         }
         merge(output)
         output = ItemOutput()

@@ -197,7 +197,8 @@ extension Checker {
             return nil
         }
         for item in items {
-            guard case .transition(let inputName, let conditionExpr, let fromList, let toName, let durationExpr, let timingExpr) = tree[item]
+            guard case .transition(let inputName, let conditionExpr, let fromList, let toName, let durationExpr, let timingExpr,
+                                   let interruptionName) = tree[item]
             else { continue }
             var ok = true
             let input = inputs.firstIndex { $0.name == inputName.name }
@@ -220,13 +221,33 @@ extension Checker {
             }
             let animation = lowerTransitionTiming(duration: durationExpr, timing: timingExpr)
             if animation == nil && (durationExpr != nil || timingExpr != nil) { ok = false }
+            var interruption = Interaction.Interruption.additive
+            if let m = interruptionName {
+                let models = Interaction.Interruption.allCases.map(\.rawValue)
+                if let model = Interaction.Interruption(rawValue: m.name) {
+                    interruption = model
+                    if model == .reverse, case .spring? = animation?.timingFunction {
+                        // CSS shortens a reversed transition's duration; a spring's motion is
+                        // its physics, not a duration to shorten.
+                        report(CheckerDiagnostics.badInteraction.at(m.range, "a spring cannot be reversed as CSS reverses a transition",
+                                                                    label: "a spring", help: "use 'additive' (the default) or 'replace', or a curve"))
+                        ok = false
+                    }
+                } else {
+                    report(CheckerDiagnostics.badInteraction.at(
+                        m.range, "'\(m.name)' is not an interruption model", label: "unknown model",
+                        help: closestMatch(to: m.name, in: models).map { "did you mean '\($0)'?" } ?? "models are " + models.joined(separator: ", ")))
+                    ok = false
+                }
+            }
             guard ok, let input, let to else { failed = true; continue }
             if from.contains(to) {
                 report(CheckerDiagnostics.idleInteraction.at(toName.range, "a transition from '\(states[to].name)' to itself changes nothing",
                                                              label: "already in this state"))
             }
             transitions.append(Interaction.Transition(input: input, condition: condition, from: from, to: to,
-                                                      animation: durationExpr == nil && timingExpr == nil ? nil : animation, range: item.range))
+                                                      animation: durationExpr == nil && timingExpr == nil ? nil : animation,
+                                                      interruption: interruption, range: item.range))
         }
         return transitions
     }

@@ -386,7 +386,7 @@ private struct Builder {
             for entry in tree[body.items] {
                 if case .property(_, let value) = tree[entry] { expr(value, layer: &layer) }
             }
-        case .transition(_, let condition, _, _, let duration, let timing):
+        case .transition(_, let condition, _, _, let duration, let timing, _):
             if let condition { expr(condition, layer: &layer) }
             if let duration { expr(duration, layer: &layer) }
             if let timing { expr(timing, layer: &layer) }

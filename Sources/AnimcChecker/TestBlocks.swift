@@ -5,7 +5,7 @@ import AnimcSyntax
 
 extension Checker {
     /// The options a `test` block takes besides its expectations.
-    static let testOptions = ["at", "tolerance", "snapshot", "pixelTolerance", "maxDifferingPixels"]
+    static let testOptions = ["at", "tolerance", "snapshot", "pixelTolerance", "maxDifferingPixels", "events"]
 
     /// `test name { at: TIME, LAYER.KEYPATH: VALUE, ... }` blocks at the file's top level,
     /// read against the finished composition: each expectation names a layer by its id
@@ -38,6 +38,8 @@ extension Checker {
             var snapshotRange = name.range
             var pixelTolerance = Snapshot.defaultPixelTolerance
             var maxDiffering = 0.0
+            var events: EventScript?
+            var eventsRange: SourceRange?
             var expectations: [Expectation] = []
             var keys: [String: SourceRange] = [:]
             var reported = false
@@ -71,6 +73,25 @@ extension Checker {
                         }
                     } else if case .bool(let b)? = lowerValue(value, global, as: .bool, context: "'snapshot' (true, or a name)") {
                         snapshotName = b ? name.name : nil
+                    }
+                case "events":
+                    // The script is text, as on the command line; its inputs are checked
+                    // once the file's inputs are known (`checkTestEvents`).
+                    guard case .string(let text) = tree[value] else {
+                        report(Messages.typeMismatch(value.range, expected: "an event script in quotes, such as \"tap@0.2s\"",
+                                                     found: "an expression", context: "'events'"))
+                        reported = true
+                        continue
+                    }
+                    switch EventScript.parse(text) {
+                    case .success(let script):
+                        events = script
+                        eventsRange = value.range
+                    case .failure(let error):
+                        report(CheckerDiagnostics.badInteraction.at(value.range, "invalid event script: \(error.message) (at character \(error.offset + 1))",
+                                                                    label: "not an event script",
+                                                                    help: "write events such as \"tap@0.2s, progress=0.5@1s\""))
+                        reported = true
                     }
                 case "pixelTolerance":
                     if case .number(let x)? = lowerValue(value, global, as: .number, context: "'pixelTolerance'") {
@@ -115,9 +136,26 @@ extension Checker {
             }
             let snapshot = snapshotName.map { Snapshot(name: $0, pixelTolerance: pixelTolerance, maxDiffering: maxDiffering, range: snapshotRange) }
             tests.append(TestCase(name: name.name, range: item.range, nameRange: name.range, time: t, expectations: expectations,
-                                  tolerance: tolerance, snapshot: snapshot))
+                                  tolerance: tolerance, snapshot: snapshot, events: events, eventsRange: eventsRange))
         }
         return tests
+    }
+
+    /// A test's `events:` against the file's inputs: each event names one, with a value
+    /// of its kind.
+    func checkTestEvents(_ tests: [TestCase], _ interaction: Interaction?) {
+        for test in tests {
+            guard let script = test.events, let range = test.eventsRange else { continue }
+            guard let interaction else {
+                report(CheckerDiagnostics.badInteraction.at(range, "test '\(test.name)' sends events to a file without inputs",
+                                                            label: "no input to send to",
+                                                            help: "declare inputs, states and transitions ('input tap: trigger', 'state ...', 'on tap ...')"))
+                continue
+            }
+            if let problem = interaction.problem(with: script) {
+                report(CheckerDiagnostics.badInteraction.at(range, "test '\(test.name)': \(problem)", label: "cannot be sent"))
+            }
+        }
     }
 
     /// `logo.square.transform.rotation.z` → layer `logo.square`, key path

@@ -43,11 +43,32 @@ public struct ExpectationResult: Sendable {
 /// Checks the value expectations of `test` blocks against the runtime: no pixels (the
 /// driver's `animc test` compares snapshots), so editors run it on every check.
 public enum ExpectationCheck {
-    /// Every expectation of `tests`, in order.
-    public static func run(_ tests: [TestCase], on timeline: Timeline) -> [ExpectationResult] {
+    /// Every expectation of `tests`, in order. A test with `events:` reads the
+    /// composition after them (`interaction` says how it plays them); one whose
+    /// events cannot be played fails each expectation.
+    public static func run(_ tests: [TestCase], on timeline: Timeline, composition: Composition? = nil,
+                           interaction: Interaction? = nil) -> [ExpectationResult] {
         var results: [ExpectationResult] = []
         var state = timeline.makeState()
+        var played: [EventScript: Timeline?] = [:]
         for test in tests.sorted(by: { $0.time < $1.time }) {
+            if let script = test.events {
+                if played[script] == nil {
+                    played[script] = .some(playing(script, composition, interaction))
+                }
+                guard let t = played[script] ?? nil else {
+                    results += test.expectations.map { ExpectationResult(test: test, expectation: $0, actual: nil, passed: false) }
+                    continue
+                }
+                var s = t.makeState()
+                t.evaluate(at: test.time, into: &s)
+                for e in test.expectations {
+                    let actual = t.layerIndex(e.layer).flatMap { t.value(e.keyPath, layer: $0, in: s) }
+                    results.append(ExpectationResult(test: test, expectation: e, actual: actual,
+                                                     passed: actual.map { matches($0, e.value, tolerance: test.tolerance) } ?? false))
+                }
+                continue
+            }
             timeline.evaluate(at: test.time, into: &state)
             for e in test.expectations {
                 let actual = timeline.layerIndex(e.layer).flatMap { timeline.value(e.keyPath, layer: $0, in: state) }
@@ -56,6 +77,14 @@ public enum ExpectationCheck {
             }
         }
         return results
+    }
+
+    /// The timeline of `composition` after `script`, or nil when it cannot be played.
+    public static func playing(_ script: EventScript, _ composition: Composition?, _ interaction: Interaction?) -> Timeline? {
+        guard let composition, let interaction, case .success(let (c, _)) = InteractionPlayer.unroll(composition, interaction, script) else {
+            return nil
+        }
+        return Timeline(c)
     }
 
     /// Whether two values agree, number by number within `tolerance`.

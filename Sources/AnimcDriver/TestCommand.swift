@@ -68,7 +68,7 @@ struct TestCommand {
             }
             let timeline = Timeline(composition)
             let index = LineIndex(file)
-            let results = ExpectationCheck.run(main.tests, on: timeline)
+            let results = ExpectationCheck.run(main.tests, on: timeline, composition: composition, interaction: main.interaction)
             var renderer: SceneRenderer?
             for test in main.tests {
                 let at = index.location(of: test.nameRange.start)
@@ -89,6 +89,17 @@ struct TestCommand {
                     // The size `render` refuses is refused here too, not recorded smaller.
                     if let oversize = SceneRenderer.oversize(composition.size, scale: 1) {
                         outcome.failures.append("snapshot '\(snapshot.name)': \(oversize); no snapshot is taken of it")
+                        outcomes.append(outcome)
+                        continue
+                    }
+                    if let script = test.events {
+                        // The frame after the test's events: a renderer of its own.
+                        var options = RenderOptions()
+                        options.images = tool.decodedImages(composition, besides: path, command: "test")
+                        if let played = ExpectationCheck.playing(script, composition, main.interaction) {
+                            compareSnapshot(snapshot, of: test, in: path, SceneRenderer(timeline: played, options: options), update: update,
+                                            into: &outcome)
+                        }
                         outcomes.append(outcome)
                         continue
                     }

@@ -108,16 +108,34 @@ public struct Interaction: Hashable, Sendable {
         public var to: Int
         /// How the change runs; nil for a jump.
         public var animation: TransitionTiming?
+        public var interruption: Interruption
         public var range: SourceRange
 
-        public init(input: Int, condition: Condition?, from: [Int], to: Int, animation: TransitionTiming?, range: SourceRange) {
+        public init(input: Int, condition: Condition?, from: [Int], to: Int, animation: TransitionTiming?,
+                    interruption: Interruption = .additive, range: SourceRange) {
             self.input = input
             self.condition = condition
             self.from = from
             self.to = to
             self.animation = animation
+            self.interruption = interruption
             self.range = range
         }
+    }
+
+    /// How a transition meets one still running on the same key path.
+    public enum Interruption: String, Hashable, Sendable, CaseIterable {
+        /// UIKit's since iOS 8: the model moves at once and the change runs as an additive
+        /// animation from zero to (new − old), on top of whatever still runs.
+        case additive
+        /// Core Animation's `add(_:forKey:)` under the same key: the running animation is
+        /// removed and the new one runs from the presentation value read just before.
+        case replace
+        /// CSS transitions': from the value shown, and back toward where a running
+        /// transition started it is shortened by how far that one had come.
+        case reverse
+        /// The new change starts when the running one ends (Rive's exit time).
+        case finish
     }
 
     /// A transition's duration and timing function. A spring runs until it has settled

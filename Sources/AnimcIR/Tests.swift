@@ -14,9 +14,12 @@ public struct TestCase: Hashable, Sendable {
     /// from the expected one.
     public var tolerance: Double
     public var snapshot: Snapshot?
+    /// `events: "tap@0.2s"`: sent to the composition's inputs first, and where written.
+    public var events: EventScript?
+    public var eventsRange: SourceRange?
 
     public init(name: String, range: SourceRange, nameRange: SourceRange, time: Double, expectations: [Expectation],
-                tolerance: Double, snapshot: Snapshot?) {
+                tolerance: Double, snapshot: Snapshot?, events: EventScript? = nil, eventsRange: SourceRange? = nil) {
         self.name = name
         self.range = range
         self.nameRange = nameRange
@@ -24,6 +27,8 @@ public struct TestCase: Hashable, Sendable {
         self.expectations = expectations
         self.tolerance = tolerance
         self.snapshot = snapshot
+        self.events = events
+        self.eventsRange = eventsRange
     }
 
     /// The tolerance when a test gives none.

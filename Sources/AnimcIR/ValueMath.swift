@@ -28,6 +28,18 @@ public enum ValueMath {
         }
     }
 
+    /// `a · k` for types that subtract (a transition's progress of a change).
+    public static func scale(_ a: Value, by k: Double) -> Value? {
+        switch a {
+        case .number(let x): return .number(x * k)
+        case .point(let p): return .point(Point(p.x * k, p.y * k))
+        case .size(let s): return .size(Size(s.width * k, s.height * k))
+        case .rect(let r): return .rect(Rect(r.x * k, r.y * k, r.width * k, r.height * k))
+        case .color(let c): return .color(Color(red: c.red * k, green: c.green * k, blue: c.blue * k, alpha: c.alpha * k))
+        default: return nil
+        }
+    }
+
     /// How far apart `a` and `b` are, per component (|b − a|), for types that subtract.
     public static func distances(_ a: Value, _ b: Value) -> [Double]? {
         switch subtract(b, a) {

@@ -629,7 +629,8 @@ public struct Analysis: Sendable {
         // A `test` block's expectations that do not hold are shown where they are written,
         // as `animc test` reports them (snapshots need pixels and are left to it).
         if let composition = main.composition, !main.tests.isEmpty {
-            let failures = ExpectationCheck.run(main.tests, on: Timeline(composition)).filter { !$0.passed }.map(\.diagnostic)
+            let failures = ExpectationCheck.run(main.tests, on: Timeline(composition), composition: composition, interaction: main.interaction)
+                .filter { !$0.passed }.map(\.diagnostic)
             main.diagnostics = (main.diagnostics + failures).sorted(by: Diagnostic.ordered)
         }
         var a = Analysis(uri: job.uri, version: job.version, revision: job.revision, result: main, encoding: job.encoding,

@@ -1,152 +1,6 @@
 import AnimcBase
 import AnimcIR
 
-/// A script of events sent to a composition's inputs, one grammar on the command line
-/// and in tests: `tap@0.2s, open=true@0.5s, progress=0.7@1s, drag=(0, 40)@1.2s`.
-///
-///     script = event { "," event }
-///     event  = name [ "=" value ] "@" time
-///     value  = number | "true" | "false" | "(" number "," number ")"
-///     time   = number [ "s" | "ms" ]
-///
-/// Events at the same time are sent in the order written.
-public struct EventScript: Hashable, Sendable {
-    public struct Event: Hashable, Sendable {
-        public var input: String
-        /// What a value input is set to; nil for a trigger.
-        public var value: Interaction.Value?
-        /// Seconds, in the composition's time.
-        public var time: Double
-
-        public init(input: String, value: Interaction.Value?, time: Double) {
-            self.input = input
-            self.value = value
-            self.time = time
-        }
-    }
-
-    public var events: [Event]
-
-    public init(events: [Event]) { self.events = events }
-
-    /// A mistake in a script's text, at a byte offset of it.
-    public struct SyntaxError: Error, Hashable, Sendable {
-        public var offset: Int
-        public var message: String
-    }
-
-    /// Scripts longer than this are refused: each event adds animations.
-    public static let maximumEvents = 10_000
-
-    public static func parse(_ text: String) -> Result<EventScript, SyntaxError> {
-        var reader = Reader(bytes: Array(text.utf8))
-        var events: [Event] = []
-        reader.skipSpaces()
-        if reader.atEnd { return .success(EventScript(events: [])) }
-        while true {
-            guard events.count < maximumEvents else {
-                return .failure(SyntaxError(offset: reader.at, message: "more than \(maximumEvents) events"))
-            }
-            switch reader.event() {
-            case .success(let e): events.append(e)
-            case .failure(let error): return .failure(error)
-            }
-            reader.skipSpaces()
-            if reader.atEnd { break }
-            guard reader.take(UInt8(ascii: ",")) else {
-                return .failure(SyntaxError(offset: reader.at, message: "expected ',' between events"))
-            }
-        }
-        return .success(EventScript(events: events))
-    }
-
-    private struct Reader {
-        let bytes: [UInt8]
-        var at = 0
-
-        var atEnd: Bool { at >= bytes.count }
-
-        mutating func skipSpaces() {
-            while at < bytes.count, bytes[at] == 0x20 || bytes[at] == 0x09 || bytes[at] == 0x0A || bytes[at] == 0x0D { at += 1 }
-        }
-
-        mutating func take(_ c: UInt8) -> Bool {
-            skipSpaces()
-            guard at < bytes.count, bytes[at] == c else { return false }
-            at += 1
-            return true
-        }
-
-        mutating func name() -> String? {
-            skipSpaces()
-            let start = at
-            while at < bytes.count, bytes[at] == 0x5F || (bytes[at] | 0x20) >= 0x61 && (bytes[at] | 0x20) <= 0x7A
-                    || at > start && bytes[at] >= 0x30 && bytes[at] <= 0x39 { at += 1 }
-            return at > start ? String(decoding: bytes[start..<at], as: UTF8.self) : nil
-        }
-
-        mutating func number() -> Double? {
-            skipSpaces()
-            let start = at
-            if at < bytes.count, bytes[at] == 0x2D || bytes[at] == 0x2B { at += 1 }
-            while at < bytes.count, bytes[at] >= 0x30 && bytes[at] <= 0x39 || bytes[at] == 0x2E { at += 1 }
-            if at < bytes.count, bytes[at] == 0x65 || bytes[at] == 0x45, at + 1 < bytes.count,
-               bytes[at + 1] >= 0x30 && bytes[at + 1] <= 0x39 || bytes[at + 1] == 0x2D || bytes[at + 1] == 0x2B {
-                at += 2
-                while at < bytes.count, bytes[at] >= 0x30 && bytes[at] <= 0x39 { at += 1 }
-            }
-            guard at > start, let x = Double(String(decoding: bytes[start..<at], as: UTF8.self)), x.isFinite else {
-                at = start
-                return nil
-            }
-            return x
-        }
-
-        mutating func value() -> Interaction.Value? {
-            skipSpaces()
-            let start = at
-            if take(UInt8(ascii: "(")) {
-                guard let x = number(), take(UInt8(ascii: ",")), let y = number(), take(UInt8(ascii: ")")) else { at = start; return nil }
-                return .point(Point(x, y))
-            }
-            if let word = name() {
-                if word == "true" { return .bool(true) }
-                if word == "false" { return .bool(false) }
-                at = start
-                return nil
-            }
-            return number().map { .number($0) }
-        }
-
-        mutating func event() -> Result<Event, SyntaxError> {
-            skipSpaces()
-            let start = at
-            guard let input = name() else { return .failure(SyntaxError(offset: start, message: "expected an input's name")) }
-            var value: Interaction.Value?
-            if take(UInt8(ascii: "=")) {
-                let here = at
-                guard let v = self.value() else {
-                    return .failure(SyntaxError(offset: here, message: "expected a value for '\(input)': a number, true, false or (x, y)"))
-                }
-                value = v
-            }
-            guard take(UInt8(ascii: "@")) else {
-                return .failure(SyntaxError(offset: at, message: "expected '@' and the time of '\(input)'"))
-            }
-            let here = at
-            guard var time = number() else { return .failure(SyntaxError(offset: here, message: "expected a time such as 0.5s")) }
-            if at + 1 < bytes.count, bytes[at] == 0x6D, bytes[at + 1] == 0x73 {
-                at += 2
-                time /= 1000
-            } else if at < bytes.count, bytes[at] == 0x73 {
-                at += 1
-            }
-            guard time >= 0 else { return .failure(SyntaxError(offset: here, message: "an event's time is 0 s or later")) }
-            return .success(Event(input: input, value: value, time: time))
-        }
-    }
-}
-
 /// Plays an event script on a composition's states: the script's meaning is an
 /// ordinary composition, so every backend plays it unchanged.
 ///
@@ -158,7 +12,7 @@ public struct EventScript: Hashable, Sendable {
 /// (UIKit's additive model: what is shown is the old model value plus the new
 /// animation's progress of the difference, plus whatever earlier transitions still
 /// add, so value and velocity stay continuous). A transition without timing jumps.
-public enum InteractionPlayer {
+public struct InteractionPlayer: Sendable {
     /// One transition that fired.
     public struct Fired: Hashable, Sendable {
         public var time: Double
@@ -171,67 +25,162 @@ public enum InteractionPlayer {
         public var message: String
     }
 
+    public let interaction: Interaction
+    /// The composition with every animation the events so far added.
+    public private(set) var composition: Composition
+    /// The inputs' values and the current state, after the events so far.
+    public private(set) var values: [Interaction.Value?]
+    public private(set) var current = 0
+    public private(set) var fired: [Fired] = []
+    /// The time of the last event sent: later ones may not come before it.
+    public private(set) var time = -Double.infinity
+    /// The model at every key path a state sets; the layers hold the first state's.
+    var model: [Value]
+    var keys: [KeyHistory]
+    var sequence = 0
+
+    /// A player of `interaction` on `composition`, which shows its first state.
+    public init(_ composition: Composition, _ interaction: Interaction) {
+        self.composition = composition
+        self.interaction = interaction
+        values = interaction.inputs.map(\.initial)
+        model = interaction.baseValues.map { interaction.value(inState: 0, at: $0) }
+        keys = [KeyHistory](repeating: KeyHistory(), count: interaction.baseValues.count)
+    }
+
     /// `composition` (which shows the interaction's first state) with the animations
     /// the script's transitions add, and the transitions that fired.
     public static func unroll(_ composition: Composition, _ interaction: Interaction,
                               _ script: EventScript) -> Result<(Composition, [Fired]), Failure> {
-        var result = composition
-        var values = interaction.inputs.map(\.initial)
-        var current = 0
-        var fired: [Fired] = []
-        // The model at every key path a state sets; the layers hold the first state's.
-        var model = interaction.baseValues.map { interaction.value(inState: 0, at: $0) }
+        if let problem = interaction.problem(with: script) { return .failure(Failure(message: problem)) }
+        var player = InteractionPlayer(composition, interaction)
         let ordered = script.events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
-        var sequence = 0
         for event in ordered {
-            guard let i = interaction.input(named: event.input) else {
-                let names = interaction.inputs.map(\.name)
-                return .failure(Failure(message: "no input '\(event.input)'" + (closestMatch(to: event.input, in: names).map { "; did you mean '\($0)'?" }
-                                                                                ?? "; inputs are " + names.joined(separator: ", "))))
-            }
-            let input = interaction.inputs[i]
-            switch (input.kind, event.value) {
-            case (.trigger, nil): break
-            case (.trigger, _?): return .failure(Failure(message: "'\(input.name)' is a trigger: send it without a value"))
-            case (_, nil): return .failure(Failure(message: "'\(input.name)' is a \(input.kind.rawValue) input: send a value ('\(input.name)=...@t')"))
-            case (.bool, .bool(let b)?): values[i] = .bool(b)
-            case (.number, .number(let x)?):
-                values[i] = .number(input.allowed.map { min(max(x, $0.lowerBound), $0.upperBound) } ?? x)
-            case (.point, .point(let p)?): values[i] = .point(p)
-            case (_, let v?):
-                return .failure(Failure(message: "'\(input.name)' is a \(input.kind.rawValue) input, not \(v.description)"))
-            }
-            guard let k = interaction.transitions.firstIndex(where: { t in
-                t.input == i && t.from.contains(current) && (t.condition.map { $0.evaluate(values) == .bool(true) } ?? true)
-            }) else { continue }
-            let transition = interaction.transitions[k]
-            for (n, key) in interaction.baseValues.enumerated() {
-                let new = interaction.value(inState: transition.to, at: key)
-                guard new != model[n], let delta = ValueMath.subtract(new, model[n]), let zero = ValueMath.subtract(delta, delta) else { continue }
-                guard let begin = localTime(of: event.time, layer: key.layer, in: result) else {
-                    return .failure(Failure(message: "layer '\(result.layers[key.layer].id)' (or a layer above it) repeats its own time: "
-                                            + "its transitions cannot be placed yet"))
-                }
-                let timing: Timing
-                let from: Value
-                if let animation = transition.animation {
-                    timing = Timing(beginTime: begin, duration: animation.duration, fillMode: .forwards, removedOnCompletion: false,
-                                    timingFunction: animation.timingFunction)
-                    from = zero
-                } else {
-                    timing = Timing(beginTime: begin, duration: 1, fillMode: .forwards, removedOnCompletion: false)
-                    from = delta
-                }
-                sequence += 1
-                let content = PropertyAnimation(target: key.target, additive: true, content: .basic(from: .value(from), to: .value(delta)))
-                result.layers[key.layer].animations.append(
-                    Animation(name: "transition#\(sequence)", timing: timing, kind: .property(content), range: transition.range))
-                model[n] = new
-            }
-            fired.append(Fired(time: event.time, transition: k, from: current, to: transition.to))
-            current = transition.to
+            if case .failure(let f) = player.send(event) { return .failure(f) }
         }
-        return .success((result, fired))
+        return .success((player.composition, player.fired))
+    }
+
+    /// Sends one event, at or after the last one's time: sets its input and fires the
+    /// first enabled transition, if any (returned), adding its animations.
+    @discardableResult
+    public mutating func send(_ event: EventScript.Event) -> Result<Fired?, Failure> {
+        if let problem = interaction.problem(with: EventScript(events: [event])) { return .failure(Failure(message: problem)) }
+        guard event.time >= time else {
+            return .failure(Failure(message: "an event at \(formatNumber(event.time)) s comes before the last one, at \(formatNumber(time)) s"))
+        }
+        guard let i = interaction.input(named: event.input) else { return .success(nil) }
+        time = event.time
+        switch event.value {
+        case .number(let x)?:
+            values[i] = .number(interaction.inputs[i].allowed.map { min(max(x, $0.lowerBound), $0.upperBound) } ?? x)
+        case let v?: values[i] = v
+        case nil: break
+        }
+        let state = current, inputValues = values
+        guard let k = interaction.transitions.firstIndex(where: { t in
+            t.input == i && t.from.contains(state) && (t.condition.map { $0.evaluate(inputValues) == .bool(true) } ?? true)
+        }) else { return .success(nil) }
+        let transition = interaction.transitions[k]
+        for (n, key) in interaction.baseValues.enumerated() {
+            let new = interaction.value(inState: transition.to, at: key)
+            guard new != model[n], let delta = ValueMath.subtract(new, model[n]) else { continue }
+            var ok = true
+            sequence += 1
+            InteractionPlayer.place(transition, key: key, keys: &keys[n], old: model[n], new: new, delta: delta, at: event.time,
+                                    name: "transition#\(sequence)", into: &composition, ok: &ok)
+            guard ok else {
+                return .failure(Failure(message: "layer '\(composition.layers[key.layer].id)' (or a layer above it) repeats its own time: "
+                                        + "its transitions cannot be placed yet"))
+            }
+            model[n] = new
+        }
+        let f = Fired(time: event.time, transition: k, from: current, to: transition.to)
+        fired.append(f)
+        current = transition.to
+        return .success(f)
+    }
+
+    /// What earlier transitions left on one key path.
+    struct KeyHistory {
+        /// Where their animations are: (layer, index in its animations).
+        var animations: [Int] = []
+        /// When the last of them ends, in composition time.
+        var end = -Double.infinity
+        /// The last `reverse` transition, for the next one's shortening.
+        var reversal: Reversal?
+    }
+
+    /// A `reverse` transition as CSS keeps it: when it started and for how long, its
+    /// ends, the start it is reversed toward, and its shortening factor.
+    struct Reversal {
+        var start: Double
+        var duration: Double
+        var from: Value
+        var to: Value
+        var adjustedStart: Value
+        var factor: Double
+        var function: CompiledTimingFunction
+    }
+
+    /// Adds the animation that moves `key` from `old` to `new` at composition time `t`
+    /// as `transition`'s interruption model says; `ok` false when the layer's time
+    /// cannot place it.
+    static func place(_ transition: Interaction.Transition, key: Interaction.Setting, keys history: inout KeyHistory,
+                              old: Value, new: Value, delta: Value, at t: Double, name: String, into result: inout Composition,
+                              ok: inout Bool) {
+        var start = t
+        if transition.interruption == .finish { start = max(t, history.end) }
+        guard let begin = localTime(of: start, layer: key.layer, in: result) else { ok = false; return }
+        var duration = transition.animation?.duration ?? 0
+        let function = transition.animation?.timingFunction ?? .linear
+        var additive = true
+        var from: AnimatedValue, to: AnimatedValue
+        switch transition.interruption {
+        case .additive, .finish:
+            // From zero to the change; a jump is the change from the start.
+            from = .value(duration > 0 ? (ValueMath.subtract(delta, delta) ?? delta) : delta)
+            to = .value(delta)
+        case .replace:
+            additive = false
+            from = duration > 0 ? .presentation : .value(new)
+            to = .value(new)
+        case .reverse:
+            additive = false
+            // What is shown now, by the last reverse transition's curve, or the model.
+            var current = old
+            var adjusted = old
+            var factor = 1.0
+            if let r = history.reversal, t < r.start + r.duration, r.duration > 0 {
+                let p = r.function.apply((t - r.start) / r.duration)
+                if let change = ValueMath.subtract(r.to, r.from), let part = ValueMath.scale(change, by: p),
+                   let shown = ValueMath.add(r.from, part) { current = shown }
+                adjusted = current
+                if new == r.adjustedStart {
+                    // CSS Transitions §3: shortened by how far the running one had come.
+                    factor = min(max(abs(p * r.factor + (1 - r.factor)), 0), 1)
+                    adjusted = r.to
+                }
+            }
+            duration *= factor
+            from = duration > 0 ? .presentation : .value(new)
+            to = .value(new)
+            history.reversal = Reversal(start: t, duration: duration, from: current, to: new, adjustedStart: adjusted, factor: factor,
+                                        function: CompiledTimingFunction(function, duration: duration))
+        }
+        if !additive {
+            // Added under the same key: what ran there is removed as this one is added.
+            for i in history.animations where result.layers[key.layer].animations[i].timing.replaced == .infinity {
+                result.layers[key.layer].animations[i].timing.replaced = begin
+            }
+        }
+        var timing = Timing(beginTime: begin, duration: duration > 0 ? duration : 1, fillMode: .forwards, removedOnCompletion: false,
+                            timingFunction: duration > 0 ? function : .linear)
+        if !additive { timing.added = begin }
+        let content = PropertyAnimation(target: key.target, additive: additive, content: .basic(from: from, to: to))
+        history.animations.append(result.layers[key.layer].animations.count)
+        result.layers[key.layer].animations.append(Animation(name: name, timing: timing, kind: .property(content), range: transition.range))
+        history.end = max(history.end, start + duration)
     }
 
     /// The time of layer `index` at composition time `t`: through every layer above
@@ -250,5 +199,39 @@ public enum InteractionPlayer {
             time = clock.local(time)
         }
         return time
+    }
+}
+
+/// An interaction played as events arrive, for an app that embeds the runtime: send
+/// events as they happen, evaluate frames in between. What it shows is the unrolled
+/// composition of the events so far, bit for bit (the timeline is rebuilt when a
+/// transition fires, never while frames are evaluated, which allocate nothing).
+public final class LiveInteraction: @unchecked Sendable {
+    public private(set) var player: InteractionPlayer
+    public private(set) var timeline: Timeline
+    private var state: SceneState
+
+    public init(_ composition: Composition, _ interaction: Interaction) {
+        player = InteractionPlayer(composition, interaction)
+        timeline = Timeline(composition)
+        state = timeline.makeState()
+    }
+
+    /// Sends an event; the transition it fired, if any.
+    @discardableResult
+    public func send(_ event: EventScript.Event) -> Result<InteractionPlayer.Fired?, InteractionPlayer.Failure> {
+        let result = player.send(event)
+        if case .success(.some) = result {
+            timeline = Timeline(player.composition)
+            state = timeline.makeState()
+        }
+        return result
+    }
+
+    /// Evaluates the scene at `t` (composition time) and lends it to `body` with its
+    /// timeline (for ``Timeline/value(_:layer:in:)`` and the like).
+    public func evaluate<R>(at t: Double, _ body: (Timeline, SceneState) -> R) -> R {
+        timeline.evaluate(at: t, into: &state)
+        return body(timeline, state)
     }
 }

@@ -348,7 +348,7 @@ extension Parser {
     }
 
     /// Transition = "on" identifier [ "if" Expr ] "from" identifier { "," identifier } "->" identifier
-    ///              [ "with" [ Expr ] Expr ]
+    ///              [ "with" [ Expr ] Expr [ "," identifier ] ]
     private mutating func parseTransition() -> NodeRef {
         let start = advance().range.start
         let input = self.name(advance())
@@ -389,6 +389,7 @@ extension Parser {
         // `with 0.3s easeOut`, `with snappy` or `with 0.3s`: a duration and a timing
         // function, either one alone.
         var duration: NodeRef?, timing: NodeRef?
+        var interruption: NameRef?
         if isIdentifier(tok, "with") && !tok.flags.contains(.newlineBefore) {
             advance()
             let first = parseExpression(after: "'with'")
@@ -398,6 +399,11 @@ extension Parser {
             } else {
                 timing = first
             }
+            // `, reverse`: how the transition meets one still running.
+            if tok.kind == .comma && !tok.flags.contains(.newlineBefore) {
+                advance()
+                interruption = parseName(after: "',' (additive, replace, reverse or finish)")
+            }
         }
         return b.node(.transition, SourceRange(start: start, end: previousEnd)) {
             $0.push(input)
@@ -405,6 +411,7 @@ extension Parser {
             $0.push(target)
             $0.push(duration)
             $0.push(timing)
+            $0.push(interruption)
             $0.pushList(since: sources)
         }
     }

@@ -105,12 +105,13 @@ private struct Dumper {
         case .stateDecl(let name, let body):
             line(depth, "State \(name.name)", r)
             block("Body", body, depth + 1)
-        case .transition(let input, let condition, let from, let to, let duration, let timing):
+        case .transition(let input, let condition, let from, let to, let duration, let timing, let interruption):
             line(depth, "On \(input.name) -> \(to.name)", r)
             if let condition { expr(condition, depth + 1, prefix: "if ") }
             for state in tree[from] { expr(state, depth + 1, prefix: "from ") }
             if let duration { expr(duration, depth + 1, prefix: "with ") }
             if let timing { expr(timing, depth + 1, prefix: "with ") }
+            if let interruption { line(depth + 1, "interruption \(interruption.name)", interruption.range) }
         case .error:
             line(depth, "ErrorItem", r)
         }

@@ -145,10 +145,12 @@ public enum ItemKind: Sendable {
     /// `state name { layer.keyPath: value ... }` at the top level: the model values the
     /// composition takes in that state.
     case stateDecl(name: Identifier, body: Block)
-    /// `on input (if condition)? from a, b -> c (with duration? timing)?` at the top level.
-    /// `from` holds identifier expressions, one per state. With one expression after
-    /// `with`, it is in `timing` (a duration or a timing function: the checker tells).
-    case transition(input: Identifier, condition: Expr?, from: Children<Expr>, to: Identifier, duration: Expr?, timing: Expr?)
+    /// `on input (if condition)? from a, b -> c (with duration? timing (, model)?)?` at the
+    /// top level. `from` holds identifier expressions, one per state. With one expression
+    /// after `with`, it is in `timing` (a duration or a timing function: the checker
+    /// tells). `interruption` names how it meets a transition still running.
+    case transition(input: Identifier, condition: Expr?, from: Children<Expr>, to: Identifier, duration: Expr?, timing: Expr?,
+                    interruption: Identifier?)
     /// Input that could not be parsed; already diagnosed.
     case error
 }
@@ -534,7 +536,7 @@ struct NodeKind: Sendable, BitwiseCopyable {
 /// | importDecl | offset | path, alias |
 /// | inputDecl | offset | name, type, range, default |
 /// | stateDecl | offset | name, body |
-/// | transition | offset | input, condition, target, duration, timing, list of source states (identifier expressions) |
+/// | transition | offset | input, condition, target, duration, timing, interruption, list of source states (identifier expressions) |
 /// | number | index in `numbers` | — ; `bits` = unit (below 16) |
 /// | smallNumber | the value (a whole number below 2³²) | — ; `bits` = unit |
 /// | number (a short decimal) | the digits `m` of a value `m / 10ᵉ`, `e` > 0 (see ``SyntaxArena/decimal(_:_:)``) | — ; `bits` = unit, and `e` times 16 |
@@ -753,8 +755,9 @@ public final class SyntaxArena: @unchecked Sendable {
         case .stateDecl:
             return .stateDecl(name: identifier(at: x), body: block(word(x + 3)))
         case .transition:
-            return .transition(input: identifier(at: x), condition: optionalExpr(word(x + 3)), from: children(at: x + 9),
-                               to: identifier(at: x + 4), duration: optionalExpr(word(x + 7)), timing: optionalExpr(word(x + 8)))
+            return .transition(input: identifier(at: x), condition: optionalExpr(word(x + 3)), from: children(at: x + 12),
+                               to: identifier(at: x + 4), duration: optionalExpr(word(x + 7)), timing: optionalExpr(word(x + 8)),
+                               interruption: optionalIdentifier(at: x + 9))
         default:
             return .error
         }

@@ -194,6 +194,112 @@ import Testing
         #expect(abs(opacity(1.6) - 0.25) < 1e-12)
     }
 
+    // MARK: Interruption models
+
+    static func positionX(_ timeline: Timeline, _ t: Double) -> Double {
+        if case .number(let x)? = timeline.value("position.x", layer: "knob", at: t) { return x }
+        return .nan
+    }
+
+    static func ease(_ x: Double) -> Double { bezier(0.42, 0, 0.58, 1, min(max(x, 0), 1)) }
+
+    /// CSS Transitions' reversing, from the specification: each tap starts a transition
+    /// from the value shown; one back toward where the running one started is shortened
+    /// by the reversing shortening factor.
+    static func cssReference(taps: [Double], at t: Double) -> Double {
+        struct Running { var start, duration, from, to, adjustedStart, factor: Double }
+        var running: Running?
+        var target = 0.0
+        func value(_ r: Running?, _ t: Double) -> Double {
+            guard let r else { return target }
+            if r.duration <= 0 { return r.to }
+            return r.from + (r.to - r.from) * ease((t - r.start) / r.duration)
+        }
+        for tap in taps where tap <= t {
+            let shown = value(running, tap)
+            let next = target == 0 ? 100.0 : 0.0
+            if let r = running, tap < r.start + r.duration, next == r.adjustedStart {
+                let factor = min(max(abs(ease((tap - r.start) / r.duration) * r.factor + (1 - r.factor)), 0), 1)
+                running = Running(start: tap, duration: factor, from: shown, to: next, adjustedStart: r.to, factor: factor)
+            } else {
+                running = Running(start: tap, duration: 1, from: shown, to: next, adjustedStart: shown, factor: 1)
+            }
+            target = next
+        }
+        return value(running, t)
+    }
+
+    @Test func reverseShortensAsCSSTransitionsDo() {
+        let (composition, interaction) = Self.compile("toggle-reverse.anim")
+        for taps in [[0, 0.3], [0, 0.3, 0.4], [0, 0.5, 0.6, 0.65], [0.2, 1.5, 1.7], [0, 0.9, 1.2, 1.25, 2.0]] {
+            guard let timeline = Self.play(composition, interaction, taps.map { "tap@\($0)s" }.joined(separator: ", ")) else { return }
+            for k in 0...300 {
+                let t = Double(k) / 100
+                let expected = Self.cssReference(taps: taps, at: t), shown = Self.positionX(timeline, t)
+                #expect(abs(shown - expected) < 1e-6 * 100, "taps \(taps) at \(t) s: \(shown), expected \(expected)")
+            }
+        }
+    }
+
+    @Test func replaceStartsFromThePresentationValue() {
+        let (composition, interaction) = Self.compile("toggle-replace.anim")
+        guard let timeline = Self.play(composition, interaction, "tap@0s, tap@0.4s") else { return }
+        // Core Animation's add under the same key: from what was shown at 0.4 s, back to
+        // 0 over a whole second, the first animation gone.
+        let shown = 100 * Self.ease(0.4)
+        for k in 0...200 {
+            let t = Double(k) / 100
+            let expected = t < 0.4 ? 100 * Self.ease(t) : shown * (1 - Self.ease(t - 0.4))
+            #expect(abs(Self.positionX(timeline, t) - expected) < 1e-6 * 100, "at \(t) s")
+        }
+    }
+
+    @Test func finishWaitsForTheRunningTransition() {
+        let (composition, interaction) = Self.compile("toggle-finish.anim")
+        guard let timeline = Self.play(composition, interaction, "tap@0s, tap@0.4s") else { return }
+        // The second tap's change starts when the first ends, at 1 s.
+        for k in 0...250 {
+            let t = Double(k) / 100
+            let expected = t < 1 ? 100 * Self.ease(t) : 100 * (1 - Self.ease(t - 1))
+            #expect(abs(Self.positionX(timeline, t) - expected) < 1e-6 * 100, "at \(t) s")
+        }
+    }
+
+    @Test func theLivePlayerShowsTheUnrolledCompositionBitForBit() {
+        for (name, script) in [("spring-retargets.anim", "goal=2@0.3s, goal=0@0.45s, goal=1@0.9s"),
+                               ("toggle-reverse.anim", "tap@0s, tap@0.3s, tap@0.4s"), ("eased-toggle.anim", "tap@0.2s, jam@0.3s, tap@0.6s")] {
+            let (composition, interaction) = Self.compile(name)
+            guard case .success(let events) = EventScript.parse(script), let unrolled = Self.play(composition, interaction, script),
+                  let layer = composition.layers.indices.last else { return }
+            let live = LiveInteraction(composition, interaction)
+            var pending = events.events[...]
+            var state = unrolled.makeState()
+            for k in 0...240 {
+                let t = Double(k) / 120
+                // Events are sent as their time comes, as an app would.
+                while let e = pending.first, e.time <= t {
+                    _ = live.send(e)
+                    pending = pending.dropFirst()
+                }
+                unrolled.evaluate(at: t, into: &state)
+                let expected = PropertyTable.keyPaths.map { unrolled.value($0.keyPath, layer: layer, in: state) }
+                let shown = live.evaluate(at: t) { timeline, s in PropertyTable.keyPaths.map { timeline.value($0.keyPath, layer: layer, in: s) } }
+                #expect(shown == expected, "\(name) at \(t) s")
+            }
+        }
+    }
+
+    @Test func aLivePlayerRefusesEventsOutOfOrder() {
+        let (composition, interaction) = Self.compile("eased-toggle.anim")
+        let live = LiveInteraction(composition, interaction)
+        _ = live.send(.init(input: "tap", value: nil, time: 1))
+        guard case .failure(let f) = live.send(.init(input: "tap", value: nil, time: 0.5)) else {
+            Issue.record("an event before the last one was sent")
+            return
+        }
+        #expect(f.message.contains("comes before"))
+    }
+
     // MARK: Scripts
 
     @Test func scriptsParseAndSayWhereTheyAreWrong() {

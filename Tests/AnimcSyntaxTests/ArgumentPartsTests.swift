@@ -53,7 +53,7 @@ import Testing
             case .importDecl(let path, _): expr(path)
             case .inputDecl(_, _, let range, let value): range.map(expr); value.map(expr)
             case .stateDecl(_, let body): block(body)
-            case .transition(_, let condition, _, _, let duration, let timing): condition.map(expr); duration.map(expr); timing.map(expr)
+            case .transition(_, let condition, _, _, let duration, let timing, _): condition.map(expr); duration.map(expr); timing.map(expr)
             case .error: break
             }
         }

@@ -1,0 +1,1 @@
+test inputs/door-tests.anim
