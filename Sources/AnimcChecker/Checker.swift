@@ -601,8 +601,9 @@ final class Checker {
     /// layers and animations are often named only to be read.
     static func warnsUnused(_ kind: NameIndex.Kind) -> Bool {
         switch kind {
-        case .constant, .timing, .path, .component, .parameter, .module: return true
-        case .loopVariable, .layer, .animation: return false
+        case .constant, .timing, .path, .component, .parameter, .module, .input: return true
+        // A state nothing goes to is W0516's, which says why it matters.
+        case .loopVariable, .layer, .animation, .state: return false
         }
     }
 }

@@ -13,6 +13,9 @@ public struct NameIndex: Sendable {
         case constant, timing, path, component, parameter, loopVariable, layer, animation
         /// The name an `import` gives an imported file (`tokens`, or the name after `as`).
         case module
+        /// `input name: ...` and `state name { ... }`. States are a namespace of their
+        /// own: only transitions name them.
+        case input, state
 
         /// How the kind is named in messages and editor outlines.
         public var noun: String {
@@ -26,6 +29,8 @@ public struct NameIndex: Sendable {
             case .layer: return "layer"
             case .animation: return "animation"
             case .module: return "import"
+            case .input: return "input"
+            case .state: return "state"
             }
         }
     }
@@ -104,6 +109,7 @@ public struct NameIndex: Sendable {
     public static func build(_ tree: SyntaxTree) -> NameIndex {
         var builder = Builder(tree: tree)
         var root = LayerScope(table: StaticLayer(parent: nil))
+        builder.declareInteraction()
         builder.block(tree.root, layer: &root, ownScope: false)
         builder.resolveMasks()
         builder.index.unresolvedNames = builder.unresolved.map { tree.arena.names[Int($0)] }
@@ -214,6 +220,8 @@ private struct Builder {
     let tree: SyntaxTree
     var index = NameIndex()
     var visible: Visibility
+    /// The file's states by name (see ``declareInteraction()``).
+    var states: [String: Int] = [:]
     /// Names used unresolved, once each by interned name: a file uses a handful of
     /// built-ins thousands of times, and each use was an identifier kept with its name.
     var unresolved: [UInt32] = []
@@ -226,7 +234,7 @@ private struct Builder {
     /// a mask may name a layer declared further down. Each keeps the layer tables it
     /// searches, innermost first.
     private var pendingMasks: [(range: SourceRange, name: String, tables: [StaticLayer])] = []
-    /// Each test key (`logo.square.opacity`) and the file's top-level layers.
+    /// Each test or state key (`logo.square.opacity`) and the file's top-level layers.
     private var pendingTestKeys: [(range: SourceRange, path: String, root: StaticLayer?)] = []
     /// Each component's declaration by where its item starts, and its parameters by name:
     /// an instance's argument labels name the parameters (`Tile(at: p)`), resolved once
@@ -271,6 +279,22 @@ private struct Builder {
 
     mutating func refer(_ range: SourceRange, to d: Int) {
         index.references.append(NameIndex.Reference(range: range, declaration: d))
+    }
+
+    /// The file's inputs, visible to every expression as the checker reads them in
+    /// conditions, and its states, by name for the transitions (the first of a name).
+    mutating func declareInteraction() {
+        for item in tree[tree.root.items] {
+            switch tree[item] {
+            case .inputDecl(let name, _, _, _):
+                _ = declare(name, .input, extent: item.range, inScope: true)
+            case .stateDecl(let name, _):
+                let d = declare(name, .state, extent: item.range, inScope: false)
+                if states[name.name] == nil { states[name.name] = d }
+            default:
+                break
+            }
+        }
     }
 
     /// A block's declarations first (order in a block does not matter), then its items.
@@ -383,10 +407,19 @@ private struct Builder {
             if let range { expr(range, layer: &layer) }
             if let defaultValue { expr(defaultValue, layer: &layer) }
         case .stateDecl(_, let body):
+            // A state's keys name layers by their ids, as a test's do.
+            let root = layer.madeTable()
             for entry in tree[body.items] {
-                if case .property(_, let value) = tree[entry] { expr(value, layer: &layer) }
+                guard case .property(let key, let value) = tree[entry] else { continue }
+                pendingTestKeys.append((key.range, key.dotted, root))
+                expr(value, layer: &layer)
             }
-        case .transition(_, let condition, _, _, let duration, let timing, _):
+        case .transition(let input, let condition, let from, let to, let duration, let timing, _):
+            use(input.nameID, at: input.range)
+            for state in tree[from] {
+                if case .identifier(let name) = tree[state], let d = states[name] { refer(state.range, to: d) }
+            }
+            if let d = states[to.name] { refer(to.range, to: d) }
             if let condition { expr(condition, layer: &layer) }
             if let duration { expr(duration, layer: &layer) }
             if let timing { expr(timing, layer: &layer) }

@@ -63,7 +63,7 @@ extension LanguageServer {
         for d in a.names.declarations { kindAt[d.range.start] = (d.kind, true) }
         for r in a.names.references { kindAt[r.range.start] = (a.names.declarations[r.declaration].kind, false) }
         // Layer and animation kinds that start an item read as keywords.
-        let itemWords = Set(LanguageFacts.layerKinds + LanguageFacts.animationKinds + ["path", "mask", "import"])
+        let itemWords = Set(LanguageFacts.layerKinds + LanguageFacts.animationKinds + ["path", "mask", "import", "input", "state", "on"])
         let first = range.map { r in tokens.partitionIndex { $0.range.end >= r.start } } ?? 0
         for i in first..<tokens.count {
             let t = tokens[i]
@@ -85,6 +85,8 @@ extension LanguageServer {
                     case .component: type = .type
                     case .layer, .animation: type = .enumMember
                     case .module: type = .namespace
+                    case .input: type = .variable
+                    case .state: type = .enumMember
                     }
                 } else if next.kind == .colon {
                     type = .property

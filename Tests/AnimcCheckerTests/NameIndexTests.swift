@@ -58,4 +58,24 @@ import Testing
         let at = try #require(parameters.first { index.declarations[$0].name == "at" })
         #expect(!index.unreferenced.contains(at), "the body reads 'at'")
     }
+
+    /// Inputs are read by conditions and named by transitions; states are named only by
+    /// transitions, in a namespace of their own (a state may share a constant's name).
+    @Test func inputsAndStatesAreDeclaredAndReferenced() {
+        let path = "Tests/AnimcCheckerTests/Fixtures/rules/E0330-bad-interaction.ok.anim"
+        let file = SourceFile(name: path, bytes: Repository.bytes(path))
+        let tree = parse(file)
+        let index = NameIndex.build(tree)
+        func uses(_ name: String, _ kind: NameIndex.Kind) -> [String] {
+            guard let d = index.declarations.firstIndex(where: { $0.name == name && $0.kind == kind }) else { return ["no declaration"] }
+            return index.uses(of: d).map { file.text($0) }
+        }
+        #expect(uses("tap", .input) == ["tap", "tap"])
+        #expect(uses("locked", .input) == ["locked"])
+        #expect(uses("progress", .input) == ["progress"])
+        #expect(uses("closed", .state) == ["closed", "closed"])
+        #expect(uses("opened", .state) == ["opened", "opened"])
+        // Every name the file writes resolves: nothing is left for "did you mean".
+        #expect(index.unresolvedNames.allSatisfy { ["spring", "easeInEaseOut", "rgb"].contains($0) }, "\(index.unresolvedNames)")
+    }
 }

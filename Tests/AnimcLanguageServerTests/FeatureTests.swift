@@ -107,12 +107,22 @@ import Testing
         var files = Repository.files(in: "examples", withExtension: "anim")
         files += Repository.files(in: "Tests/AnimcCheckerTests/Fixtures/templates", withExtension: "anim")
         files += ["Tests/AnimcLanguageServerTests/Fixtures/lsp/rename.anim"]
+        // Inputs and states: renamed in their transitions and conditions too.
+        files += Repository.files(in: "Tests/AnimcBackendTests/Fixtures/interaction", withExtension: "anim")
         var renamed = 0
         for path in files {
             let text = Repository.read(path)
             let original = Pipeline.compile(SourceFile(name: "x.anim", text: text))
             guard let composition = original.composition else { continue }
             let expected = String(decoding: TimelineWriter.json(composition).serialized(style: .compact), as: UTF8.self)
+            /// What the states say, by name and index (ranges move with a rename).
+            func interaction(_ r: CompileResult) -> String? {
+                r.interaction.map { i in
+                    "\(i.inputs.map { "\($0.name):\($0.kind)" }) \(i.states.map { "\($0.name)=\($0.values.map(\.value))" }) "
+                        + "\(i.transitions.map { "\($0.input) \($0.from)->\($0.to) \(String(describing: $0.condition))" })"
+                }
+            }
+            let expectedInteraction = interaction(original)
             let client = Client(open: text)
             let names = NameIndex.build(parse(SourceFile(name: "x.anim", text: text))).declarations
             for (k, d) in names.enumerated() where k < 60 {
@@ -129,6 +139,8 @@ import Testing
                         .replacingOccurrences(of: "fresh\(k)Name", with: d.name)
                 }
                 #expect(written == expected, "\(path): renaming \(d.name) changed the timeline")
+                #expect(interaction(after)?.replacingOccurrences(of: "fresh\(k)Name", with: d.name) == expectedInteraction,
+                        "\(path): renaming \(d.name) changed the states")
                 renamed += 1
             }
         }
