@@ -111,7 +111,9 @@ struct BuildCommand {
                 var c = composition
                 if let fps { c.fps = fps }
                 if let window { c.window = window }
-                bytes = TimelineWriter.bytes(c)
+                // The states go with it for a runtime to play live; after --events the
+                // composition is one script's outcome, and they are left out.
+                bytes = TimelineWriter.bytes(c, interaction: parsed.value("events") == nil ? compiled.project.main.interaction : nil)
             case .baked, .lottie:
                 let timeline = Timeline(composition)
                 switch Baker.plan(timeline, fps: fps, window: window) {

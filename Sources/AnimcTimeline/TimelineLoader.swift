@@ -13,6 +13,12 @@ public struct TimelineLoadError: Error, Equatable, Sendable, CustomStringConvert
 /// the IR so the runtime can trust it.
 public enum TimelineLoader {
     public static func load(_ bytes: [UInt8]) throws(TimelineLoadError) -> Composition {
+        try loadInteractive(bytes).composition
+    }
+
+    /// The composition and, when the file carries one, its inputs, states and
+    /// transitions, every index and key path checked against the layers.
+    public static func loadInteractive(_ bytes: [UInt8]) throws(TimelineLoadError) -> (composition: Composition, interaction: Interaction?) {
         let json: JSONValue
         do {
             json = try JSONParser.parse(bytes)
@@ -25,7 +31,8 @@ public enum TimelineLoader {
         if let first = problems.first {
             throw TimelineLoadError(path: "", message: "invalid timeline: \(first)")
         }
-        return c
+        guard let i = json["interaction"] else { return (c, nil) }
+        return (c, try reader.interaction(i, c))
     }
 
     /// The most animations a timeline may expand to. Shared animations let a small file
@@ -124,6 +131,108 @@ public enum TimelineLoader {
             return Composition(name: try string(comp["name"], "composition.name"), size: Size(size[0], size[1]),
                                fps: try number(comp["fps"], "composition.fps"), window: window, backgroundColor: background,
                                layers: layers, range: .empty(at: 0))
+        }
+
+        func interaction(_ json: JSONValue, _ c: Composition) throws(TimelineLoadError) -> Interaction {
+            let o = try object(json, "interaction")
+            func index(_ v: JSONValue?, _ path: String, below count: Int) throws(TimelineLoadError) -> Int {
+                let k = try int(v, path)
+                guard k >= 0, k < count else { throw fail(path, "expected an index below \(count)") }
+                return k
+            }
+            func setting(_ v: JSONValue, _ path: String) throws(TimelineLoadError) -> Interaction.Setting {
+                let s = try object(v, path)
+                let layer = try index(s["layer"], path + ".layer", below: c.layers.count)
+                let keyPath = try string(s["keyPath"], path + ".keyPath")
+                guard let info = PropertyTable.keyPath(keyPath), info.type.isAdditive, info.type != .transform else {
+                    throw fail(path + ".keyPath", "'\(keyPath)' is not a key path a state can set")
+                }
+                let v = try value(s["value"] ?? .null, path + ".value")
+                guard IRValidation.matches(v, info.type) else { throw fail(path + ".value", "not a value of '\(keyPath)'") }
+                return Interaction.Setting(layer: layer, target: info.target, value: v, range: .empty(at: 0))
+            }
+            func inputValue(_ v: JSONValue, _ kind: Interaction.Input.Kind, _ path: String) throws(TimelineLoadError) -> Interaction.Value {
+                switch kind {
+                case .bool: return .bool(try bool(v, path))
+                case .number: return .number(try number(v, path))
+                case .point: let p = try numbers(v, path, count: 2); return .point(Point(p[0], p[1]))
+                case .trigger: throw fail(path, "a trigger holds no value")
+                }
+            }
+            var inputs: [Interaction.Input] = []
+            for (n, v) in try array(o["inputs"], "interaction.inputs").enumerated() {
+                let path = "interaction.inputs[\(n)]"
+                let i = try object(v, path)
+                let kind = try enumeration(i["kind"], path + ".kind", Interaction.Input.Kind.self)
+                var allowed: ClosedRange<Double>?
+                if let r = i["range"] {
+                    let x = try numbers(r, path + ".range", count: 2)
+                    guard x[0] <= x[1] else { throw fail(path + ".range", "expected [low, high]") }
+                    allowed = x[0]...x[1]
+                }
+                let initial = try i["initial"].map { v throws(TimelineLoadError) in try inputValue(v, kind, path + ".initial") }
+                guard (initial == nil) == (kind == .trigger) else { throw fail(path + ".initial", "a \(kind.rawValue) input \(kind == .trigger ? "has no" : "needs an") initial value") }
+                inputs.append(Interaction.Input(name: try string(i["name"], path + ".name"), kind: kind, allowed: allowed, initial: initial,
+                                                range: .empty(at: 0)))
+            }
+            var states: [Interaction.State] = []
+            for (n, v) in try array(o["states"], "interaction.states").enumerated() {
+                let path = "interaction.states[\(n)]"
+                let s = try object(v, path)
+                var values: [Interaction.Setting] = []
+                for (k, x) in try array(s["values"], path + ".values").enumerated() { values.append(try setting(x, "\(path).values[\(k)]")) }
+                states.append(Interaction.State(name: try string(s["name"], path + ".name"), values: values, range: .empty(at: 0)))
+            }
+            guard !states.isEmpty else { throw fail("interaction.states", "expected at least one state") }
+            func condition(_ v: JSONValue, _ path: String, depth: Int) throws(TimelineLoadError) -> Interaction.Condition {
+                guard depth < 64 else { throw fail(path, "nested too deeply") }
+                let x = try object(v, path)
+                if let i = x["input"] { return .input(try index(i, path + ".input", below: inputs.count)) }
+                if let k = x["constant"] {
+                    if case .bool(let b) = k { return .constant(.bool(b)) }
+                    return .constant(.number(try number(k, path + ".constant")))
+                }
+                if let a = x["not"] { return .not(try condition(a, path + ".not", depth: depth + 1)) }
+                for key in ["and", "or"] {
+                    if let pair = x[key] {
+                        let items = try array(pair, path + "." + key)
+                        guard items.count == 2 else { throw fail(path + "." + key, "expected two conditions") }
+                        let a = try condition(items[0], path + ".\(key)[0]", depth: depth + 1)
+                        let b = try condition(items[1], path + ".\(key)[1]", depth: depth + 1)
+                        return key == "and" ? .and(a, b) : .or(a, b)
+                    }
+                }
+                let op = try enumeration(x["compare"], path + ".compare", Interaction.Condition.Comparison.self)
+                return .compare(op, try condition(x["left"] ?? .null, path + ".left", depth: depth + 1),
+                                try condition(x["right"] ?? .null, path + ".right", depth: depth + 1))
+            }
+            var transitions: [Interaction.Transition] = []
+            for (n, v) in try array(o["transitions"], "interaction.transitions").enumerated() {
+                let path = "interaction.transitions[\(n)]"
+                let t = try object(v, path)
+                var from: [Int] = []
+                for (k, s) in try array(t["from"], path + ".from").enumerated() { from.append(try index(s, "\(path).from[\(k)]", below: states.count)) }
+                var animation: Interaction.TransitionTiming?
+                if let d = t["duration"] {
+                    let duration = try number(d, path + ".duration")
+                    guard duration > 0 else { throw fail(path + ".duration", "expected more than 0") }
+                    animation = Interaction.TransitionTiming(duration: duration, timingFunction: try timingFunction(t["timingFunction"], path + ".timingFunction"))
+                }
+                transitions.append(Interaction.Transition(
+                    input: try index(t["input"], path + ".input", below: inputs.count),
+                    condition: try t["condition"].map { v throws(TimelineLoadError) in try condition(v, path + ".condition", depth: 0) },
+                    from: from, to: try index(t["to"], path + ".to", below: states.count), animation: animation,
+                    interruption: try enumeration(t["interruption"], path + ".interruption", Interaction.Interruption.self), range: .empty(at: 0)))
+            }
+            var base: [Interaction.Setting] = []
+            for (k, x) in try array(o["baseValues"], "interaction.baseValues").enumerated() { base.append(try setting(x, "interaction.baseValues[\(k)]")) }
+            // Every key path a state sets has its base value, which a state that leaves it out shows.
+            for state in states {
+                for s in state.values where !base.contains(where: { $0.layer == s.layer && $0.target == s.target }) {
+                    throw fail("interaction.baseValues", "no base value for layer \(s.layer)'s '\(s.target.keyPath)'")
+                }
+            }
+            return Interaction(inputs: inputs, states: states, transitions: transitions, baseValues: base)
         }
 
         func optionalIndex(_ v: JSONValue?, _ path: String) throws(TimelineLoadError) -> Int? {

@@ -14,7 +14,9 @@ public enum TimelineWriter {
     public static let version = 2
     public static let readableVersions: ClosedRange<Int> = 1...2
 
-    public static func json(_ c: Composition) -> JSONValue {
+    /// - Parameter interaction: the file's inputs, states and transitions, for a runtime
+    ///   that plays events live (``LiveInteraction``); the layers show its first state.
+    public static func json(_ c: Composition, interaction: Interaction? = nil) -> JSONValue {
         var composition: [JSONMember] = [
             JSONMember("name", .string(c.name)),
             JSONMember("size", [.number(c.size.width), .number(c.size.height)]),
@@ -34,10 +36,62 @@ public enum TimelineWriter {
         ]
         if !shared.table.isEmpty { members.append(JSONMember("animations", .array(shared.table))) }
         members.append(JSONMember("layers", .array(layers)))
+        if let interaction { members.append(JSONMember("interaction", self.interaction(interaction))) }
         return .object(members)
     }
 
     public static func bytes(_ c: Composition) -> [UInt8] { json(c).serialized(style: .pretty) }
+
+    public static func bytes(_ c: Composition, interaction: Interaction?) -> [UInt8] {
+        json(c, interaction: interaction).serialized(style: .pretty)
+    }
+
+    static func interaction(_ i: Interaction) -> JSONValue {
+        func setting(_ s: Interaction.Setting) -> JSONValue {
+            .object([JSONMember("layer", .number(Double(s.layer))), JSONMember("keyPath", .string(s.target.keyPath)),
+                     JSONMember("value", value(s.value))])
+        }
+        let inputs: [JSONValue] = i.inputs.map { input in
+            var m = [JSONMember("name", .string(input.name)), JSONMember("kind", .string(input.kind.rawValue))]
+            if let r = input.allowed { m.append(JSONMember("range", [.number(r.lowerBound), .number(r.upperBound)])) }
+            if let v = input.initial { m.append(JSONMember("initial", inputValue(v))) }
+            return .object(m)
+        }
+        let states: [JSONValue] = i.states.map { .object([JSONMember("name", .string($0.name)), JSONMember("values", .array($0.values.map(setting)))]) }
+        let transitions: [JSONValue] = i.transitions.map { t in
+            var m = [JSONMember("input", .number(Double(t.input))), JSONMember("from", .array(t.from.map { .number(Double($0)) })),
+                     JSONMember("to", .number(Double(t.to)))]
+            if let c = t.condition { m.append(JSONMember("condition", condition(c))) }
+            if let a = t.animation {
+                m.append(JSONMember("duration", .number(a.duration)))
+                m.append(JSONMember("timingFunction", timingFunction(a.timingFunction)))
+            }
+            m.append(JSONMember("interruption", .string(t.interruption.rawValue)))
+            return .object(m)
+        }
+        return .object([JSONMember("inputs", .array(inputs)), JSONMember("states", .array(states)),
+                        JSONMember("transitions", .array(transitions)), JSONMember("baseValues", .array(i.baseValues.map(setting)))])
+    }
+
+    static func inputValue(_ v: Interaction.Value) -> JSONValue {
+        switch v {
+        case .bool(let b): return .bool(b)
+        case .number(let x): return .number(x)
+        case .point(let p): return [.number(p.x), .number(p.y)]
+        }
+    }
+
+    static func condition(_ c: Interaction.Condition) -> JSONValue {
+        switch c {
+        case .input(let i): return .object([JSONMember("input", .number(Double(i)))])
+        case .constant(let v): return .object([JSONMember("constant", inputValue(v))])
+        case .not(let a): return .object([JSONMember("not", condition(a))])
+        case .and(let a, let b): return .object([JSONMember("and", [condition(a), condition(b)])])
+        case .or(let a, let b): return .object([JSONMember("or", [condition(a), condition(b)])])
+        case .compare(let op, let a, let b):
+            return .object([JSONMember("compare", .string(op.rawValue)), JSONMember("left", condition(a)), JSONMember("right", condition(b))])
+        }
+    }
 
     /// The animations that occur more than once, by their content (source ranges aside),
     /// and the table they are written to, children before the groups that hold them.

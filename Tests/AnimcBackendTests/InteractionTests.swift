@@ -2,6 +2,7 @@ import AnimcBase
 import AnimcCompiler
 import AnimcIR
 import AnimcRuntime
+import AnimcTimeline
 import AnimcTestSupport
 import Foundation
 import Testing
@@ -298,6 +299,68 @@ import Testing
             return
         }
         #expect(f.message.contains("comes before"))
+    }
+
+    // MARK: The timeline file
+
+    static let fixtures = Repository.files(in: folder, withExtension: "anim")
+
+    /// The states travel in the timeline JSON: what a runtime loads plays every script as
+    /// the compiled file does, and the file validates against its schema.
+    @Test(arguments: fixtures)
+    func theTimelineCarriesTheStatesAndPlaysTheSame(_ path: String) throws {
+        let (composition, interaction) = Self.compile(String(path.split(separator: "/").last ?? ""))
+        let json = TimelineWriter.json(composition, interaction: interaction)
+        let schema = try JSONParser.parse(Repository.bytes("docs/schemas/animc.timeline.schema.json"))
+        let errors = SchemaValidator(schema: schema).validate(json)
+        #expect(errors.isEmpty, "\(errors)")
+        let (loaded, loadedInteraction) = try TimelineLoader.loadInteractive(json.serialized(style: .compact))
+        let back = try #require(loadedInteraction)
+        #expect(back.inputs.map(\.name) == interaction.inputs.map(\.name) && back.states.map(\.values.count) == interaction.states.map(\.values.count))
+        let inputs = interaction.inputs
+        var rng = SplitMix64(seed: 0xB0A7)
+        for _ in 0..<20 {
+            // Random events of the fixture's own inputs.
+            var t = 0.0
+            let script = (0..<4).map { _ -> String in
+                t += Double(rng.next() % 500) / 1000
+                let input = inputs[Int(rng.next() % UInt64(inputs.count))]
+                switch input.kind {
+                case .trigger: return "\(input.name)@\(t)s"
+                case .bool: return "\(input.name)=\(rng.next() % 2 == 0)@\(t)s"
+                case .number: return "\(input.name)=\(Double(rng.next() % 2001) / 1000)@\(t)s"
+                case .point: return "\(input.name)=(\(rng.next() % 100), 3)@\(t)s"
+                }
+            }.joined(separator: ", ")
+            guard let compiled = Self.play(composition, interaction, script), let played = Self.play(loaded, back, script) else { return }
+            for layer in composition.layers.indices {
+                for k in 0...40 {
+                    let time = Double(k) / 20
+                    let a = PropertyTable.keyPaths.map { compiled.value($0.keyPath, layer: composition.layers[layer].id, at: time) }
+                    let b = PropertyTable.keyPaths.map { played.value($0.keyPath, layer: composition.layers[layer].id, at: time) }
+                    #expect(a == b, "\(path) '\(script)' at \(time) s")
+                }
+            }
+        }
+    }
+
+    @Test func theLoaderRefusesBrokenStatesWithAPath() throws {
+        let (composition, interaction) = Self.compile("eased-toggle.anim")
+        let text = TimelineWriter.json(composition, interaction: interaction).serializedString(style: .compact)
+        for (broken, expected) in [
+            (text.replacingOccurrences(of: "\"to\":1", with: "\"to\":9"), "interaction.transitions[0].to: expected an index below 3"),
+            (text.replacingOccurrences(of: "\"interruption\":\"additive\"", with: "\"interruption\":\"bounce\""), "interaction.transitions[0].interruption"),
+            (text.replacingOccurrences(of: "\"keyPath\":\"position\",\"value\"", with: "\"keyPath\":\"hidden\",\"value\""), "is not a key path a state can set"),
+            (text.replacingOccurrences(of: "\"baseValues\":[", with: "\"baseValues\":[] ,\"x\":["), "no base value"),
+        ] {
+            #expect(broken != text, "the replacement for \(expected) matched nothing")
+            do {
+                _ = try TimelineLoader.loadInteractive(Array(broken.utf8))
+                Issue.record("a broken interaction loaded: \(expected)")
+            } catch {
+                #expect(error.description.contains(expected), "\(error.description)")
+            }
+        }
     }
 
     // MARK: Scripts
