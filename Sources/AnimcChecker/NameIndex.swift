@@ -222,6 +222,8 @@ private struct Builder {
     var visible: Visibility
     /// The file's states by name (see ``declareInteraction()``).
     var states: [String: Int] = [:]
+    /// The tree's interned names by text, made when a name inside a string is looked up.
+    var nameIDs: [String: UInt32]?
     /// Names used unresolved, once each by interned name: a file uses a handful of
     /// built-ins thousands of times, and each use was an identifier kept with its name.
     var unresolved: [UInt32] = []
@@ -254,6 +256,17 @@ private struct Builder {
         maskID = names.firstIndex(of: Checker.maskAttribute).map { UInt32(truncatingIfNeeded: $0) }
     }
 
+    /// A use of `name` by its text (a name inside a string has no interned id of its own
+    /// unless the file writes it elsewhere).
+    mutating func use(_ name: String, at range: SourceRange) {
+        if nameIDs == nil {
+            var ids: [String: UInt32] = [:]
+            for (k, n) in tree.arena.names.enumerated() where ids[n] == nil { ids[n] = UInt32(k) }
+            nameIDs = ids
+        }
+        if let id = nameIDs?[name] { use(id, at: range) }
+    }
+
     mutating func use(_ id: UInt32, at range: SourceRange) {
         if let d = visible.lookup(id) {
             refer(range, to: d)
@@ -279,6 +292,35 @@ private struct Builder {
 
     mutating func refer(_ range: SourceRange, to d: Int) {
         index.references.append(NameIndex.Reference(range: range, declaration: d))
+    }
+
+    /// The input names of an event script written as the string literal at `literal`,
+    /// with their ranges in the file: the name that starts each event (events are
+    /// separated by commas outside parentheses). None when the literal has escapes, whose
+    /// text is not the file's.
+    static func eventNames(in text: String, literal: SourceRange, _ file: SourceFile) -> [(String, SourceRange)] {
+        guard literal.length >= 2, file.text(SourceRange(start: literal.start + 1, end: literal.end - 1)) == text else { return [] }
+        var names: [(String, SourceRange)] = []
+        let bytes = Array(text.utf8)
+        var i = 0, depth = 0, atEventStart = true
+        while i < bytes.count {
+            let c = bytes[i]
+            if atEventStart && (c == 0x5F || (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A) {
+                let start = i
+                while i < bytes.count, bytes[i] == 0x5F || (bytes[i] | 0x20) >= 0x61 && (bytes[i] | 0x20) <= 0x7A || bytes[i] >= 0x30 && bytes[i] <= 0x39 {
+                    i += 1
+                }
+                let offset = literal.start + 1
+                names.append((String(decoding: bytes[start..<i], as: UTF8.self),
+                              SourceRange(start: offset + UInt32(start), end: offset + UInt32(i))))
+                atEventStart = false
+                continue
+            }
+            if c == 0x28 { depth += 1 } else if c == 0x29 { depth -= 1 } else if c == 0x2C && depth == 0 { atEventStart = true }
+            else if c != 0x20 && c != 0x09 { atEventStart = false }
+            i += 1
+        }
+        return names
     }
 
     /// The file's inputs, visible to every expression as the checker reads them in
@@ -356,6 +398,11 @@ private struct Builder {
             let root = layer.madeTable()
             for entry in tree[body.items] {
                 guard case .property(let key, let value) = tree[entry] else { continue }
+                if key.dotted == "events", case .string(let text) = tree[value] {
+                    // `events: "tap@0.2s"` names inputs inside its text.
+                    for (name, range) in Builder.eventNames(in: text, literal: value.range, tree.file) { use(name, at: range) }
+                    continue
+                }
                 pendingTestKeys.append((key.range, key.dotted, root))
                 expr(value, layer: &layer)
             }

@@ -37,6 +37,7 @@ extension LanguageServer {
             if decl.kind == .animation || decl.kind == .layer, let item = item(at: decl.range.start, in: tree) {
                 if let more = animationHover(item, a) { text += "\n\n" + more }
             }
+            if let interaction = a.result.interaction, let more = interactionHover(decl, interaction, a) { text += "\n\n" + more }
             return (text, range)
         }
         if let item = item(at: offset, in: tree) {
@@ -52,6 +53,37 @@ extension LanguageServer {
             }
         }
         return tokenHover(at: offset, a)
+    }
+
+    /// An input's kind, range and first value, or a state's values, and the transitions
+    /// each takes part in.
+    func interactionHover(_ decl: NameIndex.Declaration, _ i: Interaction, _ a: Analysis) -> String? {
+        func transition(_ t: Interaction.Transition) -> String {
+            let from = t.from.map { i.states[$0].name }.joined(separator: ", ")
+            let how = t.animation.map { " over \(formatNumber($0.duration)) s" + (t.interruption == .additive ? "" : ", \(t.interruption.rawValue)") } ?? " (a jump)"
+            return "`on \(i.inputs[t.input].name)`: \(from) → \(i.states[t.to].name)\(how)"
+        }
+        switch decl.kind {
+        case .input:
+            guard let k = i.input(named: decl.name) else { return nil }
+            let input = i.inputs[k]
+            var text = input.kind == .trigger ? "a trigger: an event with no value" : "a \(input.kind.rawValue)"
+            if let r = input.allowed { text += " in \(formatNumber(r.lowerBound)) ... \(formatNumber(r.upperBound)) (values outside are clamped)" }
+            if let v = input.initial { text += ", \(v.description) at first" }
+            let fires = i.transitions.filter { $0.input == k }.map(transition)
+            if !fires.isEmpty { text += "\n\n" + fires.map { "- " + $0 }.joined(separator: "\n") }
+            return text
+        case .state:
+            guard let k = i.states.firstIndex(where: { $0.name == decl.name }) else { return nil }
+            var text = k == 0 ? "the initial state: the layers show it from the start" : "a state"
+            let values = i.states[k].values.map { "`\(a.result.partialComposition?.layers[$0.layer].id ?? "?").\($0.target.keyPath)`: \(ExpectationCheck.describe($0.value))" }
+            if !values.isEmpty { text += "\n\n" + values.map { "- " + $0 }.joined(separator: "\n") }
+            let involved = i.transitions.filter { $0.to == k || $0.from.contains(k) }.map(transition)
+            if !involved.isEmpty { text += "\n\n" + involved.map { "- " + $0 }.joined(separator: "\n") }
+            return text
+        default:
+            return nil
+        }
     }
 
     /// What the language itself gives a word or number: built-in functions, argument

@@ -24,10 +24,11 @@ import Testing
         }
     }
 
-    /// The five scenarios, and two ports of real open-source indicators.
+    /// The five scenarios, two ports of real open-source indicators, and a switch driven
+    /// by taps (states and transitions).
     @Test func theExamplesAreTheScenariosAndThePorts() {
         #expect(Repository.examples.map { $0.split(separator: "/").last.map(String.init) ?? "" }.sorted()
-            == ["flip-card.anim", "follow-path.anim", "plane.anim", "ripple.anim", "scrub.anim", "splash.anim", "toss.anim"])
+            == ["flip-card.anim", "follow-path.anim", "plane.anim", "ripple.anim", "scrub.anim", "splash.anim", "switch.anim", "toss.anim"])
     }
 
     @Test func theSplashGridHasOneLayerPerTileWithItsOwnDelay() {

@@ -65,6 +65,25 @@ import Testing
         #expect(run.contains { $0["id"] == 99 && $0["result"] == .null })
     }
 
+    // MARK: States
+
+    /// Hover on an input or a state says what it is and which transitions it takes part in.
+    @Test func hoverOnInputsAndStatesSaysWhatTheyDo() throws {
+        let text = Repository.read("Tests/AnimcCheckerTests/Fixtures/rules/E0330-bad-interaction.ok.anim")
+        let client = Client(open: text)
+        func hover(_ needle: String, skip: Int) throws -> String {
+            let at = try #require(Self.find(needle, in: text))
+            return try #require(client.request("textDocument/hover", client.at(at.line, at.character + skip))["result"]?["contents"]?["value"]?.stringValue)
+        }
+        let state = try hover("state opened", skip: 7)
+        #expect(state.contains("state opened") && state.contains("card.position") && state.contains("(100, 50)"), "\(state)")
+        #expect(state.contains("closed → opened") && state.contains("opened → closed over 0.4 s"), "\(state)")
+        let initial = try hover("-> closed", skip: 4)
+        #expect(initial.contains("the initial state"), "\(initial)")
+        let input = try hover("input progress", skip: 7)
+        #expect(input.contains("a number in 0 ... 1") && input.contains("0 at first"), "\(input)")
+    }
+
     // MARK: Rename
 
     static func rename(_ client: Client, at position: (line: Int, character: Int), to name: String) -> JSONValue {

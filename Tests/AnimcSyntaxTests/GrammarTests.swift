@@ -36,6 +36,11 @@ import Testing
         #expect(words(in: "AnimationKind") == ContextualKeywords.animationKinds)
     }
 
+    @Test func inputKindsAndInterruptionModelsMatchTheIR() {
+        #expect(words(in: "InputKind") == Set(["trigger", "bool", "number", "point"]))
+        #expect(words(in: "Interruption") == Set(["additive", "replace", "reverse", "finish"]))
+    }
+
     @Test func unitsMatchTheLexer() {
         #expect(words(in: "Unit") == Set(NumberUnit.allCases.map(\.spelling)))
     }
