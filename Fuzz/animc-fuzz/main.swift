@@ -56,12 +56,34 @@ func fuzzPipeline(_ bytes: [UInt8]) {
     guard let composition = result.composition else { return }
     let problems = IRValidation.problems(composition)
     precondition(problems.isEmpty, "the checker produced invalid IR: \(problems)")
-    // The timeline round trip: what is written loads back.
-    let written = TimelineWriter.bytes(composition)
+    // The timeline round trip: what is written loads back, states included.
+    let written = TimelineWriter.bytes(composition, interaction: result.interaction)
     let loaded: Composition
-    do { loaded = try TimelineLoader.load(written) } catch { preconditionFailure("a written timeline does not load: \(error)") }
+    let interaction: Interaction?
+    do { (loaded, interaction) = try TimelineLoader.loadInteractive(written) } catch { preconditionFailure("a written timeline does not load: \(error)") }
+    precondition((interaction == nil) == (result.interaction == nil), "the states did not round-trip")
     evaluateEverywhere(Timeline(loaded))
     renderSmall(Timeline(loaded))
+    // States: every input sent twice, in turns, and the played composition is valid IR.
+    if let interaction {
+        var events: [EventScript.Event] = []
+        for round in 0..<2 {
+            for (k, input) in interaction.inputs.enumerated() {
+                let value: Interaction.Value? = switch input.kind {
+                case .trigger: nil
+                case .bool: .bool(round == 0)
+                case .number: .number(Double(round) - 0.5)
+                case .point: .point(Point(Double(k), Double(round)))
+                }
+                events.append(EventScript.Event(input: input.name, value: value, time: Double(events.count) * 0.1))
+            }
+        }
+        if case .success(let (played, _)) = InteractionPlayer.unroll(loaded, interaction, EventScript(events: events)) {
+            let problems = IRValidation.problems(played)
+            precondition(problems.isEmpty, "playing events made invalid IR: \(problems)")
+            evaluateEverywhere(Timeline(played))
+        }
+    }
 }
 
 /// An editor's re-checks: the input, then edits derived from it (a character removed
