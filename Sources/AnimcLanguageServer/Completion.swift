@@ -159,6 +159,39 @@ extension LanguageServer {
         static let color = 16, enumMember = 20, constant = 21
     }
 
+    /// In a transition (`on tap from closed -> opened with ...`): the inputs after `on`,
+    /// the states after `from`, a comma or `->`, the interruption models after the
+    /// timing's comma. Nil elsewhere. `i` is the token before the word being typed.
+    func transitionCompletion(_ before: Int, at: UInt32, _ tokens: [Token], _ a: Analysis) -> [(String, Int, String)]? {
+        // The end of the file is a token of its own, and the word being typed is not one
+        // the line has yet.
+        var i = before
+        while i >= 0 && tokens[i].kind == .eof { i -= 1 }
+        if i >= 0, tokens[i].kind == .identifier, tokens[i].range.end == at { i -= 1 }
+        guard i >= 0 else { return nil }
+        // The line's first token, which must be `on` at the start of a line.
+        var first = i
+        while first > 0 && !tokens[first].flags.contains(.newlineBefore) { first -= 1 }
+        guard tokens[first].kind == .identifier, a.file.text(tokens[first].range) == "on" else { return nil }
+        let words = tokens[first...i].map { a.file.text($0.range) }
+        let previous = tokens[i]
+        let names = a.names.declarations
+        func of(_ kind: NameIndex.Kind) -> [(String, Int, String)] {
+            var seen = Set<String>()
+            return names.filter { $0.kind == kind && seen.insert($0.name).inserted }.map { ($0.name, CompletionKind.value, kind.noun) }
+        }
+        if i == first || (words.last == "if" && !words.contains("from")) { return of(.input) }
+        if words.last == "with" {
+            return of(.timing) + ["easeInEaseOut", "easeIn", "easeOut", "linear", "default"].map { ($0, CompletionKind.value, "timing function") }
+        }
+        if words.contains("with") {
+            guard previous.kind == .comma else { return nil }
+            return Interaction.Interruption.allCases.map { ($0.rawValue, CompletionKind.keyword, "interruption model") }
+        }
+        if words.last == "from" || previous.kind == .comma || previous.kind == .greater { return of(.state) }
+        return nil
+    }
+
     func completion(_ r: inout Request) throws(RequestError) -> JSONValue {
         let (_, a) = try currentAnalysis(r)
         let at = try offset(r, a)
@@ -172,6 +205,10 @@ extension LanguageServer {
         let previous: Token? = i >= 0 ? tokens[i] : nil
         let tree = a.result.tree
         if previous?.kind == .colon, i > 0, at > 0, a.file.bytes[Int(at) - 1] == 0x3A { out.prefix = " " }
+        if let names = transitionCompletion(i, at: at, tokens, a) {
+            for (name, kind, detail) in names { out.add(name, kind: kind, detail: detail) }
+            return .array(out.items)
+        }
         if previous?.kind == .dot {
             // `timingFunction: tokens.`: the timing functions only (every token was offered).
             let timingOnly = i > 2 && tokens[i - 2].kind == .colon && tokens[i - 3].kind == .identifier
@@ -467,6 +504,9 @@ extension LanguageServer {
             out.add("component", kind: CompletionKind.keyword, insert: "component ", snippet: "component ${1:Name}(${2}) {\n\tlayer {\n\t\t$0\n\t}\n}")
             out.add("path", kind: CompletionKind.keyword, insert: "path ", snippet: "path ${1:name} {\n\tmove (${2:0}, ${3:0})\n\t$0\n}")
             out.add("import", kind: CompletionKind.keyword, insert: "import \"", snippet: "import \"${1:motion/tokens.anim}\"")
+            out.add("input", kind: CompletionKind.keyword, insert: "input ", snippet: "input ${1:tap}: ${2:trigger}")
+            out.add("state", kind: CompletionKind.keyword, insert: "state ", snippet: "state ${1:name} {\n\t$0\n}")
+            out.add("on", kind: CompletionKind.keyword, detail: "transition", insert: "on ", snippet: "on ${1:input} from ${2:state} -> ${3:state} with ${4:0.3s easeOut}")
         case .composition:
             for name in ["size", "fps", "window", "backgroundColor"] { out.add(name, kind: CompletionKind.property, insert: name + ": ") }
         }

@@ -84,6 +84,25 @@ import Testing
         #expect(input.contains("a number in 0 ... 1") && input.contains("0 at first"), "\(input)")
     }
 
+    /// In a transition, completion offers the inputs after `on`, the states after
+    /// `from` and `->`, timing functions after `with` and the models after its comma.
+    @Test func completionInATransitionOffersInputsStatesAndModels() throws {
+        let base = Repository.read("Tests/AnimcCheckerTests/Fixtures/rules/E0330-bad-interaction.ok.anim")
+        func labels(_ partial: String) throws -> [String] {
+            let text = base + partial
+            let client = Client(open: text)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let items = try #require(client.request("textDocument/completion", client.at(lines.count - 1, lines.last?.utf16.count ?? 0))["result"]?.arrayValue)
+            return items.compactMap { $0["label"]?.stringValue }
+        }
+        #expect(Set(try labels("on ")) == ["tap", "locked", "progress"])
+        #expect(Set(try labels("on tap from ")) == ["closed", "opened"])
+        #expect(Set(try labels("on tap from closed -> ")) == ["closed", "opened"])
+        #expect(try labels("on tap from closed -> opened with ").contains("snappy"))
+        #expect(Set(try labels("on tap from closed -> opened with snappy, ")) == ["additive", "replace", "reverse", "finish"])
+        #expect(try labels("").contains("state"))
+    }
+
     // MARK: Rename
 
     static func rename(_ client: Client, at position: (line: Int, character: Int), to name: String) -> JSONValue {
