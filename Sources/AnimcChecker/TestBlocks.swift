@@ -5,7 +5,7 @@ import AnimcSyntax
 
 extension Checker {
     /// The options a `test` block takes besides its expectations.
-    static let testOptions = ["at", "tolerance", "snapshot", "pixelTolerance", "maxDifferingPixels", "events"]
+    static let testOptions = ["at", "tolerance", "snapshot", "pixelTolerance", "maxDifferingPixels", "events", "continuous"]
 
     /// `test name { at: TIME, LAYER.KEYPATH: VALUE, ... }` blocks at the file's top level,
     /// read against the finished composition: each expectation names a layer by its id
@@ -40,6 +40,7 @@ extension Checker {
             var maxDiffering = 0.0
             var events: EventScript?
             var eventsRange: SourceRange?
+            var continuous: [Expectation] = []
             var expectations: [Expectation] = []
             var keys: [String: SourceRange] = [:]
             var reported = false
@@ -93,6 +94,24 @@ extension Checker {
                                                                     help: "write events such as \"tap@0.2s, progress=0.5@1s\""))
                         reported = true
                     }
+                case "continuous":
+                    // `continuous: card.position, knob.opacity`: layers' key paths, written as
+                    // in expectations; the value is their text.
+                    let parts: [Expr]
+                    if case .tuple(let items) = tree[value] { parts = Array(tree[items]) } else { parts = [value] }
+                    for part in parts {
+                        let written = text(part.range)
+                        guard let (layer, keyPath, info) = Checker.expectationTarget(written, layers: layerSet),
+                              info.type.isAdditive, info.type != .transform else {
+                            report(CheckerDiagnostics.unknownLayer.at(
+                                part.range, "no layer and key path of numbers '\(written)' in this composition", label: "not a layer's key path",
+                                help: "write a layer's id and a key path of numbers, points, sizes, rects or colours, such as 'card.position'"))
+                            reported = true
+                            continue
+                        }
+                        continuous.append(Expectation(layer: layer, keyPath: keyPath, value: info.type == .point ? .point(.zero) : .number(0),
+                                                      range: part.range))
+                    }
                 case "pixelTolerance":
                     if case .number(let x)? = lowerValue(value, global, as: .number, context: "'pixelTolerance'") {
                         if x >= 0, x <= 255 { pixelTolerance = Int(x.rounded()) } else {
@@ -129,14 +148,20 @@ extension Checker {
                                                  help: "add 'at: 1s', the time its expectations are read at"))
                 continue
             }
-            if expectations.isEmpty && snapshotName == nil && !reported {
+            if expectations.isEmpty && snapshotName == nil && continuous.isEmpty && !reported {
                 report(Messages.missingAttribute(name.range, what: "test '\(name.name)'", needs: "something to check",
                                                  help: "add an expectation such as 'logo.opacity: 1', or 'snapshot: true'"))
                 continue
             }
             let snapshot = snapshotName.map { Snapshot(name: $0, pixelTolerance: pixelTolerance, maxDiffering: maxDiffering, range: snapshotRange) }
-            tests.append(TestCase(name: name.name, range: item.range, nameRange: name.range, time: t, expectations: expectations,
-                                  tolerance: tolerance, snapshot: snapshot, events: events, eventsRange: eventsRange))
+            var test = TestCase(name: name.name, range: item.range, nameRange: name.range, time: t, expectations: expectations,
+                                tolerance: tolerance, snapshot: snapshot, events: events, eventsRange: eventsRange)
+            test.continuous = continuous
+            if !continuous.isEmpty && events == nil {
+                report(Messages.missingAttribute(name.range, what: "test '\(name.name)'", needs: "events for 'continuous'",
+                                                 help: "add 'events: \"tap@0.2s\"': continuity is checked at each event"))
+            }
+            tests.append(test)
         }
         return tests
     }

@@ -26,9 +26,12 @@ public struct ExpectationResult: Sendable {
     /// Nil when the layer has no such key path.
     public var actual: Value?
     public var passed: Bool
+    /// What went wrong when it is not a value at the test's time (`continuous:`).
+    public var note: String?
 
     /// What went wrong, without the test's name.
     public var message: String {
+        if let note { return note }
         let shown = actual.map(ExpectationCheck.describe) ?? "no '\(expectation.keyPath)'"
         return "\(expectation.layer).\(expectation.keyPath) at \(formatNumber(test.time))s is \(shown), expected \(ExpectationCheck.describe(expectation.value))"
             + (test.tolerance == TestCase.defaultTolerance ? "" : " within \(formatNumber(test.tolerance))")
@@ -67,6 +70,10 @@ public enum ExpectationCheck {
                     results.append(ExpectationResult(test: test, expectation: e, actual: actual,
                                                      passed: actual.map { matches($0, e.value, tolerance: test.tolerance) } ?? false))
                 }
+                for e in test.continuous {
+                    let jump = continuityJump(e, at: script.events.map(\.time), in: t, tolerance: test.tolerance)
+                    results.append(ExpectationResult(test: test, expectation: e, actual: nil, passed: jump == nil, note: jump))
+                }
                 continue
             }
             timeline.evaluate(at: test.time, into: &state)
@@ -77,6 +84,33 @@ public enum ExpectationCheck {
             }
         }
         return results
+    }
+
+    /// Where `e`'s key path jumps at one of `times`, in value or velocity, said as a
+    /// failure; nil when it is continuous at all of them. Velocity is read with
+    /// second-order one-sided differences (an event may change the acceleration), and
+    /// may differ by 1% of its size (at least 100 × `tolerance` per second).
+    public static func continuityJump(_ e: Expectation, at times: [Double], in t: Timeline, tolerance: Double) -> String? {
+        guard let layer = t.layerIndex(e.layer) else { return "\(e.layer).\(e.keyPath): no such layer" }
+        func at(_ time: Double) -> [Double] {
+            t.value(e.keyPath, layer: layer, in: t.state(at: time)).flatMap(numbers) ?? []
+        }
+        let h = 1e-4, d = 1e-7
+        func shown(_ x: Double) -> String { formatNumber((x * 1e6).rounded() / 1e6) }
+        for time in Set(times).sorted() where time - 2 * h > 0 {
+            let before = at(time - d), after = at(time + d)
+            if let k = before.indices.first(where: { k in k < after.count && abs(before[k] - after[k]) > tolerance }) {
+                return "\(e.layer).\(e.keyPath) jumps at \(formatNumber(time))s, from \(shown(before[k])) to \(shown(after[k]))"
+            }
+            let (m2, m1, x0, p1, p2) = (at(time - 2 * h), at(time - h), at(time), at(time + h), at(time + 2 * h))
+            for k in x0.indices where [m2, m1, p1, p2].allSatisfy({ $0.count == x0.count }) {
+                let vBefore = (3 * x0[k] - 4 * m1[k] + m2[k]) / (2 * h), vAfter = (-3 * x0[k] + 4 * p1[k] - p2[k]) / (2 * h)
+                if abs(vBefore - vAfter) > max(0.01 * max(abs(vBefore), abs(vAfter)), 100 * tolerance) {
+                    return "\(e.layer).\(e.keyPath)'s velocity jumps at \(formatNumber(time))s, from \(shown(vBefore)) to \(shown(vAfter)) per second"
+                }
+            }
+        }
+        return nil
     }
 
     /// The timeline of `composition` after `script`, or nil when it cannot be played.

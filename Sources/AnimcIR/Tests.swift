@@ -17,6 +17,9 @@ public struct TestCase: Hashable, Sendable {
     /// `events: "tap@0.2s"`: sent to the composition's inputs first, and where written.
     public var events: EventScript?
     public var eventsRange: SourceRange?
+    /// `continuous: card.position`: key paths whose value and velocity must not jump at
+    /// any of the events (with `events:`).
+    public var continuous: [Expectation] = []
 
     public init(name: String, range: SourceRange, nameRange: SourceRange, time: Double, expectations: [Expectation],
                 tolerance: Double, snapshot: Snapshot?, events: EventScript? = nil, eventsRange: SourceRange? = nil) {
