@@ -403,6 +403,13 @@ private struct Builder {
                     for (name, range) in Builder.eventNames(in: text, literal: value.range, tree.file) { use(name, at: range) }
                     continue
                 }
+                if key.dotted == "continuous" {
+                    // `continuous: (card.position, knob.opacity)`: layers' key paths, as keys are.
+                    var parts = [value]
+                    if case .tuple(let items) = tree[value] { parts = Array(tree[items]) }
+                    for part in parts { pendingTestKeys.append((part.range, tree.file.text(part.range), root)) }
+                    continue
+                }
                 pendingTestKeys.append((key.range, key.dotted, root))
                 expr(value, layer: &layer)
             }

@@ -95,7 +95,7 @@ extension Checker {
                         reported = true
                     }
                 case "continuous":
-                    // `continuous: card.position, knob.opacity`: layers' key paths, written as
+                    // `continuous: (card.position, knob.opacity)`: layers' key paths, written as
                     // in expectations; the value is their text.
                     let parts: [Expr]
                     if case .tuple(let items) = tree[value] { parts = Array(tree[items]) } else { parts = [value] }
