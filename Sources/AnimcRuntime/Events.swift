@@ -7,11 +7,13 @@ import AnimcIR
 /// Events are taken in time order. An event sets its input (a number clamped to the
 /// input's range), then the first transition on that input, from the current state,
 /// whose condition holds, fires: the model moves to the target state's values at once
-/// and, for each key path whose value changes, an additive animation from zero to
-/// (new − old) runs with the transition's timing from the event on, holding its end
-/// (UIKit's additive model: what is shown is the old model value plus the new
-/// animation's progress of the difference, plus whatever earlier transitions still
-/// add, so value and velocity stay continuous). A transition without timing jumps.
+/// and each key path whose value changes gets one animation, by the transition's
+/// interruption model (docs/semantics.md, Interruption). By default an additive one from
+/// zero to (new − old), holding its end (UIKit's model: what is shown is the old model
+/// value plus its progress of the difference, plus whatever earlier transitions still
+/// add, so value and velocity stay continuous); `replace` and `reverse` run from the
+/// presentation value under the key path's key, `finish` waits for the running one. A
+/// transition without timing jumps.
 public struct InteractionPlayer: Sendable {
     /// One transition that fired.
     public struct Fired: Hashable, Sendable {
