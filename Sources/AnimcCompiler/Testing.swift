@@ -61,6 +61,9 @@ public enum ExpectationCheck {
                 }
                 guard let t = played[script] ?? nil else {
                     results += test.expectations.map { ExpectationResult(test: test, expectation: $0, actual: nil, passed: false) }
+                    results += test.continuous.map {
+                        ExpectationResult(test: test, expectation: $0, actual: nil, passed: false, note: "its events cannot be played")
+                    }
                     continue
                 }
                 var s = t.makeState()

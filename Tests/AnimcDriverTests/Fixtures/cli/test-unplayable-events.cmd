@@ -1,0 +1,1 @@
+test inputs/unplayable-tests.anim
