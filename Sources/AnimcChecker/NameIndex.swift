@@ -1,4 +1,5 @@
 import AnimcBase
+import AnimcIR
 import AnimcSyntax
 
 /// Every declared name of a file and every use of one, resolved from the syntax tree
@@ -295,32 +296,14 @@ private struct Builder {
     }
 
     /// The input names of an event script written as the string literal at `literal`,
-    /// with their ranges in the file: the name that starts each event (events are
-    /// separated by commas outside parentheses). None when the literal has escapes, whose
-    /// text is not the file's.
+    /// with their ranges in the file. None when the literal has escapes, whose text is
+    /// not the file's.
     static func eventNames(in text: String, literal: SourceRange, _ file: SourceFile) -> [(String, SourceRange)] {
         guard literal.length >= 2, file.text(SourceRange(start: literal.start + 1, end: literal.end - 1)) == text else { return [] }
-        var names: [(String, SourceRange)] = []
-        let bytes = Array(text.utf8)
-        var i = 0, depth = 0, atEventStart = true
-        while i < bytes.count {
-            let c = bytes[i]
-            if atEventStart && (c == 0x5F || (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A) {
-                let start = i
-                while i < bytes.count, bytes[i] == 0x5F || (bytes[i] | 0x20) >= 0x61 && (bytes[i] | 0x20) <= 0x7A || bytes[i] >= 0x30 && bytes[i] <= 0x39 {
-                    i += 1
-                }
-                let offset = literal.start + 1
-                names.append((String(decoding: bytes[start..<i], as: UTF8.self),
-                              SourceRange(start: offset + UInt32(start), end: offset + UInt32(i))))
-                atEventStart = false
-                continue
-            }
-            if c == 0x28 { depth += 1 } else if c == 0x29 { depth -= 1 } else if c == 0x2C && depth == 0 { atEventStart = true }
-            else if c != 0x20 && c != 0x09 { atEventStart = false }
-            i += 1
+        return EventScript.inputNames(in: text).map { name, offset in
+            let start = literal.start + 1 + UInt32(offset)
+            return (name, SourceRange(start: start, end: start + UInt32(name.utf8.count)))
         }
-        return names
     }
 
     /// The file's inputs, visible to every expression as the checker reads them in

@@ -39,6 +39,18 @@ public struct EventScript: Hashable, Sendable {
 
     public static func parse(_ text: String) -> Result<EventScript, SyntaxError> {
         var reader = Reader(bytes: Array(text.utf8))
+        return read(&reader)
+    }
+
+    /// Each event's input name and its byte offset in `text`, as far as the script
+    /// reads (for an editor: renaming an input renames it in a test's events).
+    public static func inputNames(in text: String) -> [(name: String, offset: Int)] {
+        var reader = Reader(bytes: Array(text.utf8))
+        _ = read(&reader)
+        return reader.names
+    }
+
+    private static func read(_ reader: inout Reader) -> Result<EventScript, SyntaxError> {
         var events: [Event] = []
         reader.skipSpaces()
         if reader.atEnd { return .success(EventScript(events: [])) }
@@ -62,6 +74,8 @@ public struct EventScript: Hashable, Sendable {
     private struct Reader {
         let bytes: [UInt8]
         var at = 0
+        /// Every event's name read so far, with where it starts.
+        var names: [(name: String, offset: Int)] = []
 
         var atEnd: Bool { at >= bytes.count }
 
@@ -121,6 +135,7 @@ public struct EventScript: Hashable, Sendable {
             skipSpaces()
             let start = at
             guard let input = name() else { return .failure(SyntaxError(offset: start, message: "expected an input's name")) }
+            names.append((input, at - input.utf8.count))
             var value: Interaction.Value?
             if take(UInt8(ascii: "=")) {
                 let here = at
@@ -150,20 +165,22 @@ extension Interaction {
     /// Why `script` cannot be sent to these inputs (an unknown input, a value of the
     /// wrong kind), or nil when it can.
     public func problem(with script: EventScript) -> String? {
-        for event in script.events {
-            guard let i = input(named: event.input) else {
-                let names = inputs.map(\.name)
-                return "no input '\(event.input)'" + (closestMatch(to: event.input, in: names).map { "; did you mean '\($0)'?" }
-                                                      ?? "; inputs are " + names.joined(separator: ", "))
-            }
-            let input = inputs[i]
-            switch (input.kind, event.value) {
-            case (.trigger, nil), (.bool, .bool?), (.number, .number?), (.point, .point?): continue
-            case (.trigger, _?): return "'\(input.name)' is a trigger: send it without a value"
-            case (_, nil): return "'\(input.name)' is a \(input.kind.rawValue) input: send a value ('\(input.name)=...@t')"
-            case (_, let v?): return "'\(input.name)' is a \(input.kind.rawValue) input, not \(v.description)"
-            }
+        script.events.lazy.compactMap(problem(with:)).first
+    }
+
+    /// Why `event` cannot be sent to these inputs, or nil when it can.
+    public func problem(with event: EventScript.Event) -> String? {
+        guard let i = input(named: event.input) else {
+            let names = inputs.map(\.name)
+            return "no input '\(event.input)'" + (closestMatch(to: event.input, in: names).map { "; did you mean '\($0)'?" }
+                                                  ?? "; inputs are " + names.joined(separator: ", "))
         }
-        return nil
+        let input = inputs[i]
+        switch (input.kind, event.value) {
+        case (.trigger, nil), (.bool, .bool?), (.number, .number?), (.point, .point?): return nil
+        case (.trigger, _?): return "'\(input.name)' is a trigger: send it without a value"
+        case (_, nil): return "'\(input.name)' is a \(input.kind.rawValue) input: send a value ('\(input.name)=...@t')"
+        case (_, let v?): return "'\(input.name)' is a \(input.kind.rawValue) input, not \(v.description)"
+        }
     }
 }

@@ -54,6 +54,8 @@ public struct InteractionPlayer: Sendable {
     /// the script's transitions add, and the transitions that fired.
     public static func unroll(_ composition: Composition, _ interaction: Interaction,
                               _ script: EventScript) -> Result<(Composition, [Fired]), Failure> {
+        // Every event is checked before any is played: a script that names no input is
+        // refused whatever its times.
         if let problem = interaction.problem(with: script) { return .failure(Failure(message: problem)) }
         var player = InteractionPlayer(composition, interaction)
         let ordered = script.events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
@@ -67,11 +69,11 @@ public struct InteractionPlayer: Sendable {
     /// first enabled transition, if any (returned), adding its animations.
     @discardableResult
     public mutating func send(_ event: EventScript.Event) -> Result<Fired?, Failure> {
-        if let problem = interaction.problem(with: EventScript(events: [event])) { return .failure(Failure(message: problem)) }
+        if let problem = interaction.problem(with: event) { return .failure(Failure(message: problem)) }
         guard event.time >= time else {
             return .failure(Failure(message: "an event at \(formatNumber(event.time)) s comes before the last one, at \(formatNumber(time)) s"))
         }
-        guard let i = interaction.input(named: event.input) else { return .success(nil) }
+        guard let i = interaction.input(named: event.input) else { return .success(nil) }  // found by `problem`
         time = event.time
         switch event.value {
         case .number(let x)?:
@@ -87,11 +89,9 @@ public struct InteractionPlayer: Sendable {
         for (n, key) in interaction.baseValues.enumerated() {
             let new = interaction.value(inState: transition.to, at: key)
             guard new != model[n], let delta = ValueMath.subtract(new, model[n]) else { continue }
-            var ok = true
             sequence += 1
-            InteractionPlayer.place(transition, key: key, keys: &keys[n], old: model[n], new: new, delta: delta, at: event.time,
-                                    name: "transition#\(sequence)", into: &composition, ok: &ok)
-            guard ok else {
+            guard InteractionPlayer.place(transition, key: key, keys: &keys[n], old: model[n], new: new, delta: delta, at: event.time,
+                                          name: "transition#\(sequence)", into: &composition) else {
                 return .failure(Failure(message: "layer '\(composition.layers[key.layer].id)' (or a layer above it) repeats its own time: "
                                         + "its transitions cannot be placed yet"))
             }
@@ -126,14 +126,13 @@ public struct InteractionPlayer: Sendable {
     }
 
     /// Adds the animation that moves `key` from `old` to `new` at composition time `t`
-    /// as `transition`'s interruption model says; `ok` false when the layer's time
-    /// cannot place it.
+    /// as `transition`'s interruption model says; false when the layer's time cannot
+    /// place it.
     static func place(_ transition: Interaction.Transition, key: Interaction.Setting, keys history: inout KeyHistory,
-                              old: Value, new: Value, delta: Value, at t: Double, name: String, into result: inout Composition,
-                              ok: inout Bool) {
+                      old: Value, new: Value, delta: Value, at t: Double, name: String, into result: inout Composition) -> Bool {
         var start = t
         if transition.interruption == .finish { start = max(t, history.end) }
-        guard let begin = localTime(of: start, layer: key.layer, in: result) else { ok = false; return }
+        guard let begin = localTime(of: start, layer: key.layer, in: result) else { return false }
         var duration = transition.animation?.duration ?? 0
         let function = transition.animation?.timingFunction ?? .linear
         var additive = true
@@ -183,6 +182,7 @@ public struct InteractionPlayer: Sendable {
         history.animations.append(result.layers[key.layer].animations.count)
         result.layers[key.layer].animations.append(Animation(name: name, timing: timing, kind: .property(content), range: transition.range))
         history.end = max(history.end, start + duration)
+        return true
     }
 
     /// The time of layer `index` at composition time `t`: through every layer above
