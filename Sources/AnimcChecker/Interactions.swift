@@ -159,15 +159,12 @@ extension Checker {
                 }
                 keys[path] = key.range
                 guard let (layerID, _, info) = Checker.expectationTarget(path, layers: idSet), let layer = indexOf[layerID] else {
-                    let candidates = ids.flatMap { id in ["opacity", "position", "bounds"].map { id + "." + $0 } }
-                    report(CheckerDiagnostics.unknownLayer.at(
-                        key.range, "no layer and property '\(path)' in this composition", label: "not a layer's key path",
-                        help: closestMatch(to: path, in: candidates).map { "did you mean '\($0)'?" }
-                            ?? "write a layer's id and a key path on it, such as 'card.opacity'"))
+                    reportUnknownKeyPath(key.range, path, among: ids.flatMap { id in ["opacity", "position", "bounds"].map { id + "." + $0 } },
+                                         example: "card.opacity")
                     failed = true
                     continue
                 }
-                guard info.type.isAdditive, info.type != .transform, PropertyTable.info(info.target.property).applies(to: composition.layers[layer].kind)
+                guard info.type.isSubtractable, PropertyTable.info(info.target.property).applies(to: composition.layers[layer].kind)
                 else {
                     report(CheckerDiagnostics.badInteraction.at(
                         key.range, "'\(info.keyPath)' cannot change in a transition", label: "its values do not add",

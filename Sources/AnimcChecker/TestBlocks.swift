@@ -102,7 +102,7 @@ extension Checker {
                     for part in parts {
                         let written = text(part.range)
                         guard let (layer, keyPath, info) = Checker.expectationTarget(written, layers: layerSet),
-                              info.type.isAdditive, info.type != .transform else {
+                              info.type.isSubtractable else {
                             report(CheckerDiagnostics.unknownLayer.at(
                                 part.range, "no layer and key path of numbers '\(written)' in this composition", label: "not a layer's key path",
                                 help: "write a layer's id and a key path of numbers, points, sizes, rects or colours, such as 'card.position'"))
@@ -129,11 +129,9 @@ extension Checker {
                 default:
                     guard let (layer, keyPath, info) = Checker.expectationTarget(path, layers: layerSet) else {
                         reported = true
-                        let candidates = Checker.testOptions + layerIDs.flatMap { id in ["opacity", "position", "transform"].map { id + "." + $0 } }
-                        report(CheckerDiagnostics.unknownLayer.at(
-                            key.range, "no layer and property '\(path)' in this composition", label: "not a layer's key path",
-                            help: closestMatch(to: path, in: candidates).map { "did you mean '\($0)'?" }
-                                ?? "write a layer's id and a key path on it, such as 'logo.opacity'"))
+                        reportUnknownKeyPath(key.range, path, among: Checker.testOptions + layerIDs.flatMap { id in
+                            ["opacity", "position", "transform"].map { id + "." + $0 }
+                        }, example: "logo.opacity")
                         continue
                     }
                     if let v = lowerValue(value, global, as: info.type, context: "'\(path)'") {
@@ -181,6 +179,15 @@ extension Checker {
                 report(CheckerDiagnostics.badInteraction.at(range, "test '\(test.name)': \(problem)", label: "cannot be sent"))
             }
         }
+    }
+
+    /// E0317 for a `layer.keyPath` key (a test's, a state's) that names no layer's key
+    /// path, suggesting the closest of `candidates`.
+    func reportUnknownKeyPath(_ range: SourceRange, _ path: String, among candidates: [String], example: String) {
+        report(CheckerDiagnostics.unknownLayer.at(
+            range, "no layer and property '\(path)' in this composition", label: "not a layer's key path",
+            help: closestMatch(to: path, in: candidates).map { "did you mean '\($0)'?" }
+                ?? "write a layer's id and a key path on it, such as '\(example)'"))
     }
 
     /// `logo.square.transform.rotation.z` → layer `logo.square`, key path

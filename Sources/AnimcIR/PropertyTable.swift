@@ -70,6 +70,10 @@ public enum ValueType: Hashable, Sendable, CustomStringConvertible {
         default: return false
         }
     }
+
+    /// Whether values also subtract (``ValueMath/subtract(_:_:)``): what a state may set
+    /// (a transition runs the difference) and a test may check for continuity.
+    public var isSubtractable: Bool { isAdditive && self != .transform }
 }
 
 /// A closed set of named cases, such as the values of `lineCap`.

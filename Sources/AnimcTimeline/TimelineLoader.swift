@@ -144,7 +144,7 @@ public enum TimelineLoader {
                 let s = try object(v, path)
                 let layer = try index(s["layer"], path + ".layer", below: c.layers.count)
                 let keyPath = try string(s["keyPath"], path + ".keyPath")
-                guard let info = PropertyTable.keyPath(keyPath), info.type.isAdditive, info.type != .transform else {
+                guard let info = PropertyTable.keyPath(keyPath), info.type.isSubtractable else {
                     throw fail(path + ".keyPath", "'\(keyPath)' is not a key path a state can set")
                 }
                 let v = try value(s["value"] ?? .null, path + ".value")
