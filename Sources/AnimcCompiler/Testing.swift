@@ -55,35 +55,32 @@ public enum ExpectationCheck {
         var state = timeline.makeState()
         var played: [EventScript: Timeline?] = [:]
         for test in tests.sorted(by: { $0.time < $1.time }) {
-            if let script = test.events {
-                if played[script] == nil {
-                    played[script] = .some(playing(script, composition, interaction))
-                }
-                guard let t = played[script] ?? nil else {
-                    results += test.expectations.map { ExpectationResult(test: test, expectation: $0, actual: nil, passed: false) }
-                    results += test.continuous.map {
-                        ExpectationResult(test: test, expectation: $0, actual: nil, passed: false, note: "its events cannot be played")
-                    }
-                    continue
-                }
-                var s = t.makeState()
-                t.evaluate(at: test.time, into: &s)
+            func check(_ t: Timeline, _ s: SceneState) {
                 for e in test.expectations {
                     let actual = t.layerIndex(e.layer).flatMap { t.value(e.keyPath, layer: $0, in: s) }
                     results.append(ExpectationResult(test: test, expectation: e, actual: actual,
                                                      passed: actual.map { matches($0, e.value, tolerance: test.tolerance) } ?? false))
                 }
-                for e in test.continuous {
-                    let jump = continuityJump(e, at: script.events.map(\.time), in: t, tolerance: test.tolerance)
-                    results.append(ExpectationResult(test: test, expectation: e, actual: nil, passed: jump == nil, note: jump))
+            }
+            guard let script = test.events else {
+                timeline.evaluate(at: test.time, into: &state)
+                check(timeline, state)
+                continue
+            }
+            if played[script] == nil { played[script] = .some(playing(script, composition, interaction)) }
+            guard let t = played[script] ?? nil else {
+                results += test.expectations.map { ExpectationResult(test: test, expectation: $0, actual: nil, passed: false) }
+                results += test.continuous.map {
+                    ExpectationResult(test: test, expectation: $0, actual: nil, passed: false, note: "its events cannot be played")
                 }
                 continue
             }
-            timeline.evaluate(at: test.time, into: &state)
-            for e in test.expectations {
-                let actual = timeline.layerIndex(e.layer).flatMap { timeline.value(e.keyPath, layer: $0, in: state) }
-                let passed = actual.map { matches($0, e.value, tolerance: test.tolerance) } ?? false
-                results.append(ExpectationResult(test: test, expectation: e, actual: actual, passed: passed))
+            var s = t.makeState()
+            t.evaluate(at: test.time, into: &s)
+            check(t, s)
+            for e in test.continuous {
+                let jump = continuityJump(e, at: script.events.map(\.time), in: t, tolerance: test.tolerance)
+                results.append(ExpectationResult(test: test, expectation: e, actual: nil, passed: jump == nil, note: jump))
             }
         }
         return results

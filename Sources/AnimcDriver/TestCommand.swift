@@ -70,6 +70,15 @@ struct TestCommand {
             let index = LineIndex(file)
             let results = ExpectationCheck.run(main.tests, on: timeline, composition: composition, interaction: main.interaction)
             var renderer: SceneRenderer?
+            // The file's images, decoded once for every snapshot of the file.
+            var renderOptions: RenderOptions?
+            func options() -> RenderOptions {
+                if let renderOptions { return renderOptions }
+                var made = RenderOptions()
+                made.images = tool.decodedImages(composition, besides: path, command: "test")
+                renderOptions = made
+                return made
+            }
             for test in main.tests {
                 let at = index.location(of: test.nameRange.start)
                 var outcome = Outcome(file: path, line: at.line, column: at.column, name: test.name)
@@ -94,20 +103,14 @@ struct TestCommand {
                     }
                     if let script = test.events {
                         // The frame after the test's events: a renderer of its own.
-                        var options = RenderOptions()
-                        options.images = tool.decodedImages(composition, besides: path, command: "test")
                         if let played = ExpectationCheck.playing(script, composition, main.interaction) {
-                            compareSnapshot(snapshot, of: test, in: path, SceneRenderer(timeline: played, options: options), update: update,
+                            compareSnapshot(snapshot, of: test, in: path, SceneRenderer(timeline: played, options: options()), update: update,
                                             into: &outcome)
                         }
                         outcomes.append(outcome)
                         continue
                     }
-                    if renderer == nil {
-                        var options = RenderOptions()
-                        options.images = tool.decodedImages(composition, besides: path, command: "test")
-                        renderer = SceneRenderer(timeline: timeline, options: options)
-                    }
+                    if renderer == nil { renderer = SceneRenderer(timeline: timeline, options: options()) }
                     if let renderer { compareSnapshot(snapshot, of: test, in: path, renderer, update: update, into: &outcome) }
                 }
                 outcomes.append(outcome)
