@@ -212,7 +212,8 @@ enum Help {
     timing chart of every animation's active and filling intervals. The values are the
     baked frames, so the page shows what 'animc eval' prints at each frame. Images
     named by the file are embedded from NAME.png (.jpg, .svg, .gif, .webp) beside it or
-    in its assets/ folder; others are drawn as labelled placeholders. Open the page at
+    in its assets/ folder; others are drawn grey, as render and the Lottie export draw
+    them. Open the page at
     a time with #t=1.25.
 
     OPTIONS:
@@ -243,7 +244,8 @@ enum Help {
     Draw the composition with animc's own renderer (no browser): the layers in tree
     order, as Core Animation draws them, anti-aliased by exact area (docs/render.md lists
     what it does not draw yet). Image assets are found as the preview finds them; PNG
-    and JPEG images are drawn, others drawn empty with a warning.
+    and JPEG images are drawn; an image with no usable file is a grey rectangle over the
+    layer's bounds, as in the preview and the Lottie export, with a warning.
 
     OPTIONS:
       --at TIME           one frame at a time (1.5, 1.5s, 1500ms), or a range

@@ -27,8 +27,9 @@ extension CommandLineTool {
     ///   is not used.
     ///
     /// Each refusal is a warning of `command` naming the file, and the name is then
-    /// drawn empty (`render`, `test`) or left out (`preview`, `build`). Names without a
-    /// file are left out (and said by the renderer).
+    /// treated as one with no file: every backend draws ``Color/missingImage`` over the
+    /// layer's bounds (the renderer says so for names without a file; the Lottie export's
+    /// W0806 does).
     func imageFiles(_ names: [String], besides input: String, limit: Int, command: String) -> [ImageFile] {
         imageLookup(names, besides: input, limit: limit, command: command).found
     }
@@ -37,14 +38,13 @@ extension CommandLineTool {
     func imageLookup(_ names: [String], besides input: String, limit: Int, command: String) -> (found: [ImageFile], refused: Set<String>) {
         let dir = directoryPart(input) ?? "."
         let root = projectRoot(for: input)
-        let outcome = command == "render" || command == "test" ? "is drawn empty" : "is left out"
         var found: [ImageFile] = []
         var refused = Set<String>()
         for name in names {
             for (path, mime) in ImageAssets.candidates(for: name, inDirectory: dir) {
                 guard fileSystem.exists(path), !fileSystem.isDirectory(path) else { continue }
                 func refuse(_ why: String, code: String? = nil) {
-                    console.writeErr("animc \(command): warning\(code.map { "[\($0)]" } ?? ""): \(path) \(why); image '\(name)' \(outcome)\n")
+                    console.writeErr("animc \(command): warning\(code.map { "[\($0)]" } ?? ""): \(path) \(why); image '\(name)' is drawn as a grey placeholder\n")
                     refused.insert(name)
                 }
                 let bytes: [UInt8]
@@ -89,11 +89,11 @@ extension CommandLineTool {
             if let bitmap = found.bitmap {
                 decoded[found.name] = bitmap
             } else {
-                console.writeErr("animc \(command): warning: \(found.path): only PNG and JPEG images are drawn yet; '\(found.name)' is drawn empty\n")
+                console.writeErr("animc \(command): warning: \(found.path): only PNG and JPEG images are drawn yet; '\(found.name)' is drawn as a grey placeholder\n")
             }
         }
         for name in names where !files.contains(where: { $0.name == name }) && !refused.contains(name) {
-            console.writeErr("animc \(command): warning: no file for image '\(name)' (\(name).png beside the source or in assets/); it is drawn empty\n")
+            console.writeErr("animc \(command): warning: no file for image '\(name)' (\(name).png beside the source or in assets/); it is drawn as a grey placeholder\n")
         }
         return decoded
     }

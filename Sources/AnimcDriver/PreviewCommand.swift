@@ -100,7 +100,7 @@ struct PreviewSettings: Sendable {
 struct PreviewBuilder {
     let tool: CommandLineTool
     let settings: PreviewSettings
-    /// Images larger than this are drawn as placeholders rather than embedded.
+    /// Images larger than this are refused (drawn as the grey placeholder) rather than embedded.
     static let imageLimit = 8 << 20
 
     struct Built {

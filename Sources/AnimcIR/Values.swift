@@ -17,6 +17,11 @@ public struct Color: Hashable, Sendable {
     public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)
     public static let black = Color(red: 0, green: 0, blue: 0)
     public static let white = Color(red: 1, green: 1, blue: 1)
+    /// What every backend draws over an image layer's bounds when its `contents` names an
+    /// image with no usable file (none found, refused, or a type the backend cannot
+    /// decode): UIKit's systemGray, #8E8E93, opaque. One colour everywhere, so a render,
+    /// the preview and a Lottie player show the same picture of a missing asset.
+    public static let missingImage = Color(red: 0x8E / 255.0, green: 0x8E / 255.0, blue: 0x93 / 255.0)
 }
 
 /// A point or any two-component vector, in points.

@@ -404,7 +404,7 @@ struct LottieWriter {
 }
 
 enum LottieAssets {
-    /// A grey (#8E8E93) PNG of `width` × `height` as a data URL, for images not found
+    /// A grey (``Color/missingImage``) PNG of `width` × `height` as a data URL, for images not found
     /// beside the source: the layer still draws at its size, so the file plays and the
     /// placeholder shows where the picture goes. One bit per pixel, so a 400 × 300
     /// placeholder is 15 KB; the players draw it without scaling.
@@ -419,7 +419,8 @@ enum LottieAssets {
             png += be32(UInt32(data.count)) + body + be32(crc32(body))
         }
         chunk("IHDR", be32(UInt32(w)) + be32(UInt32(h)) + [1, 3, 0, 0, 0])  // 1 bit, indexed
-        chunk("PLTE", [0x8E, 0x8E, 0x93])
+        let grey = Color.missingImage
+        chunk("PLTE", [grey.red, grey.green, grey.blue].map { UInt8(($0 * 255).rounded()) })
         // zlib with stored (uncompressed) deflate blocks: no compressor needed.
         var z: [UInt8] = [0x78, 0x01]
         var offset = 0

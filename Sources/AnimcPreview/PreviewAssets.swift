@@ -13,7 +13,7 @@ enum PreviewAssets {
     .g { position: absolute; left: 0; top: 0; width: 100%; height: 100%; pointer-events: none; isolation: isolate; }
     .l { position: absolute; left: 0; top: 0; transform-origin: 0 0; box-sizing: border-box; background-repeat: no-repeat; }
     .l > svg { position: absolute; left: 0; top: 0; overflow: visible; }
-    .placeholder { outline: 1px dashed #888; font-size: 10px; color: #888; overflow: hidden; display: flex; align-items: center; justify-content: center; text-align: center; }
+    .placeholder { background-color: #8e8e93; }
     #diagnostics { position: absolute; left: 12px; right: 12px; top: 12px; margin: 0; padding: 8px; background: #300c; color: #fdd; white-space: pre-wrap; font: 12px/1.3 ui-monospace, monospace; }
     #controls { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
     #scrub { flex: 1; min-width: 200px; }
@@ -240,7 +240,7 @@ enum PreviewAssets {
       const { l, el } = node;
       if (node.shownContents === name) return;
       node.shownContents = name;
-      el.style.backgroundImage = ""; el.classList.remove("placeholder"); if (node.label) node.label.remove();
+      el.style.backgroundImage = ""; el.classList.remove("placeholder"); el.removeAttribute("title");
       if (name == null) return;
       const url = data.images[name];
       if (url) {
@@ -249,8 +249,9 @@ enum PreviewAssets {
         el.style.backgroundSize = g === "resizeAspect" ? "contain" : g === "resizeAspectFill" ? "cover" : g === "resize" ? "100% 100%" : "auto";
         el.style.backgroundPosition = "center";
       } else {
-        el.classList.add("placeholder");
-        node.label = document.createElement("span"); node.label.textContent = name; el.append(node.label);
+        // The grey every backend draws for an image with no file (Color.missingImage);
+        // its name shows on hover, not as text over the picture.
+        el.classList.add("placeholder"); el.title = "no file for image '" + name + "'";
       }
     }
 

@@ -11,7 +11,7 @@ public enum PreviewPage {
         /// The page's title (the source file's name).
         public var title: String
         /// Image data URLs by asset name (`data:image/png;base64,...`); names without
-        /// one are drawn as labelled placeholders.
+        /// one are drawn grey (``Color/missingImage``), as every backend draws them.
         public var images: [String: String]
         /// Diagnostics to show over the stage (the served page keeps the last good
         /// frames while the file has errors).

@@ -24,7 +24,7 @@ public struct RenderOptions: Sendable {
     /// renderer.
     public var onlyLayer: Int?
     /// Decoded image assets by name (premultiplied or straight), for `contents`. A name
-    /// missing here draws nothing.
+    /// missing here draws ``Color/missingImage`` over the layer's bounds.
     public var images: [String: Bitmap] = [:]
     public init(scale: Double = 1, background: Color? = nil) {
         self.scale = scale
@@ -485,8 +485,15 @@ public final class SceneRenderer {
     /// unless `masksToBounds` clips the layer.
     func drawImage(_ i: Int, _ frame: Frame, _ projection: Projection, _ bounds: Rect, _ alpha: Double,
                    _ clip: CoverageMask?, into canvas: inout Canvas) {
-        guard case .image(let name?)? = value(keys.contents, i, frame), let image = options.images[name]?.premultiplied(),
-              image.width > 0, image.height > 0, let inverse = projection.inverse() else { return }
+        guard case .image(let name?)? = value(keys.contents, i, frame) else { return }
+        guard let image = options.images[name]?.premultiplied(), image.width > 0, image.height > 0 else {
+            // No usable file: the same grey over the bounds as the preview and the Lottie
+            // export draw, so a missing asset looks alike everywhere (issue 51).
+            let outline = Flattening.roundedRect(bounds, radius: 0, tolerance: 1)
+            fillSolid([outline], .nonZero, projection, premultiply(.missingImage, alpha), clip: clip, into: &canvas)
+            return
+        }
+        guard let inverse = projection.inverse() else { return }
         let iw = Double(image.width), ih = Double(image.height)
         let gravity = enumeration(keys.contentsGravity, i, frame) ?? "resize"
         var dest = bounds
@@ -540,6 +547,6 @@ extension SceneRenderer {
                 .endPoint, .gradientType],
         approximate: [
             .transform: "3D layers are drawn in tree order; layers that intersect are not split",
-            .contents: "PNG and baseline JPEG; SVG, GIF, WebP and progressive JPEG contents are drawn empty, with a warning",
+            .contents: "PNG and baseline JPEG; SVG, GIF, WebP and progressive JPEG contents are drawn as the grey placeholder (Color.missingImage), with a warning",
         ])
 }

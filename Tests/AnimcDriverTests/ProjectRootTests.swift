@@ -1,5 +1,6 @@
 import AnimcBase
 import AnimcDriver
+import AnimcImage
 import AnimcTestSupport
 import Foundation
 import Testing
@@ -146,14 +147,17 @@ import Testing
             .write(toFile: dir + "/main.anim", atomically: true, encoding: .utf8)
         let why = kind == "truncated" ? "truncated" : "larger than 8 MiB"
         let render = run(["render", dir + "/main.anim", "--at", "0", "-o", dir + "/f.png"])
-        #expect(render.err.contains(why) && render.err.contains("is drawn empty") && !render.err.contains("no file for image"), "\(render.err)")
+        #expect(render.err.contains(why) && render.err.contains("is drawn as a grey placeholder") && !render.err.contains("no file for image"), "\(render.err)")
+        // A refused image is drawn as one with no file, in every backend: systemGray.
+        let frame = try PNG.decode([UInt8](FileManager.default.contents(atPath: dir + "/f.png") ?? Data()))
+        #expect(Array(frame.pixels[(5 * 10 + 5) * 4 ..< (5 * 10 + 5) * 4 + 4]) == [0x8E, 0x8E, 0x93, 0xFF])
         let preview = run(["preview", dir + "/main.anim", "-o", dir + "/page.html"])
-        #expect(preview.err.contains(why) && preview.err.contains("is left out"), "\(preview.err)")
+        #expect(preview.err.contains(why) && preview.err.contains("is drawn as a grey placeholder"), "\(preview.err)")
         let page = (try? String(contentsOfFile: dir + "/page.html", encoding: .utf8)) ?? ""
         #expect(!page.contains("data:image/jpeg"))
         let lottie = run(["build", dir + "/main.anim", "--target", "lottie", "-o", dir + "/main.json"])
         #expect(lottie.err.contains(why), "\(lottie.err)")
         let json = (try? String(contentsOfFile: dir + "/main.json", encoding: .utf8)) ?? ""
-        #expect(!json.contains("data:image/jpeg"))
+        #expect(!json.contains("data:image/jpeg") && json.contains("data:image/png"), "the grey placeholder is embedded")
     }
 }

@@ -65,6 +65,8 @@ import Testing
         for path in Repository.exampleFiles { fs[path] = Repository.bytes(path) }
         // The examples' snapshots, which `animc test examples/` compares with.
         for path in Repository.files(in: "examples/__snapshots__", withExtension: "png") { fs[path] = Repository.bytes(path) }
+        // The pictures the examples name, so a render shows them as a reader's would.
+        for path in Repository.files(in: "examples/assets", withExtension: "png") { fs[path] = Repository.bytes(path) }
         for folder in ["Tests/AnimcDriverTests/Fixtures/inputs", "Tests/AnimcDriverTests/Fixtures/pastes"] {
             for path in Repository.files(in: folder, withExtension: "anim") { fs[path] = Repository.bytes(path) }
         }
