@@ -12,7 +12,7 @@ enum Blur {
     /// Core Animation's `shadowRadius` is the Gaussian's standard deviation (a CSS blur
     /// of twice it, as the preview page draws it).
     static func gaussian(_ mask: CoverageMask, width: Int, height: Int, sigma: Double, dx: Double, dy: Double) -> CoverageMask {
-        guard !mask.box.isEmpty, sigma.isFinite, dx.isFinite, dy.isFinite else { return CoverageMask(values: [], box: .empty) }
+        guard !mask.box.isEmpty, sigma.isFinite, dx.isFinite, dy.isFinite else { return CoverageMask(box: .empty) }
         let s = min(max(sigma, 0), 256)
         if s > downsamplingSigma { return downsampled(mask, width: width, height: height, sigma: s, dx: dx, dy: dy) }
         return direct(mask, width: width, height: height, sigma: s, dx: dx, dy: dy)
@@ -37,25 +37,21 @@ enum Blur {
         let scale = 1 / Float(f * f)
         for y in mask.box.y0..<mask.box.y1 {
             let row = (y / f + 1) * cw + 1
-            for x in mask.box.x0..<mask.box.x1 { coarse[row + x / f] += mask.values[y * width + x] * scale }
+            for x in mask.box.x0..<mask.box.x1 { coarse[row + x / f] += mask.values[mask.index(x, y)] * scale }
         }
         let cbox = PixelBox(x0: mask.box.x0 / f + 1, y0: mask.box.y0 / f + 1,
                             x1: (mask.box.x1 - 1) / f + 2, y1: (mask.box.y1 - 1) / f + 2)
         let coarseSigma = (sigma * sigma - Double(f * f - 1) / 4).squareRoot() / Double(f)
-        let blurred = direct(CoverageMask(values: coarse, box: cbox), width: cw, height: ch, sigma: coarseSigma,
+        let blurred = direct(CoverageMask(grid: coarse, gridWidth: cw, box: cbox), width: cw, height: ch, sigma: coarseSigma,
                              dx: dx / Double(f), dy: dy / Double(f))
         guard !blurred.box.isEmpty else { return blurred }
         // Fine cell i's centre is pixel i·f + (f − 1)/2; a pixel reads the cells around it.
         let centre = Double(f - 1) / 2
         let box = PixelBox(x0: max(0, (blurred.box.x0 - 2) * f), y0: max(0, (blurred.box.y0 - 2) * f),
                            x1: min(width, blurred.box.x1 * f), y1: min(height, blurred.box.y1 * f))
-        guard !box.isEmpty else { return CoverageMask(values: [], box: .empty) }
-        var out = [Float](repeating: 0, count: width * height)
-        func cell(_ i: Int, _ j: Int) -> Float {
-            let (ci, cj) = (i + 1, j + 1)
-            guard ci >= blurred.box.x0, ci < blurred.box.x1, cj >= blurred.box.y0, cj < blurred.box.y1 else { return 0 }
-            return blurred.values[cj * cw + ci]
-        }
+        var out = CoverageMask(box: box)
+        guard !out.box.isEmpty else { return out }
+        func cell(_ i: Int, _ j: Int) -> Float { blurred.value(i + 1, j + 1) }
         for y in box.y0..<box.y1 {
             let v = (Double(y) - centre) / Double(f)
             let j = Int(v.rounded(.down)), ty = Float(v - Double(j))
@@ -64,10 +60,10 @@ enum Blur {
                 let i = Int(u.rounded(.down)), tx = Float(u - Double(i))
                 let top = cell(i, j) * (1 - tx) + cell(i + 1, j) * tx
                 let bottom = cell(i, j + 1) * (1 - tx) + cell(i + 1, j + 1) * tx
-                out[y * width + x] = min(top * (1 - ty) + bottom * ty, 1)
+                out.values[out.index(x, y)] = min(top * (1 - ty) + bottom * ty, 1)
             }
         }
-        return CoverageMask(values: out, box: box)
+        return out
     }
 
     /// The blur by direct separable convolution with the sampled Gaussian.
@@ -78,30 +74,31 @@ enum Blur {
         let box = PixelBox(x0: max(0, mask.box.x0 + horizontal.first), y0: max(0, mask.box.y0 + vertical.first),
                            x1: min(width, mask.box.x1 + horizontal.first + horizontal.weights.count - 1),
                            y1: min(height, mask.box.y1 + vertical.first + vertical.weights.count - 1))
-        guard !box.isEmpty else { return CoverageMask(values: [], box: .empty) }
-        var middle = [Float](repeating: 0, count: width * height)
+        guard !box.isEmpty else { return CoverageMask(box: .empty) }
+        // The horizontal pass over the mask's rows and the result's columns.
+        var middle = CoverageMask(box: PixelBox(x0: box.x0, y0: mask.box.y0, x1: box.x1, y1: mask.box.y1))
         for y in mask.box.y0..<mask.box.y1 {
             for x in box.x0..<box.x1 {
                 var sum: Float = 0
                 for (k, w) in horizontal.weights.enumerated() {
                     let sx = x - horizontal.first - k
-                    if sx >= mask.box.x0, sx < mask.box.x1 { sum += w * mask.values[y * width + sx] }
+                    if sx >= mask.box.x0, sx < mask.box.x1 { sum += w * mask.values[mask.index(sx, y)] }
                 }
-                middle[y * width + x] = sum
+                middle.values[middle.index(x, y)] = sum
             }
         }
-        var out = [Float](repeating: 0, count: width * height)
+        var out = CoverageMask(box: box)
         for y in box.y0..<box.y1 {
             for x in box.x0..<box.x1 {
                 var sum: Float = 0
                 for (k, w) in vertical.weights.enumerated() {
                     let sy = y - vertical.first - k
-                    if sy >= mask.box.y0, sy < mask.box.y1 { sum += w * middle[sy * width + x] }
+                    if sy >= mask.box.y0, sy < mask.box.y1 { sum += w * middle.values[middle.index(x, sy)] }
                 }
-                out[y * width + x] = min(sum, 1)
+                out.values[out.index(x, y)] = min(sum, 1)
             }
         }
-        return CoverageMask(values: out, box: box)
+        return out
     }
 
     /// Weights w[k] for source offsets `first + k` (result[x] = Σ w[k] · source[x − first − k]).

@@ -138,6 +138,14 @@ public struct CoverageRaster {
         }
     }
 
+    /// The pixels the next ``sweep(_:_:)`` can hand out (none outside it): what a canvas
+    /// must have room for before it is filled.
+    var pending: PixelBox {
+        guard minY <= maxY else { return .empty }
+        let box = PixelBox(x0: max(0, minX), y0: max(0, minY), x1: min(width, maxX), y1: min(height - 1, maxY) + 1)
+        return box.isEmpty ? .empty : box
+    }
+
     /// The area the accumulated polygons cover, in pixels, per row within `rows`, handed
     /// to `body(row, firstColumn, coverage)`; then clears what it read. Rows and columns
     /// no edge reached are skipped (coverage 0 there).

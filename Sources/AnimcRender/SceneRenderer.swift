@@ -238,12 +238,13 @@ public final class SceneRenderer {
     }
 
     /// The group canvas for `depth`, moved out of the pool (so drawing into it copies
-    /// nothing); ``give(_:depth:)`` puts it back, cleared.
+    /// nothing); ``give(_:depth:)`` puts it back, cleared. It keeps the window it grew
+    /// to, so the next frame's group of about the same place reuses its storage.
     func take(depth: Int) -> Canvas {
-        while groups.count <= depth { groups.append(Canvas(width: width, height: height)) }
-        var c = Canvas(width: 0, height: 0)
+        while groups.count <= depth { groups.append(.group(width: width, height: height)) }
+        var c = Canvas.group(width: 0, height: 0)
         swap(&c, &groups[depth])
-        return c.width == width ? c : Canvas(width: width, height: height)
+        return c.width == width ? c : .group(width: width, height: height)
     }
 
     func give(_ canvas: Canvas, depth: Int) {
@@ -299,7 +300,7 @@ public final class SceneRenderer {
         let grouped = mask != nil || shadow != nil || (opacity < 1 && parts > 1)
         let ownAlpha = grouped ? 1 : opacity
 
-        var group = grouped ? take(depth: depth + 1) : Canvas(width: 0, height: 0)
+        var group = grouped ? take(depth: depth + 1) : .group(width: 0, height: 0)
         func paint(_ body: (inout Canvas) -> Void) {
             if grouped { body(&group) } else { body(&target) }
         }
@@ -353,8 +354,10 @@ public final class SceneRenderer {
             let center = Point(bounds.x + bounds.width / 2, bounds.y + bounds.height / 2)
             if let a = projection.map(center), let b = projection.map(Point(center.x + shadow.offset.x, center.y + shadow.offset.y)) {
                 var alpha = group.alphaMask()
-                if let m = maskCoverage {
-                    for j in 0..<alpha.values.count { alpha.values[j] *= m.values[j] }
+                if let m = maskCoverage, !alpha.box.isEmpty {
+                    for y in alpha.box.y0..<alpha.box.y1 {
+                        for x in alpha.box.x0..<alpha.box.x1 { alpha.values[alpha.index(x, y)] *= m.value(x, y) }
+                    }
                 }
                 let blurred = Blur.gaussian(alpha, width: width, height: height, sigma: shadow.sigma / projection.layerUnitsPerPixel,
                                             dx: b.x - a.x, dy: b.y - a.y)
@@ -374,21 +377,19 @@ public final class SceneRenderer {
 
     /// `clip` times the coverage of `polygons`.
     func intersect(_ clip: CoverageMask?, _ polygons: [[Point]], _ projection: Projection) -> CoverageMask {
-        var values = [Float](repeating: 0, count: width * height)
-        var box = PixelBox.empty
-        if let device = projection.map(polygons) {
-            for p in device { raster.addPolygon(p) }
-            raster.sweep(.nonZero) { row, x0, coverage in
-                var first = Int.max, last = Int.min
-                for k in 0..<coverage.count where coverage[k] > 0 {
-                    let j = row * width + x0 + k
-                    values[j] = coverage[k] * (clip?.values[j] ?? 1)
-                    first = min(first, x0 + k); last = max(last, x0 + k)
-                }
-                if first <= last { box.include(row: row, from: first, to: last + 1) }
+        guard let device = projection.map(polygons) else { return CoverageMask(box: .empty) }
+        for p in device { raster.addPolygon(p) }
+        var reach = raster.pending
+        if let clip { reach = reach.intersection(clip.box) }
+        var mask = CoverageMask(box: reach)
+        raster.sweep(.nonZero) { row, x0, coverage in
+            for k in 0..<coverage.count where coverage[k] > 0 {
+                let x = x0 + k
+                guard x >= reach.x0, x < reach.x1, row >= reach.y0, row < reach.y1 else { continue }
+                mask.values[mask.index(x, row)] = coverage[k] * (clip?.value(x, row) ?? 1)
             }
         }
-        return CoverageMask(values: values, box: box)
+        return mask
     }
 
     func drawShape(_ i: Int, _ frame: Frame, _ projection: Projection, _ tolerance: Double, _ alpha: Double,

@@ -1,4 +1,8 @@
 @testable import AnimcRender
+import AnimcBase
+import AnimcCompiler
+import AnimcRuntime
+import AnimcTestSupport
 import AnimcIR
 import Foundation
 import Testing
@@ -174,10 +178,9 @@ import Testing
 @Suite struct WideBlurTests {
     /// A 60 × 40 rectangle with a soft edge, on a 240 × 200 canvas.
     static func mask() -> CoverageMask {
-        let (w, h) = (240, 200)
-        var values = [Float](repeating: 0, count: w * h)
-        for y in 80..<120 { for x in 90..<150 { values[y * w + x] = x == 90 ? 0.5 : 1 } }
-        return CoverageMask(values: values, box: PixelBox(x0: 90, y0: 80, x1: 150, y1: 120))
+        var mask = CoverageMask(box: PixelBox(x0: 90, y0: 80, x1: 150, y1: 120))
+        for y in 80..<120 { for x in 90..<150 { mask.values[mask.index(x, y)] = x == 90 ? 0.5 : 1 } }
+        return mask
     }
 
     @Test(arguments: [(17.0, 0.0, 0.0), (24.0, 3.3, -7.6), (40.0, 0.0, 12.25), (64.0, -5.5, 0.0)])
@@ -186,7 +189,7 @@ import Testing
         let m = Self.mask()
         let exact = Blur.direct(m, width: 240, height: 200, sigma: sigma, dx: dx, dy: dy)
         let coarse = Blur.downsampled(m, width: 240, height: 200, sigma: sigma, dx: dx, dy: dy)
-        func at(_ r: CoverageMask, _ i: Int) -> Float { r.values.isEmpty ? 0 : r.values[i] }
+        func at(_ r: CoverageMask, _ i: Int) -> Float { r.value(i % 240, i / 240) }
         var worst: Float = 0, peak: Float = 0, totalExact: Float = 0, totalCoarse: Float = 0
         for i in 0..<(240 * 200) {
             worst = max(worst, abs(at(exact, i) - at(coarse, i)))
@@ -200,3 +203,32 @@ import Testing
     }
 }
 
+
+/// Group canvases are the size of what they cover (issue 51: each nested group took a
+/// canvas of the whole frame, so twenty of them at 4,096² needed 6 GB).
+@Suite struct GroupCanvasTests {
+    @Test func nestedGroupsStoreWhatTheyCoverAndCompositeAsByHand() throws {
+        let path = "Tests/AnimcRenderTests/Fixtures/scenes/nested-groups.anim"
+        let result = Pipeline.compile(SourceFile(name: path, bytes: Repository.bytes(path)))
+        let composition = try #require(result.composition)
+        let renderer = SceneRenderer(timeline: Timeline(composition))
+        let frame = renderer.render(at: 0)
+        // 21 layers, 20 of them groups (faded, with a background and a sublayer); each
+        // covers 120 × 120 points. Stored: at most that and a pixel of edge each, where
+        // a whole frame each was 2,048² × 20.
+        let stored = renderer.groups.reduce(0) { $0 + $1.pixels.count / 4 }
+        #expect(renderer.groups.count >= 20)
+        #expect(stored <= 20 * 122 * 122, "group canvases store \(stored) pixels")
+        // By hand: the innermost layer draws its background at 0.3 × 0.9; each group
+        // around it is its background (0.3) under what its sublayer drew, at 0.9.
+        var a = 0.3 * 0.9
+        for _ in 0..<20 { a = 0.9 * (a + 0.3 * (1 - a)) }
+        let expected = [200.0, 40, 40].map { (1 - a) * 255 + a * $0 }
+        let centre = frame[1000, 1000]
+        for (channel, want) in zip([centre.0, centre.1, centre.2], expected) {
+            #expect(abs(Double(channel) - want) <= 1, "\(centre) vs \(expected)")
+        }
+        #expect(centre.3 == 255)
+        #expect(frame[100, 100] == (255, 255, 255, 255))
+    }
+}
