@@ -1159,7 +1159,17 @@ if wants("render") {
     // only N single-frame timings in ms, one per line, for Benchmarks/render/thorvg.py.
     guard let composition = compile(readExample("splash")).composition else { fail("render: the splash does not compile") }
     let timeline = Timeline(composition)
-    let renderer = SceneRenderer(timeline: timeline)
+    // With its pictures, as `animc render` draws it and as the Lottie export ThorVG plays
+    // embeds them (the first figures compared no tiles here with placeholders there).
+    var renderOptions = RenderOptions()
+    let assets = (try? FileManager.default.contentsOfDirectory(atPath: "examples/assets")) ?? []
+    for file in assets where file.hasSuffix(".png") {
+        guard let data = FileManager.default.contents(atPath: "examples/assets/" + file),
+              let bitmap = try? PNG.decode([UInt8](data)) else { fail("render: examples/assets/\(file) does not decode") }
+        renderOptions.images[String(file.dropLast(4))] = bitmap.premultiplied()
+    }
+    guard renderOptions.images["chimes-tile"] != nil else { fail("render: examples/assets/chimes-tile.png is missing") }
+    let renderer = SceneRenderer(timeline: timeline, options: renderOptions)
     var state = timeline.makeState()
     timeline.evaluate(at: 1, into: &state)
     if let text = option("--frames-only"), let n = Int(text) {

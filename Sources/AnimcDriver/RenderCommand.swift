@@ -6,6 +6,8 @@ import AnimcIR
 import AnimcImage
 import AnimcRender
 import AnimcRuntime
+import Dispatch
+import Foundation
 
 /// `animc render FILE --at TIME [-o frame.png] [--scale N] [--background COLOR] [--layer ID]`
 /// `animc render FILE --at START..END/FPS -o DIR/`
@@ -139,19 +141,25 @@ struct RenderCommand {
         // Every file this render read: an output that is one of them is refused, as
         // `build` refuses it (`render F -o F` replaced the source with a PNG).
         let inputs = Set(compiled.project.files.map { tool.fileSystem.canonicalPath($0.name) })
-        func write(_ output: String, _ bytes: () throws -> [UInt8]) -> Bool {
-            if inputs.contains(tool.fileSystem.canonicalPath(output)) {
-                tool.console.writeErr("animc render: error[\(FileDiagnostics.outputIsInput.code)]: refusing to write '\(output)': it is an input of this render; choose another output\n")
-                return false
+        /// Writes `bytes()` to `output` atomically; what went wrong, as printed, or nil.
+        /// Touches no console, so frames written on several threads can use it.
+        let fileSystem = tool.fileSystem
+        @Sendable func writeFile(_ output: String, _ bytes: () throws -> [UInt8]) -> String? {
+            if inputs.contains(fileSystem.canonicalPath(output)) {
+                return "animc render: error[\(FileDiagnostics.outputIsInput.code)]: refusing to write '\(output)': it is an input of this render; choose another output\n"
             }
             do {
-                try tool.fileSystem.writeOutputAtomically(output, try bytes())
-                return true
+                try fileSystem.writeOutputAtomically(output, try bytes())
+                return nil
             } catch let error as FileSystemError {
-                tool.ioError(error, command: "render")
+                return "animc render: \(error.code.map { "error[\($0)]" } ?? "error"): \(error.path): \(error.reason)\n"
             } catch {
-                tool.console.writeErr("animc render: error: \(output): \(error)\n")
+                return "animc render: error: \(output): \(error)\n"
             }
+        }
+        func write(_ output: String, _ bytes: () throws -> [UInt8]) -> Bool {
+            guard let failure = writeFile(output, bytes) else { return true }
+            tool.console.writeErr(failure)
             return false
         }
         /// Every frame of the window at the rate (`--window`, `--fps`, else the composition's).
@@ -223,13 +231,17 @@ struct RenderCommand {
                 return CommandLineTool.ExitCode.usage
             }
             let digits = max(4, String(times.count - 1).count)
-            let ok = renderAll(times) { n, image in
+            let folder = directory + (directory.hasSuffix("/") ? "" : "/") + stem + "-"
+            let failure = RenderCommand.inParallel(times, timeline: timeline, options: options, first: renderer,
+                                                   progress: Progress(console: tool.console, total: times.count)) { n, image in
                 let number = String(n)
-                let name = directory + (directory.hasSuffix("/") ? "" : "/") + stem + "-"
-                    + String(repeating: "0", count: max(0, digits - number.count)) + number + ".png"
-                return write(name) { PNG.encode(image) }
+                let name = folder + String(repeating: "0", count: max(0, digits - number.count)) + number + ".png"
+                return writeFile(name) { PNG.encode(image) }
             }
-            guard ok else { return CommandLineTool.ExitCode.usage }
+            if let failure {
+                tool.console.writeErr(failure)
+                return CommandLineTool.ExitCode.usage
+            }
             tool.console.writeErr("wrote \(times.count) frames (\(size)) to \(directory)\n")
         case .apng(let output):
             guard let p = plan() else { return CommandLineTool.ExitCode.usage }
@@ -276,6 +288,77 @@ struct RenderCommand {
 }
 
 /// Frame counts on one updating line, on a terminal only (logs get the summary line).
+extension RenderCommand {
+    /// The bytes a thread drawing frames of `pixels` holds (the accumulation buffer and
+    /// the canvas in floats, the frame, its PNG encoding), bounding how many draw at once.
+    static func workers(frames: Int, pixels: Int, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+        let perThread = max(pixels, 1) * 40
+        let budget = 1 << 30
+        return max(1, min(cores, frames, 16, budget / perThread))
+    }
+
+    /// Draws every frame of `times` and hands it to `each` (which encodes and writes it,
+    /// returning what went wrong, or nil), on as many threads as there are cores within
+    /// a memory budget: a frame sequence spent most of its time encoding PNG on one core
+    /// (issue 51). Each thread has its own renderer and scene state; the timeline and the
+    /// images are shared, read only. Frames are dealt out in turn, so progress advances
+    /// evenly; the first failure stops every thread and is returned.
+    static func inParallel(_ times: [Double], timeline: Timeline, options: RenderOptions, first: SceneRenderer,
+                           progress: Progress, _ each: @escaping @Sendable (Int, Bitmap) -> String?) -> String? {
+        let threads = workers(frames: times.count, pixels: first.width * first.height)
+        let shared = ParallelRun(progress: progress)
+        defer { progress.finish() }
+        let firstRenderer = UncheckedBox(first)
+        DispatchQueue.concurrentPerform(iterations: threads) { w in
+            let renderer = w == 0 ? firstRenderer.value : SceneRenderer(timeline: timeline, options: options)
+            var state = timeline.makeState()
+            for n in stride(from: w, to: times.count, by: threads) {
+                guard !shared.stopped else { return }
+                timeline.evaluate(at: times[n], into: &state)
+                if let failure = each(n, renderer.render(state)) {
+                    shared.fail(failure, at: n)
+                    return
+                }
+                shared.step()
+            }
+        }
+        return shared.failure
+    }
+}
+
+/// What the threads of ``RenderCommand/inParallel`` share: frames done (for progress),
+/// and the failure of the earliest frame that failed.
+final class ParallelRun: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = 0
+    private var failed: (frame: Int, message: String)?
+    let progress: Progress
+
+    init(progress: Progress) { self.progress = progress }
+
+    var stopped: Bool { lock.withLock { failed != nil } }
+    var failure: String? { lock.withLock { failed?.message } }
+
+    func step() {
+        lock.withLock {
+            done += 1
+            progress.step(done)
+        }
+    }
+
+    func fail(_ message: String, at frame: Int) {
+        lock.withLock {
+            if failed.map({ frame < $0.frame }) ?? true { failed = (frame, message) }
+        }
+    }
+}
+
+/// A renderer handed to the one thread that uses it (the first), never shared.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
 struct Progress {
     let console: Console
     let total: Int

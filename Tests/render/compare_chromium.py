@@ -8,10 +8,10 @@ the last and three between), `animc render` draws the frame and Chromium screens
 preview page at the same time (the page's checkerboard backdrop replaced by white, and the
 render composited over white, so both show the same backdrop). Where the preview is exact
 (docs/preview.md lists where it is not), at most 1% of the stage's pixels may differ by
-more than 8/255 in any channel. Excluded, per frame, from the page's own layout boxes
-(grown by 2 px): image layers (the page draws a labelled placeholder for a missing image,
-the renderer nothing), layers with sublayers whose own opacity is below 1 with their
-sublayers (the page applies opacity per layer, not to the group), and dashed strokes with
+more than 8/255 in any channel. Image layers are compared as every other layer (the
+examples' pictures are in examples/assets, and a missing one is the same grey in both).
+Excluded, per frame, from the page's own layout boxes (grown by 2 px): layers with
+sublayers whose own opacity is below 1 with their sublayers (the page applies opacity per layer, not to the group), and dashed strokes with
 strokeStart/strokeEnd not at 0 and 1 (the page draws them solid).
 
 Then, per layer drawn alone (every other layer and the stage's background hidden in the
@@ -23,7 +23,11 @@ Chromium's edges are not exact (a ring animc draws within 0.04% of the annulus's
 3% off in the page, small dots 1.2%), hence the allowance per edge pixel; a layer more
 than half of whose pixels are edges (a thin ring) also has its centroid moved by
 Chromium's snapping of layers to whole pixels, so its centroid is reported, not gated
-(SceneTests check such shapes against geometry).
+(SceneTests check such shapes against geometry). A layer whose box in the page does not
+lie on whole pixels has its background's edges snapped to them by the page's layout
+(each edge moves by up to half a pixel): its centroid may be 0.25 + 0.5 px apart (the
+splash's logo square at 1.5 s, 15.4 px wide, is 0.36 px apart; animc's is centred on the
+composition to 0.001 px, as its geometry says).
 
 Needs Pillow and chromium-headless-shell. Prints one line per frame and exits 1 on a failure.
 """
@@ -96,8 +100,6 @@ def excluded(got, composition, w, h):
     skip = set()
     for l in composition["layers"]:
         lid = l["id"]
-        if l["kind"] == "image":
-            skip.add(lid)
         children = [c for c in composition["layers"] if c.get("parent") == l["index"]]
         own = layers.get(lid, {}).get("opacity", 1)
         parent = composition["layers"][l["parent"]]["id"] if l.get("parent") is not None else None
@@ -198,7 +200,7 @@ for source in FILES:
     ignore = excluded(got, comp, w, h)
     for l in comp["layers"]:
         lid = l["id"]
-        if lid not in got["boxes"] or l["kind"] == "image":
+        if lid not in got["boxes"]:
             continue
         x, y, bw, bh = got["boxes"][lid]
         box = ignore.crop((max(0, int(x)), max(0, int(y)), min(w, int(x + bw) + 1), min(h, int(y + bh) + 1)))
@@ -226,12 +228,15 @@ for source in FILES:
         # Coverage: 1%, plus Chromium's own anti-aliasing error on each edge pixel (0.07 on
         # average, measured on a ring against the annulus's area, docs/render.md).
         share, edge_pixels = edge_share(mine), edge_count(mine)
+        # Off whole pixels, the page's layout snaps the box's edges (half a pixel each).
+        on_pixels = all(abs(v - round(v)) < 1e-3 for v in (x, y, x + bw, y + bh))
+        centroid_gate = 0.25 if on_pixels else 0.75
         allowed = 0.01 * max(a1, a2) + CHROMIUM_EDGE_ERROR * edge_pixels
         if share > 0.5 and abs(a1 - a2) <= allowed:
             # Mostly edges (a thin ring): Chromium snaps such a layer to whole pixels, which
             # moves its centroid; reported, and checked against geometry in SceneTests.
             print("info", line, "(%.0f%% of its pixels are edges)" % (share * 100))
-        elif dc > 0.25 or abs(a1 - a2) > allowed:
+        elif dc > centroid_gate or abs(a1 - a2) > allowed:
             fail(line + " (coverage allowed %.1f px², %d edge pixels)" % (allowed, edge_pixels))
         else:
             print("ok", line)
