@@ -1,6 +1,7 @@
 import AnimcCompiler
 import AnimcIR
 import AnimcImage
+import AnimcRender
 
 /// An image asset's file, as every command that uses it decided it: read inside the
 /// project, within the size limit, and (a PNG or a JPEG) decoded.
@@ -31,11 +32,16 @@ extension CommandLineTool {
     /// layer's bounds (the renderer says so for names without a file; the Lottie export's
     /// W0806 does).
     func imageFiles(_ names: [String], besides input: String, limit: Int, command: String) -> [ImageFile] {
-        imageLookup(names, besides: input, limit: limit, command: command).found
+        // Decoded to be judged, one at a time, and not kept: these commands embed the bytes.
+        imageLookup(names, besides: input, limit: limit, command: command, keep: { _, _ in nil }).found
     }
 
-    /// ``imageFiles(_:besides:limit:command:)`` and the names refused (already warned about).
-    func imageLookup(_ names: [String], besides input: String, limit: Int, command: String) -> (found: [ImageFile], refused: Set<String>) {
+    /// ``imageFiles(_:besides:limit:command:)`` and the names refused (already warned
+    /// about). `keep` is handed each decoded picture (premultiplied) as soon as it is
+    /// decoded and returns what to keep of it, so that only one file's full-size pixels
+    /// are held at a time.
+    func imageLookup(_ names: [String], besides input: String, limit: Int, command: String,
+                     keep: (String, Bitmap) -> Bitmap?) -> (found: [ImageFile], refused: Set<String>) {
         let dir = directoryPart(input) ?? "."
         let root = projectRoot(for: input)
         var found: [ImageFile] = []
@@ -65,7 +71,9 @@ extension CommandLineTool {
                 var file = ImageFile(name: name, path: path, mime: mime, bytes: bytes)
                 if mime == "image/png" || mime == "image/jpeg" {
                     do {
-                        file.bitmap = (mime == "image/png" ? try PNG.decode(bytes) : try JPEG.decode(bytes)).premultiplied()
+                        var decoded = mime == "image/png" ? try PNG.decode(bytes) : try JPEG.decode(bytes)
+                        decoded.premultiply()
+                        file.bitmap = keep(name, decoded)
                     } catch {
                         refuse("does not decode: \(error)")
                         break
@@ -79,11 +87,21 @@ extension CommandLineTool {
     }
 
     /// The composition's image assets decoded for the renderer: PNG and JPEG files; a
-    /// name without a file, a file in another format or one that was refused draws
-    /// nothing, and a warning says so.
-    func decodedImages(_ composition: Composition, besides path: String, command: String) -> [String: Bitmap] {
+    /// name without a file, a file in another format or one that was refused is drawn
+    /// grey, and a warning says so. With a `demand` (what the frames to be drawn show of
+    /// each image), a picture shown at under half its size is kept that many times
+    /// smaller (``ImageDemand/reduction(for:width:height:)``), with its size in points
+    /// in `pointSizes`; without one, every picture is kept whole (`test`'s snapshots).
+    func decodedImages(_ composition: Composition, besides path: String, command: String,
+                       demand: ImageDemand? = nil) -> (images: [String: Bitmap], pointSizes: [String: Size]) {
         let names = PreviewBuilder.imageNames(composition)
-        let (files, refused) = imageLookup(names, besides: path, limit: PreviewBuilder.imageLimit, command: command)
+        var pointSizes: [String: Size] = [:]
+        let (files, refused) = imageLookup(names, besides: path, limit: PreviewBuilder.imageLimit, command: command) { name, bitmap in
+            let factor = demand?.reduction(for: name, width: bitmap.width, height: bitmap.height) ?? 1
+            guard factor > 1 else { return bitmap }
+            pointSizes[name] = Size(Double(bitmap.width), Double(bitmap.height))
+            return bitmap.reduced(by: factor)
+        }
         var decoded: [String: Bitmap] = [:]
         for found in files {
             if let bitmap = found.bitmap {
@@ -95,6 +113,6 @@ extension CommandLineTool {
         for name in names where !files.contains(where: { $0.name == name }) && !refused.contains(name) {
             console.writeErr("animc \(command): warning: no file for image '\(name)' (\(name).png beside the source or in assets/); it is drawn as a grey placeholder\n")
         }
-        return decoded
+        return (decoded, pointSizes)
     }
 }

@@ -132,8 +132,35 @@ struct RenderCommand {
             }
             options.onlyLayer = i
         }
-        options.images = tool.decodedImages(composition, besides: path, command: "render")
         let timeline = Timeline(composition)
+        // What the frames to be drawn show of each picture, so that one drawn small is kept
+        // small (issue 51). At most 2,000 of those frames are looked at, evenly spread.
+        var demand = ImageDemand()
+        if !PreviewBuilder.imageNames(composition).isEmpty {
+            var times: [Double]
+            switch mode {
+            case .frame(let t, _): times = [t]
+            case .frames(let all, _): times = all
+            default:
+                let fps = sampling.fps ?? composition.fps
+                if case .success(let p)? = Optional(Baker.plan(timeline, fps: fps, window: sampling.window, sampleLimit: Int.max / 4)),
+                   p.frameCount <= RenderCommand.maxFrames {
+                    times = (0..<p.frameCount).map(p.time(ofFrame:))
+                } else {
+                    times = []
+                }
+            }
+            if times.count > 2_000 {
+                let step = Double(times.count - 1) / 1_999
+                times = (0..<2_000).map { times[Int((Double($0) * step).rounded())] }
+            }
+            var state = timeline.makeState()
+            for t in times {
+                timeline.evaluate(at: t, into: &state)
+                demand.note(state, of: timeline, scale: options.scale)
+            }
+        }
+        (options.images, options.imagePointSizes) = tool.decodedImages(composition, besides: path, command: "render", demand: demand)
         let renderer = SceneRenderer(timeline: timeline, options: options)
         let status = compiled.reports.contains { $0.diagnostics.contains { $0.severity == .error } }
             ? CommandLineTool.ExitCode.findings : CommandLineTool.ExitCode.success

@@ -75,7 +75,7 @@ struct TestCommand {
             func options() -> RenderOptions {
                 if let renderOptions { return renderOptions }
                 var made = RenderOptions()
-                made.images = tool.decodedImages(composition, besides: path, command: "test")
+                made.images = tool.decodedImages(composition, besides: path, command: "test").images
                 renderOptions = made
                 return made
             }

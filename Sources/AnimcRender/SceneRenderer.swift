@@ -26,6 +26,10 @@ public struct RenderOptions: Sendable {
     /// Decoded image assets by name (premultiplied or straight), for `contents`. A name
     /// missing here draws ``Color/missingImage`` over the layer's bounds.
     public var images: [String: Bitmap] = [:]
+    /// The size in points of an image in ``images`` that was made smaller than its file
+    /// (``ImageDemand``): gravity places it at this size, its pixels spread over it.
+    /// Images not named here are one pixel a point.
+    public var imagePointSizes: [String: Size] = [:]
     public init(scale: Double = 1, background: Color? = nil) {
         self.scale = scale
         self.background = background
@@ -495,7 +499,8 @@ public final class SceneRenderer {
             return
         }
         guard let inverse = projection.inverse() else { return }
-        let iw = Double(image.width), ih = Double(image.height)
+        let points = options.imagePointSizes[name]
+        let iw = points?.width ?? Double(image.width), ih = points?.height ?? Double(image.height)
         let gravity = enumeration(keys.contentsGravity, i, frame) ?? "resize"
         var dest = bounds
         switch gravity {
@@ -516,12 +521,13 @@ public final class SceneRenderer {
               let device = projection.map([Flattening.roundedRect(dest, radius: 0, tolerance: 1)]) else { return }
         for p in device { raster.addPolygon(p) }
         let k = Float(min(max(alpha, 0), 1)) / 255
-        let sx = iw / dest.width, sy = ih / dest.height
+        let pw = Double(image.width), ph = Double(image.height)
+        let sx = pw / dest.width, sy = ph / dest.height
         image.pixels.withUnsafeBufferPointer { px in
             canvas.fill(&raster, .nonZero, clip: clip) { x, y in
                 guard let p = inverse(Double(x), Double(y)), p.x.isFinite, p.y.isFinite else { return .clear }
                 // Pixel centres at half-integers; clamped at the edges.
-                let u = min(max((p.x - dest.x) * sx - 0.5, 0), iw - 1), v = min(max((p.y - dest.y) * sy - 0.5, 0), ih - 1)
+                let u = min(max((p.x - dest.x) * sx - 0.5, 0), pw - 1), v = min(max((p.y - dest.y) * sy - 0.5, 0), ph - 1)
                 let x0 = Int(u), y0 = Int(v), x1 = min(x0 + 1, image.width - 1), y1 = min(y0 + 1, image.height - 1)
                 let fx = Float(u - Double(x0)), fy = Float(v - Double(y0))
                 func at(_ xx: Int, _ yy: Int, _ c: Int) -> Float { Float(px[(yy * image.width + xx) * 4 + c]) }
