@@ -2,13 +2,18 @@
 /// window with hash chains and one step of lazy matching (zlib's scheme), then each block
 /// coded with the cheapest of its own Huffman codes, the fixed codes, or storing.
 public enum Deflate {
-    /// How hard the matcher looks: chain steps per position and a match length that ends
-    /// the search. The default is zlib's level 6.
+    /// How hard the matcher looks: chain steps per position, a match length that ends
+    /// the search, a length past which the search one byte on takes a quarter of the chain
+    /// (`goodLength`), and one past which that search is not made (`maxLazy`). The default
+    /// is zlib's level 6 (128, 128, 8, 16); without the last two, a frame of repeated
+    /// tiles spent twice as long matching for 0.3% less size.
     public struct Effort: Sendable {
         public var maxChain: Int
         public var niceLength: Int
-        public static let standard = Effort(maxChain: 128, niceLength: 128)
-        public static let fast = Effort(maxChain: 8, niceLength: 32)
+        public var goodLength: Int
+        public var maxLazy: Int
+        public static let standard = Effort(maxChain: 128, niceLength: 128, goodLength: 8, maxLazy: 16)
+        public static let fast = Effort(maxChain: 8, niceLength: 32, goodLength: 4, maxLazy: 8)
     }
 
     /// `data` as a zlib stream.
@@ -73,7 +78,8 @@ public enum Deflate {
             // Nothing longer than the rest of the input can be found.
             if best >= limit { return (0, 0) }
             var candidate = Int(head[Matcher.hash(p, i)])
-            var chain = effort.maxChain
+            // Looking for better than a good match already found: a shorter search (zlib's).
+            var chain = atLeast >= effort.goodLength ? max(1, effort.maxChain >> 2) : effort.maxChain
             while candidate >= 0, chain > 0 {
                 let distance = i - candidate
                 if distance > Matcher.windowSize - 1 || distance <= 0 { break }
@@ -102,9 +108,10 @@ public enum Deflate {
             while i < p.count, tokens.count < maxSymbols {
                 let match = longestMatch(p, i, atLeast: 2)
                 if match.length >= 3 {
-                    // One step of lazy matching: a longer match at the next byte wins.
+                    // One step of lazy matching: a longer match at the next byte wins (not
+                    // looked for after a match of maxLazy or more).
                     insert(p, i)
-                    let next = longestMatch(p, i + 1, atLeast: match.length)
+                    let next = match.length < effort.maxLazy ? longestMatch(p, i + 1, atLeast: match.length) : (length: 0, distance: 0)
                     if next.length > match.length {
                         tokens.append(Token(value: UInt16(p[i]), distance: 0))
                         i += 1

@@ -259,9 +259,11 @@ struct Canvas {
                 for y in window.y0..<window.y1 {
                     let from = offset(window.x0, y), to = (y * width + window.x0) * 4
                     for k in 0..<(window.width * 4) {
-                        let v = p[from + k] * 255 + 0.5
-                        // `!(v > 0)` also takes NaN, which no conversion may see.
-                        o[to + k] = !(v > 0) ? 0 : v >= 255 ? 255 : UInt8(v)
+                        // Clamped first (NaN, which no conversion may see, becomes 0), so
+                        // the conversion is a plain truncation.
+                        var v = p[from + k] * 255 + 0.5
+                        v = v > 0 ? (v < 255 ? v : 255) : 0
+                        o[to + k] = UInt8(truncatingIfNeeded: Int32(v))
                     }
                 }
             }

@@ -220,24 +220,33 @@ public final class SceneRenderer {
         }
 
         /// The layer point under a device pixel's centre (the matrix's plane inverted).
-        func inverse() -> ((Double, Double) -> Point?)? {
+        func inverse() -> Inverse? {
             let m = matrix.m
             // Row vector (x, y, 1) times H gives (X, Y, W).
-            let h = [m.0, m.1, m.3, m.4, m.5, m.7, m.12, m.13, m.15]
-            let det = h[0] * (h[4] * h[8] - h[5] * h[7]) - h[1] * (h[3] * h[8] - h[5] * h[6]) + h[2] * (h[3] * h[7] - h[4] * h[6])
+            let h = (m.0, m.1, m.3, m.4, m.5, m.7, m.12, m.13, m.15)
+            let det = h.0 * (h.4 * h.8 - h.5 * h.7) - h.1 * (h.3 * h.8 - h.5 * h.6) + h.2 * (h.3 * h.7 - h.4 * h.6)
             guard det.isFinite, abs(det) > 1e-300 else { return nil }
-            let inv = [(h[4] * h[8] - h[5] * h[7]) / det, (h[2] * h[7] - h[1] * h[8]) / det, (h[1] * h[5] - h[2] * h[4]) / det,
-                       (h[5] * h[6] - h[3] * h[8]) / det, (h[0] * h[8] - h[2] * h[6]) / det, (h[2] * h[3] - h[0] * h[5]) / det,
-                       (h[3] * h[7] - h[4] * h[6]) / det, (h[1] * h[6] - h[0] * h[7]) / det, (h[0] * h[4] - h[1] * h[3]) / det]
-            let s = scale
-            return { px, py in
-                let X = (px + 0.5) / s, Y = (py + 0.5) / s
-                let x = X * inv[0] + Y * inv[3] + inv[6]
-                let y = X * inv[1] + Y * inv[4] + inv[7]
-                let w = X * inv[2] + Y * inv[5] + inv[8]
-                guard w != 0 else { return nil }
-                return Point(x / w, y / w)
-            }
+            return Inverse(i0: (h.4 * h.8 - h.5 * h.7) / det, i1: (h.2 * h.7 - h.1 * h.8) / det, i2: (h.1 * h.5 - h.2 * h.4) / det,
+                           i3: (h.5 * h.6 - h.3 * h.8) / det, i4: (h.0 * h.8 - h.2 * h.6) / det, i5: (h.2 * h.3 - h.0 * h.5) / det,
+                           i6: (h.3 * h.7 - h.4 * h.6) / det, i7: (h.1 * h.6 - h.0 * h.7) / det, i8: (h.0 * h.4 - h.1 * h.3) / det,
+                           scale: scale)
+        }
+    }
+
+    /// A layer's plane inverted: device pixel → layer point. A value with its numbers in
+    /// fields, so the per-pixel call is inlined (a closure over an array of them was a
+    /// seventh of drawing the splash's tiles).
+    struct Inverse {
+        let i0, i1, i2, i3, i4, i5, i6, i7, i8: Double
+        let scale: Double
+
+        /// The layer point under device pixel (px, py)'s centre; nil on the plane's horizon.
+        @inline(__always)
+        func callAsFunction(_ px: Double, _ py: Double) -> Point? {
+            let X = (px + 0.5) / scale, Y = (py + 0.5) / scale
+            let w = X * i2 + Y * i5 + i8
+            guard w != 0 else { return nil }
+            return Point((X * i0 + Y * i3 + i6) / w, (X * i1 + Y * i4 + i7) / w)
         }
     }
 
@@ -289,7 +298,10 @@ public final class SceneRenderer {
         let borderWidth = max(number(keys.borderWidth, i, frame) ?? 0, 0)
         let border = borderWidth > 0 ? color(keys.borderColor, i, frame).flatMap { $0.alpha > 0 ? $0 : nil } : nil
         if border != nil { parts += 1 }
-        if layers[i].kind == .shape || layers[i].kind == .gradient || layers[i].kind == .image { parts += 2 }
+        // A shape's fill and stroke overlap, so a faded shape is a group; a gradient or an
+        // image is one paint, drawn at the layer's opacity directly (the same pixels as a
+        // group of it, without the group's canvas: the splash's 135 fading tiles).
+        if layers[i].kind == .shape { parts += 2 } else if layers[i].kind == .gradient || layers[i].kind == .image { parts += 1 }
         parts += children.count
         let masksToBounds = flag(keys.masksToBounds, i, frame)
         // A shadow is the blurred alpha of everything the layer draws, so the layer is
@@ -523,18 +535,20 @@ public final class SceneRenderer {
         let k = Float(min(max(alpha, 0), 1)) / 255
         let pw = Double(image.width), ph = Double(image.height)
         let sx = pw / dest.width, sy = ph / dest.height
+        let iwidth = image.width, iheight = image.height
         image.pixels.withUnsafeBufferPointer { px in
             canvas.fill(&raster, .nonZero, clip: clip) { x, y in
                 guard let p = inverse(Double(x), Double(y)), p.x.isFinite, p.y.isFinite else { return .clear }
                 // Pixel centres at half-integers; clamped at the edges.
                 let u = min(max((p.x - dest.x) * sx - 0.5, 0), pw - 1), v = min(max((p.y - dest.y) * sy - 0.5, 0), ph - 1)
-                let x0 = Int(u), y0 = Int(v), x1 = min(x0 + 1, image.width - 1), y1 = min(y0 + 1, image.height - 1)
+                let x0 = Int(u), y0 = Int(v)
+                let x1 = x0 + 1 < iwidth ? x0 + 1 : x0, y1 = y0 + 1 < iheight ? y0 + 1 : y0
                 let fx = Float(u - Double(x0)), fy = Float(v - Double(y0))
-                func at(_ xx: Int, _ yy: Int, _ c: Int) -> Float { Float(px[(yy * image.width + xx) * 4 + c]) }
-                func mix(_ c: Int) -> Float {
-                    let top = at(x0, y0, c) * (1 - fx) + at(x1, y0, c) * fx
-                    let bottom = at(x0, y1, c) * (1 - fx) + at(x1, y1, c) * fx
-                    return (top * (1 - fy) + bottom * fy) * k
+                // The four neighbours' weights, and the layer's alpha (and 1/255) folded in.
+                let w00 = (1 - fx) * (1 - fy) * k, w10 = fx * (1 - fy) * k, w01 = (1 - fx) * fy * k, w11 = fx * fy * k
+                let a = (y0 * iwidth + x0) * 4, b = (y0 * iwidth + x1) * 4, c = (y1 * iwidth + x0) * 4, d = (y1 * iwidth + x1) * 4
+                @inline(__always) func mix(_ o: Int) -> Float {
+                    Float(px[a + o]) * w00 + Float(px[b + o]) * w10 + Float(px[c + o]) * w01 + Float(px[d + o]) * w11
                 }
                 return Premultiplied(r: mix(0), g: mix(1), b: mix(2), a: mix(3))
             }
