@@ -9,8 +9,11 @@ public enum GIF {
 
     /// Encodes `frames` (one size), frame `i` shown for `delays[i]` hundredths of a second.
     /// Pixels with alpha below 128 are transparent (GIF has no partial alpha); with any,
-    /// each frame replaces the last (disposal "restore to background") so nothing
-    /// transparent shows an earlier frame.
+    /// each frame replaces the last whole (disposal "restore to background") so nothing
+    /// transparent shows an earlier frame. Without any, each frame after the first is
+    /// only the rectangle that changed, drawn over the last (disposal "do not dispose"),
+    /// its unchanged pixels written as a transparent index that shows what is there
+    /// (issue 51: every frame was whole, 59 KB for the toss where ffmpeg writes 3.5 KB).
     public static func encode(_ frames: [Bitmap], delays: [Int], options: Options = Options()) throws -> [UInt8] {
         guard delays.count == frames.count else { throw ImageError("a GIF needs one delay per frame") }
         var summary = Summary()
@@ -54,16 +57,24 @@ public enum GIF {
         private let bits: Int
         private var out: [UInt8]
         private var indices: [UInt8]
+        /// What the last frame left shown (frames drawn over it), for an opaque GIF.
+        private var shown: [UInt8]
+        /// The index written for "unchanged" in an opaque GIF's later frames; -1 without one.
+        private let unchangedIndex: Int
         private var written = 0
 
         public init(_ summary: Summary, options: Options = Options()) throws {
             guard summary.frames > 0 else { throw ImageError("a GIF needs a frame with a size") }
             self.summary = summary
             self.options = options
-            palette = summary.census.palette(count: summary.transparent ? 255 : 256)
+            // One entry is kept for transparency: the frames' own, or, in an opaque GIF of
+            // several frames, "unchanged" in the rectangles after the first.
+            let spare = summary.transparent || summary.frames > 1
+            palette = summary.census.palette(count: spare ? 255 : 256)
             var table = palette.colors
             transparentIndex = summary.transparent ? table.count : -1
-            if summary.transparent { table.append((0, 0, 0)) }
+            unchangedIndex = !summary.transparent && spare ? table.count : -1
+            if spare { table.append((0, 0, 0)) }
             var bits = 1
             while (1 << bits) < table.count { bits += 1 }
             while table.count < (1 << bits) { table.append((0, 0, 0)) }
@@ -76,6 +87,7 @@ public enum GIF {
             // NETSCAPE2.0: loop forever.
             out += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [0x03, 0x01, 0x00, 0x00, 0x00]
             indices = [UInt8](repeating: 0, count: summary.width * summary.height)
+            shown = []
         }
 
         private static let bayer: [Int] = [0, 32, 8, 40, 2, 34, 10, 42, 48, 16, 56, 24, 50, 18, 58, 26, 12, 44, 4, 36, 14, 46, 6, 38, 60,
@@ -105,16 +117,51 @@ public enum GIF {
                 }
             }
             let delay = min(max(delay, 0), 65535)
-            let transparent = summary.transparent
-            let flags: UInt8 = (transparent ? 2 << 2 : 1 << 2) | (transparent ? 1 : 0)
-            out += [0x21, 0xF9, 0x04, flags, UInt8(delay & 0xFF), UInt8(delay >> 8), UInt8(max(transparentIndex, 0)), 0]
+            let w = frame.width
+            // The rectangle to write: the whole frame, or in an opaque GIF after its first
+            // frame the box of what changed (one pixel when nothing did), its unchanged
+            // pixels "unchanged".
+            var box = (x0: 0, y0: 0, x1: w, y1: frame.height)
+            var transparency = summary.transparent ? transparentIndex : -1
+            if unchangedIndex >= 0, !shown.isEmpty {
+                var x0 = Int.max, y0 = Int.max, x1 = -1, y1 = -1
+                for y in 0..<frame.height {
+                    for x in 0..<w where indices[y * w + x] != shown[y * w + x] {
+                        x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+                    }
+                }
+                box = x1 < 0 ? (0, 0, 1, 1) : (x0, y0, x1 + 1, y1 + 1)
+                transparency = unchangedIndex
+            }
+            var rectangle = [UInt8]()
+            rectangle.reserveCapacity((box.x1 - box.x0) * (box.y1 - box.y0))
+            for y in box.y0..<box.y1 {
+                for x in box.x0..<box.x1 {
+                    let p = y * w + x
+                    if transparency == unchangedIndex, unchangedIndex >= 0, !shown.isEmpty, indices[p] == shown[p] {
+                        rectangle.append(UInt8(unchangedIndex))
+                    } else {
+                        rectangle.append(indices[p])
+                    }
+                }
+            }
+            if unchangedIndex >= 0 {
+                if shown.isEmpty { shown = indices } else {
+                    for y in box.y0..<box.y1 { for x in box.x0..<box.x1 { shown[y * w + x] = indices[y * w + x] } }
+                }
+            }
+            // Disposal 2 (restore to background) for frames with transparent pixels, else
+            // 1 (do not dispose); the transparency flag when an index means transparent.
+            let disposal: UInt8 = summary.transparent ? 2 : 1
+            let flags: UInt8 = disposal << 2 | (transparency >= 0 ? 1 : 0)
+            out += [0x21, 0xF9, 0x04, flags, UInt8(delay & 0xFF), UInt8(delay >> 8), UInt8(max(transparency, 0)), 0]
             out.append(0x2C)
-            GIF.appendShort(&out, 0); GIF.appendShort(&out, 0)
-            GIF.appendShort(&out, frame.width); GIF.appendShort(&out, frame.height)
+            GIF.appendShort(&out, box.x0); GIF.appendShort(&out, box.y0)
+            GIF.appendShort(&out, box.x1 - box.x0); GIF.appendShort(&out, box.y1 - box.y0)
             out.append(0)
             let minimumCodeSize = max(2, bits)
             out.append(UInt8(minimumCodeSize))
-            let data = GIF.lzw(indices, minimumCodeSize: minimumCodeSize)
+            let data = GIF.lzw(rectangle, minimumCodeSize: minimumCodeSize)
             var k = 0
             while k < data.count {
                 let n = min(255, data.count - k)
