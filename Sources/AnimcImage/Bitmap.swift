@@ -114,10 +114,29 @@ public struct Bitmap: Sendable, Equatable {
     }
 }
 
-/// Why an image could not be decoded or encoded.
+/// Why an image could not be decoded or encoded: a ``Kind`` a caller can act on, and a
+/// message a person can.
 public struct ImageError: Error, Equatable, CustomStringConvertible, Sendable {
+    public enum Kind: Sendable, Equatable {
+        /// Not the format asked for (no signature, no start-of-image marker).
+        case notThisFormat
+        /// The data ends before the image does (a file cut short).
+        case truncated
+        /// The data breaks the format: a wrong checksum, an invalid code, a malformed header.
+        case corrupt
+        /// A valid file of a kind not decoded (progressive or 12-bit JPEG, a preset dictionary).
+        case unsupported
+        /// Larger than the limits allow (pixels, or inflated data beyond the image's size).
+        case tooLarge
+        /// An encoder given what it cannot write (frames of two sizes, one frame too many).
+        case misuse
+    }
+    public let kind: Kind
     public let message: String
-    public init(_ message: String) { self.message = message }
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
     public var description: String { message }
 }
 

@@ -15,7 +15,7 @@ public enum GIF {
     /// its unchanged pixels written as a transparent index that shows what is there
     /// (issue 51: every frame was whole, 59 KB for the toss where ffmpeg writes 3.5 KB).
     public static func encode(_ frames: [Bitmap], delays: [Int], options: Options = Options()) throws -> [UInt8] {
-        guard delays.count == frames.count else { throw ImageError("a GIF needs one delay per frame") }
+        guard delays.count == frames.count else { throw ImageError(.misuse, "a GIF needs one delay per frame") }
         var summary = Summary()
         for frame in frames { try summary.add(frame) }
         var writer = try Writer(summary, options: options)
@@ -35,11 +35,11 @@ public enum GIF {
 
         public mutating func add(_ frame: Bitmap) throws {
             if frames == 0 {
-                guard frame.width > 0, frame.height > 0 else { throw ImageError("a GIF needs a frame with a size") }
-                guard frame.width <= 65535, frame.height <= 65535 else { throw ImageError("a GIF is at most 65,535 pixels a side") }
+                guard frame.width > 0, frame.height > 0 else { throw ImageError(.misuse, "a GIF needs a frame with a size") }
+                guard frame.width <= 65535, frame.height <= 65535 else { throw ImageError(.misuse, "a GIF is at most 65,535 pixels a side") }
                 (width, height) = (frame.width, frame.height)
             } else if frame.width != width || frame.height != height {
-                throw ImageError("the frames of a GIF must have one size")
+                throw ImageError(.misuse, "the frames of a GIF must have one size")
             }
             let straight = frame.straightened()
             if !transparent { transparent = stride(from: 3, to: straight.pixels.count, by: 4).contains { straight.pixels[$0] < 128 } }
@@ -64,7 +64,7 @@ public enum GIF {
         private var written = 0
 
         public init(_ summary: Summary, options: Options = Options()) throws {
-            guard summary.frames > 0 else { throw ImageError("a GIF needs a frame with a size") }
+            guard summary.frames > 0 else { throw ImageError(.misuse, "a GIF needs a frame with a size") }
             self.summary = summary
             self.options = options
             // One entry is kept for transparency: the frames' own, or, in an opaque GIF of
@@ -97,7 +97,7 @@ public enum GIF {
         /// The next frame, shown for `delay` hundredths of a second.
         public mutating func append(_ image: Bitmap, delay: Int) throws {
             guard written < summary.frames, image.width == summary.width, image.height == summary.height else {
-                throw ImageError("a GIF's frames must be the ones its summary counted")
+                throw ImageError(.misuse, "a GIF's frames must be the ones its summary counted")
             }
             let frame = image.straightened()
             for y in 0..<frame.height {
@@ -175,7 +175,7 @@ public enum GIF {
 
         /// The file, once every frame counted has been appended.
         public func finish() throws -> [UInt8] {
-            guard written == summary.frames else { throw ImageError("a GIF's summary counted \(summary.frames) frames; \(written) were written") }
+            guard written == summary.frames else { throw ImageError(.misuse, "a GIF's summary counted \(summary.frames) frames; \(written) were written") }
             return out + [0x3B]
         }
     }

@@ -4,17 +4,17 @@ public enum Inflate {
     /// - Parameter maxOutput: more output than this is an error (a PNG knows its size,
     ///   so a stream that would expand past it is refused before it is held).
     public static func zlib(_ data: [UInt8], maxOutput: Int) throws -> [UInt8] {
-        guard data.count >= 6 else { throw ImageError("the zlib stream is truncated") }
+        guard data.count >= 6 else { throw ImageError(.truncated, "the zlib stream is truncated") }
         let cmf = data[0], flg = data[1]
-        guard cmf & 0x0F == 8, cmf >> 4 <= 7 else { throw ImageError("the zlib stream does not use deflate") }
-        guard (UInt16(cmf) << 8 | UInt16(flg)) % 31 == 0 else { throw ImageError("the zlib header's check bits are wrong") }
-        guard flg & 0x20 == 0 else { throw ImageError("the zlib stream needs a preset dictionary") }
+        guard cmf & 0x0F == 8, cmf >> 4 <= 7 else { throw ImageError(.corrupt, "the zlib stream does not use deflate") }
+        guard (UInt16(cmf) << 8 | UInt16(flg)) % 31 == 0 else { throw ImageError(.corrupt, "the zlib header's check bits are wrong") }
+        guard flg & 0x20 == 0 else { throw ImageError(.unsupported, "the zlib stream needs a preset dictionary") }
         var reader = BitReader(data, start: 2)
         let out = try raw(&reader, maxOutput: maxOutput)
         let end = reader.alignedBytePosition
-        guard end + 4 <= data.count else { throw ImageError("the zlib stream ends before its checksum") }
+        guard end + 4 <= data.count else { throw ImageError(.truncated, "the zlib stream ends before its checksum") }
         let stored = UInt32(data[end]) << 24 | UInt32(data[end + 1]) << 16 | UInt32(data[end + 2]) << 8 | UInt32(data[end + 3])
-        guard stored == Adler32.checksum(out) else { throw ImageError("the zlib stream's Adler-32 checksum is wrong") }
+        guard stored == Adler32.checksum(out) else { throw ImageError(.corrupt, "the zlib stream's Adler-32 checksum is wrong") }
         return out
     }
 
@@ -53,8 +53,8 @@ public enum Inflate {
             case 0:
                 reader.alignToByte()
                 let len = try reader.bits(16), nlen = try reader.bits(16)
-                guard len == ~nlen & 0xFFFF else { throw ImageError("a stored deflate block's length check is wrong") }
-                guard out.count + len <= maxOutput else { throw ImageError("the deflate stream holds more than expected") }
+                guard len == ~nlen & 0xFFFF else { throw ImageError(.corrupt, "a stored deflate block's length check is wrong") }
+                guard out.count + len <= maxOutput else { throw ImageError(.tooLarge, "the deflate stream holds more than expected") }
                 try reader.copyBytes(len, into: &out)
             case 1:
                 try codes(&reader, Inflate.fixedLiterals, Inflate.fixedDistances, &out, maxOutput)
@@ -62,7 +62,7 @@ public enum Inflate {
                 let (literals, distances) = try dynamicTables(&reader)
                 try codes(&reader, literals, distances, &out, maxOutput)
             default:
-                throw ImageError("a deflate block has the reserved type 3")
+                throw ImageError(.corrupt, "a deflate block has the reserved type 3")
             }
         }
         return out
@@ -70,7 +70,7 @@ public enum Inflate {
 
     static func dynamicTables(_ reader: inout BitReader) throws -> (HuffmanDecoder, HuffmanDecoder) {
         let hlit = try reader.bits(5) + 257, hdist = try reader.bits(5) + 1, hclen = try reader.bits(4) + 4
-        guard hlit <= 286, hdist <= 30 else { throw ImageError("a deflate block declares too many codes") }
+        guard hlit <= 286, hdist <= 30 else { throw ImageError(.corrupt, "a deflate block declares too many codes") }
         var codeLengthLengths = [UInt8](repeating: 0, count: 19)
         for i in 0..<hclen { codeLengthLengths[codeLengthOrder[i]] = UInt8(try reader.bits(3)) }
         let codeLengths = try HuffmanDecoder(codeLengthLengths)
@@ -82,7 +82,7 @@ public enum Inflate {
             case 0..<16:
                 lengths.append(UInt8(symbol))
             case 16:
-                guard let previous = lengths.last else { throw ImageError("a deflate block repeats a code length before the first") }
+                guard let previous = lengths.last else { throw ImageError(.corrupt, "a deflate block repeats a code length before the first") }
                 lengths.append(contentsOf: repeatElement(previous, count: 3 + (try reader.bits(2))))
             case 17:
                 lengths.append(contentsOf: repeatElement(0, count: 3 + (try reader.bits(3))))
@@ -90,8 +90,8 @@ public enum Inflate {
                 lengths.append(contentsOf: repeatElement(0, count: 11 + (try reader.bits(7))))
             }
         }
-        guard lengths.count == hlit + hdist else { throw ImageError("a deflate block's code lengths overrun") }
-        guard lengths[256] != 0 else { throw ImageError("a deflate block has no end-of-block code") }
+        guard lengths.count == hlit + hdist else { throw ImageError(.corrupt, "a deflate block's code lengths overrun") }
+        guard lengths[256] != 0 else { throw ImageError(.corrupt, "a deflate block has no end-of-block code") }
         return (try HuffmanDecoder(Array(lengths[0..<hlit])), try HuffmanDecoder(Array(lengths[hlit...]), allowsIncomplete: true))
     }
 
@@ -100,19 +100,19 @@ public enum Inflate {
         while true {
             let symbol = try literals.decode(&reader)
             if symbol < 256 {
-                guard out.count < maxOutput else { throw ImageError("the deflate stream holds more than expected") }
+                guard out.count < maxOutput else { throw ImageError(.tooLarge, "the deflate stream holds more than expected") }
                 out.append(UInt8(symbol))
             } else if symbol == 256 {
                 return
             } else {
                 let l = symbol - 257
-                guard l < 29 else { throw ImageError("a deflate block uses an invalid length code") }
+                guard l < 29 else { throw ImageError(.corrupt, "a deflate block uses an invalid length code") }
                 let length = lengthBase[l] + (try reader.bits(lengthExtra[l]))
                 let d = try distances.decode(&reader)
-                guard d < 30 else { throw ImageError("a deflate block uses an invalid distance code") }
+                guard d < 30 else { throw ImageError(.corrupt, "a deflate block uses an invalid distance code") }
                 let distance = distanceBase[d] + (try reader.bits(distanceExtra[d]))
-                guard distance <= out.count else { throw ImageError("a deflate block refers before the start of the data") }
-                guard out.count + length <= maxOutput else { throw ImageError("the deflate stream holds more than expected") }
+                guard distance <= out.count else { throw ImageError(.corrupt, "a deflate block refers before the start of the data") }
+                guard out.count + length <= maxOutput else { throw ImageError(.tooLarge, "the deflate stream holds more than expected") }
                 let start = out.count - distance
                 // Byte by byte: a copy may overlap what it writes (distance < length).
                 for k in 0..<length { out.append(out[start + k]) }
@@ -151,7 +151,7 @@ struct BitReader {
 
     @inline(__always)
     mutating func consume(_ n: Int) throws {
-        guard n <= count else { throw ImageError("the deflate stream is truncated") }
+        guard n <= count else { throw ImageError(.truncated, "the deflate stream is truncated") }
         buffer >>= UInt64(n)
         count -= n
     }
@@ -181,7 +181,7 @@ struct BitReader {
             count -= 8
             left -= 1
         }
-        guard position + left <= data.count else { throw ImageError("a stored deflate block is truncated") }
+        guard position + left <= data.count else { throw ImageError(.truncated, "a stored deflate block is truncated") }
         out.append(contentsOf: data[position..<(position + left)])
         position += left
     }
@@ -210,11 +210,11 @@ struct HuffmanDecoder: Sendable {
         var left = 1
         for len in 1...15 {
             left = left * 2 - counts[len]
-            guard left >= 0 else { throw ImageError("a deflate Huffman code is over-subscribed") }
+            guard left >= 0 else { throw ImageError(.corrupt, "a deflate Huffman code is over-subscribed") }
         }
         let maxLength = max(1, (1...15).last { counts[$0] > 0 } ?? 1)
         let used = counts.reduce(0, +)
-        guard left == 0 || allowsIncomplete || used == 1 else { throw ImageError("a deflate Huffman code is incomplete") }
+        guard left == 0 || allowsIncomplete || used == 1 else { throw ImageError(.corrupt, "a deflate Huffman code is incomplete") }
         var next = [Int](repeating: 0, count: 16)
         var code = 0
         for len in 1...15 {
@@ -241,7 +241,7 @@ struct HuffmanDecoder: Sendable {
     @inline(__always)
     func decode(_ reader: inout BitReader) throws -> Int {
         let entry = table[reader.peek(maxLength)]
-        guard entry != 0 else { throw ImageError("a deflate stream uses a code its table lacks") }
+        guard entry != 0 else { throw ImageError(.corrupt, "a deflate stream uses a code its table lacks") }
         try reader.consume(Int(entry & 15))
         return Int(entry >> 4)
     }

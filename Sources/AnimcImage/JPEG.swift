@@ -35,7 +35,7 @@ public enum JPEG {
         init() {}
 
         init(counts: [Int], values: [UInt8]) throws {
-            guard counts.reduce(0, +) == values.count, values.count <= 256 else { throw ImageError("a JPEG Huffman table is malformed") }
+            guard counts.reduce(0, +) == values.count, values.count <= 256 else { throw ImageError(.corrupt, "a JPEG Huffman table is malformed") }
             self.values = values
             var code = 0, k = 0
             for length in 1...16 {
@@ -44,7 +44,7 @@ public enum JPEG {
                 code += counts[length - 1]
                 k += counts[length - 1]
                 maxCode[length] = counts[length - 1] > 0 ? code - 1 : -1
-                guard code <= 1 << length else { throw ImageError("a JPEG Huffman table is over-subscribed") }
+                guard code <= 1 << length else { throw ImageError(.corrupt, "a JPEG Huffman table is over-subscribed") }
                 code <<= 1
             }
             maxCode[17] = Int.max
@@ -131,7 +131,7 @@ public enum JPEG {
                 position += 1
             }
             guard position + 1 < data.count, (0xD0...0xD7).contains(data[position + 1]) else {
-                throw ImageError("a JPEG scan is missing a restart marker")
+                throw ImageError(.corrupt, "a JPEG scan is missing a restart marker")
             }
             position += 2
         }
@@ -169,30 +169,30 @@ public enum JPEG {
         var truncatedScan = false
 
         mutating func run() throws -> Bitmap {
-            guard JPEG.isJPEG(bytes) else { throw ImageError("not a JPEG file (no start-of-image marker)") }
+            guard JPEG.isJPEG(bytes) else { throw ImageError(.notThisFormat, "not a JPEG file (no start-of-image marker)") }
             var p = 2
             while true {
                 // Markers may be preceded by fill bytes 0xFF.
                 guard p < bytes.count else { break }
-                guard bytes[p] == 0xFF else { throw ImageError("the JPEG has data where a marker belongs (byte \(p))") }
+                guard bytes[p] == 0xFF else { throw ImageError(.corrupt, "the JPEG has data where a marker belongs (byte \(p))") }
                 while p < bytes.count, bytes[p] == 0xFF { p += 1 }
                 guard p < bytes.count else { break }
                 let marker = bytes[p]
                 p += 1
                 if marker == 0xD9 { break }
                 if marker == 0x01 || (0xD0...0xD7).contains(marker) { continue }
-                guard p + 2 <= bytes.count else { throw ImageError("the JPEG is truncated") }
+                guard p + 2 <= bytes.count else { throw ImageError(.truncated, "the JPEG is truncated") }
                 let length = u16(p)
-                guard length >= 2, p + length <= bytes.count else { throw ImageError("a JPEG segment runs past the end of the file") }
+                guard length >= 2, p + length <= bytes.count else { throw ImageError(.truncated, "a JPEG segment runs past the end of the file") }
                 let body = (p + 2)..<(p + length)
                 switch marker {
                 case 0xDB: try readQuantization(body)
                 case 0xC4: try readHuffman(body)
                 case 0xC0, 0xC1: try readFrame(body)
-                case 0xC2, 0xC6, 0xCA, 0xCE: throw ImageError("progressive JPEGs are not decoded yet (baseline only)")
-                case 0xC3, 0xC5, 0xC7, 0xC9, 0xCB, 0xCD, 0xCF: throw ImageError("lossless, hierarchical and arithmetic-coded JPEGs are not decoded")
+                case 0xC2, 0xC6, 0xCA, 0xCE: throw ImageError(.unsupported, "progressive JPEGs are not decoded yet (baseline only)")
+                case 0xC3, 0xC5, 0xC7, 0xC9, 0xCB, 0xCD, 0xCF: throw ImageError(.unsupported, "lossless, hierarchical and arithmetic-coded JPEGs are not decoded")
                 case 0xDD:
-                    guard length == 4 else { throw ImageError("the JPEG's restart interval segment is malformed") }
+                    guard length == 4 else { throw ImageError(.corrupt, "the JPEG's restart interval segment is malformed") }
                     restartInterval = u16(p + 2)
                 case 0xEE:
                     // Adobe APP14: its transform flag says whether three components are YCbCr.
@@ -205,10 +205,10 @@ public enum JPEG {
                 }
                 p += length
             }
-            guard sawFrame, sawScan else { throw ImageError("the JPEG has no image data") }
+            guard sawFrame, sawScan else { throw ImageError(.corrupt, "the JPEG has no image data") }
             // As a truncated PNG is: drawn half grey without a word, a cut-off download
             // looked like a design (issue 51). One decision for every command.
-            guard !truncatedScan else { throw ImageError("the JPEG is truncated: its data ends before the image does") }
+            guard !truncatedScan else { throw ImageError(.truncated, "the JPEG is truncated: its data ends before the image does") }
             return output()
         }
 
@@ -217,7 +217,7 @@ public enum JPEG {
             while p < body.upperBound {
                 let precision = Int(bytes[p] >> 4), id = Int(bytes[p] & 15)
                 guard id < 4, precision <= 1, p + 1 + 64 * (precision + 1) <= body.upperBound else {
-                    throw ImageError("a JPEG quantisation table is malformed")
+                    throw ImageError(.corrupt, "a JPEG quantisation table is malformed")
                 }
                 p += 1
                 for k in 0..<64 {
@@ -230,12 +230,12 @@ public enum JPEG {
         mutating func readHuffman(_ body: Range<Int>) throws {
             var p = body.lowerBound
             while p < body.upperBound {
-                guard p + 17 <= body.upperBound else { throw ImageError("a JPEG Huffman table is truncated") }
+                guard p + 17 <= body.upperBound else { throw ImageError(.truncated, "a JPEG Huffman table is truncated") }
                 let kind = Int(bytes[p] >> 4), id = Int(bytes[p] & 15)
-                guard kind <= 1, id < 4 else { throw ImageError("a JPEG Huffman table has a wrong class or number") }
+                guard kind <= 1, id < 4 else { throw ImageError(.corrupt, "a JPEG Huffman table has a wrong class or number") }
                 let counts = (0..<16).map { Int(bytes[p + 1 + $0]) }
                 let total = counts.reduce(0, +)
-                guard p + 17 + total <= body.upperBound else { throw ImageError("a JPEG Huffman table is truncated") }
+                guard p + 17 + total <= body.upperBound else { throw ImageError(.truncated, "a JPEG Huffman table is truncated") }
                 let table = try Huffman(counts: counts, values: Array(bytes[(p + 17)..<(p + 17 + total)]))
                 if kind == 0 { dcTables[id] = table } else { acTables[id] = table }
                 p += 17 + total
@@ -243,25 +243,25 @@ public enum JPEG {
         }
 
         mutating func readFrame(_ body: Range<Int>) throws {
-            guard !sawFrame else { throw ImageError("the JPEG has two frames") }
+            guard !sawFrame else { throw ImageError(.corrupt, "the JPEG has two frames") }
             let p = body.lowerBound
-            guard body.count >= 6 else { throw ImageError("the JPEG's frame header is truncated") }
-            guard bytes[p] == 8 else { throw ImageError("the JPEG has \(bytes[p])-bit samples; only 8-bit JPEGs are decoded") }
+            guard body.count >= 6 else { throw ImageError(.truncated, "the JPEG's frame header is truncated") }
+            guard bytes[p] == 8 else { throw ImageError(.unsupported, "the JPEG has \(bytes[p])-bit samples; only 8-bit JPEGs are decoded") }
             height = u16(p + 1)
             width = u16(p + 3)
             let count = Int(bytes[p + 5])
-            guard width > 0, height > 0 else { throw ImageError("the JPEG's size is zero (a DNL marker is not supported)") }
+            guard width > 0, height > 0 else { throw ImageError(.unsupported, "the JPEG's size is zero (a DNL marker is not supported)") }
             guard width * height <= limits.maxPixels else {
-                throw ImageError("the JPEG is \(width)×\(height), over the limit of \(limits.maxPixels) pixels")
+                throw ImageError(.tooLarge, "the JPEG is \(width)×\(height), over the limit of \(limits.maxPixels) pixels")
             }
             guard count == 1 || count == 3 else {
-                throw ImageError("the JPEG has \(count) components; greyscale and YCbCr (1 or 3) are decoded")
+                throw ImageError(.unsupported, "the JPEG has \(count) components; greyscale and YCbCr (1 or 3) are decoded")
             }
-            guard body.count >= 6 + 3 * count else { throw ImageError("the JPEG's frame header is truncated") }
+            guard body.count >= 6 + 3 * count else { throw ImageError(.truncated, "the JPEG's frame header is truncated") }
             for k in 0..<count {
                 let q = p + 6 + 3 * k
                 let h = Int(bytes[q + 1] >> 4), v = Int(bytes[q + 1] & 15), t = Int(bytes[q + 2])
-                guard (1...4).contains(h), (1...4).contains(v), t < 4 else { throw ImageError("a JPEG component's sampling or table is invalid") }
+                guard (1...4).contains(h), (1...4).contains(v), t < 4 else { throw ImageError(.corrupt, "a JPEG component's sampling or table is invalid") }
                 components.append(Component(id: Int(bytes[q]), h: h, v: v, quantTable: t))
             }
             maxH = components.map(\.h).max() ?? 1
@@ -278,14 +278,14 @@ public enum JPEG {
 
         /// Decodes one scan; returns the position of the marker after its data.
         mutating func readScan(_ body: Range<Int>) throws -> Int {
-            guard sawFrame else { throw ImageError("the JPEG has a scan before its frame header") }
+            guard sawFrame else { throw ImageError(.corrupt, "the JPEG has a scan before its frame header") }
             let p = body.lowerBound
             let count = Int(bytes[p])
-            guard count >= 1, count <= 4, body.count >= 1 + 2 * count + 3 else { throw ImageError("a JPEG scan header is malformed") }
+            guard count >= 1, count <= 4, body.count >= 1 + 2 * count + 3 else { throw ImageError(.corrupt, "a JPEG scan header is malformed") }
             var selected: [Int] = []
             for k in 0..<count {
                 let id = Int(bytes[p + 1 + 2 * k]), tables = bytes[p + 2 + 2 * k]
-                guard let index = components.firstIndex(where: { $0.id == id }) else { throw ImageError("a JPEG scan names an unknown component") }
+                guard let index = components.firstIndex(where: { $0.id == id }) else { throw ImageError(.corrupt, "a JPEG scan names an unknown component") }
                 components[index].dcTable = Int(tables >> 4) & 3
                 components[index].acTable = Int(tables & 15) & 3
                 components[index].predictor = 0
@@ -293,7 +293,7 @@ public enum JPEG {
             }
             for index in selected {
                 guard !dcTables[components[index].dcTable].values.isEmpty, !acTables[components[index].acTable].values.isEmpty else {
-                    throw ImageError("a JPEG scan uses a Huffman table that is not defined")
+                    throw ImageError(.corrupt, "a JPEG scan uses a Huffman table that is not defined")
                 }
             }
             var reader = BitReader(data: bytes, position: body.upperBound)
@@ -354,10 +354,10 @@ public enum JPEG {
             while code > table.maxCode[length] {
                 code = code << 1 | reader.bit()
                 length += 1
-                guard length <= 16 else { throw ImageError("a JPEG scan has a code its Huffman table lacks") }
+                guard length <= 16 else { throw ImageError(.corrupt, "a JPEG scan has a code its Huffman table lacks") }
             }
             let i = table.valuePointer[length] + code - table.minCode[length]
-            guard i >= 0, i < table.values.count else { throw ImageError("a JPEG scan has a code its Huffman table lacks") }
+            guard i >= 0, i < table.values.count else { throw ImageError(.corrupt, "a JPEG scan has a code its Huffman table lacks") }
             return Int(table.values[i])
         }
 
@@ -371,7 +371,7 @@ public enum JPEG {
             for k in 0..<64 { block[k] = 0 }
             let q = quant[components[index].quantTable]
             let t = try decode(dcTables[components[index].dcTable], &reader)
-            guard t <= 11 else { throw ImageError("a JPEG scan has an invalid DC difference") }
+            guard t <= 11 else { throw ImageError(.corrupt, "a JPEG scan has an invalid DC difference") }
             let diff = t == 0 ? 0 : Decoder.extend(reader.bits(t), t)
             components[index].predictor += diff
             block[0] = components[index].predictor * q[0]
@@ -385,7 +385,7 @@ public enum JPEG {
                     break
                 }
                 k += r
-                guard k < 64 else { throw ImageError("a JPEG scan runs past the end of a block") }
+                guard k < 64 else { throw ImageError(.corrupt, "a JPEG scan runs past the end of a block") }
                 block[JPEG.zigzag[k]] = Decoder.extend(reader.bits(s), s) * q[k]
                 k += 1
             }

@@ -29,7 +29,7 @@ public enum PNG {
     /// `tRNS` makes its colour (or palette entries) transparent. Gamma and colour-profile
     /// chunks are read as sRGB, which is what Pillow gives too.
     public static func decode(_ bytes: [UInt8], limits: DecodeLimits = .standard) throws -> Bitmap {
-        guard isPNG(bytes) else { throw ImageError("not a PNG file (its signature is missing)") }
+        guard isPNG(bytes) else { throw ImageError(.notThisFormat, "not a PNG file (its signature is missing)") }
         var position = 8
         var header: Header?
         var palette: [UInt8] = []
@@ -37,42 +37,42 @@ public enum PNG {
         var data: [UInt8] = []
         var sawIDAT = false, endedIDAT = false
         while true {
-            guard position + 12 <= bytes.count else { throw ImageError("the PNG file is truncated (no IEND chunk)") }
+            guard position + 12 <= bytes.count else { throw ImageError(.truncated, "the PNG file is truncated (no IEND chunk)") }
             let length = Int(read32(bytes, position))
             guard length <= Int(Int32.max), position + 12 + length <= bytes.count else {
-                throw ImageError("a PNG chunk runs past the end of the file")
+                throw ImageError(.truncated, "a PNG chunk runs past the end of the file")
             }
             let type = Array(bytes[(position + 4)..<(position + 8)])
             let body = (position + 8)..<(position + 8 + length)
             let stored = read32(bytes, position + 8 + length)
             guard CRC32.checksum(bytes[(position + 4)..<(position + 8 + length)]) == stored else {
-                throw ImageError("the PNG chunk '\(chunkName(type))' has a wrong CRC")
+                throw ImageError(.corrupt, "the PNG chunk '\(chunkName(type))' has a wrong CRC")
             }
             position += 12 + length
             let name = chunkName(type)
-            if header == nil, name != "IHDR" { throw ImageError("the PNG does not begin with IHDR") }
+            if header == nil, name != "IHDR" { throw ImageError(.corrupt, "the PNG does not begin with IHDR") }
             if sawIDAT, name != "IDAT" { endedIDAT = true }
             switch name {
             case "IHDR":
-                guard header == nil, length == 13 else { throw ImageError("the PNG's IHDR chunk is malformed") }
+                guard header == nil, length == 13 else { throw ImageError(.corrupt, "the PNG's IHDR chunk is malformed") }
                 header = try readHeader(bytes, body.lowerBound, limits: limits)
             case "PLTE":
-                guard length % 3 == 0, length > 0, length <= 768 else { throw ImageError("the PNG's palette has a wrong length") }
+                guard length % 3 == 0, length > 0, length <= 768 else { throw ImageError(.corrupt, "the PNG's palette has a wrong length") }
                 palette = Array(bytes[body])
             case "tRNS":
                 transparency = Array(bytes[body])
             case "IDAT":
-                guard header != nil else { throw ImageError("the PNG has image data before its header") }
-                guard !endedIDAT else { throw ImageError("the PNG's image data is not contiguous") }
+                guard header != nil else { throw ImageError(.corrupt, "the PNG has image data before its header") }
+                guard !endedIDAT else { throw ImageError(.corrupt, "the PNG's image data is not contiguous") }
                 sawIDAT = true
                 data.append(contentsOf: bytes[body])
             case "IEND":
-                guard let header else { throw ImageError("the PNG has no IHDR chunk") }
-                guard sawIDAT else { throw ImageError("the PNG has no image data") }
+                guard let header else { throw ImageError(.corrupt, "the PNG has no IHDR chunk") }
+                guard sawIDAT else { throw ImageError(.corrupt, "the PNG has no image data") }
                 return try decodeImage(header, data: data, palette: palette, transparency: transparency)
             default:
                 // Bit 5 of the first letter: lower case is ancillary, safe to skip.
-                guard type[0] & 0x20 != 0 else { throw ImageError("the PNG has an unknown critical chunk '\(name)'") }
+                guard type[0] & 0x20 != 0 else { throw ImageError(.corrupt, "the PNG has an unknown critical chunk '\(name)'") }
             }
         }
     }
@@ -90,18 +90,18 @@ public enum PNG {
         let width = Int(read32(b, i)), height = Int(read32(b, i + 4))
         let depth = Int(b[i + 8]), type = Int(b[i + 9])
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
-            throw ImageError("the PNG's size \(width)×\(height) is not a size")
+            throw ImageError(.corrupt, "the PNG's size \(width)×\(height) is not a size")
         }
         guard width.multipliedReportingOverflow(by: height).overflow == false, width * height <= limits.maxPixels else {
-            throw ImageError("the PNG is \(width)×\(height), over the limit of \(limits.maxPixels) pixels")
+            throw ImageError(.tooLarge, "the PNG is \(width)×\(height), over the limit of \(limits.maxPixels) pixels")
         }
         let allowed: [Int: [Int]] = [0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16]]
         guard let depths = allowed[type], depths.contains(depth) else {
-            throw ImageError("the PNG's colour type \(type) with bit depth \(depth) is not a PNG format")
+            throw ImageError(.corrupt, "the PNG's colour type \(type) with bit depth \(depth) is not a PNG format")
         }
-        guard b[i + 10] == 0 else { throw ImageError("the PNG uses an unknown compression method") }
-        guard b[i + 11] == 0 else { throw ImageError("the PNG uses an unknown filter method") }
-        guard b[i + 12] <= 1 else { throw ImageError("the PNG uses an unknown interlace method") }
+        guard b[i + 10] == 0 else { throw ImageError(.corrupt, "the PNG uses an unknown compression method") }
+        guard b[i + 11] == 0 else { throw ImageError(.corrupt, "the PNG uses an unknown filter method") }
+        guard b[i + 12] <= 1 else { throw ImageError(.corrupt, "the PNG uses an unknown interlace method") }
         return Header(width: width, height: height, bitDepth: depth, colorType: type, interlaced: b[i + 12] == 1)
     }
 
@@ -110,7 +110,7 @@ public enum PNG {
                                                                (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
 
     static func decodeImage(_ h: Header, data: [UInt8], palette: [UInt8], transparency: [UInt8]?) throws -> Bitmap {
-        if h.colorType == 3, palette.isEmpty { throw ImageError("the PNG is indexed but has no palette") }
+        if h.colorType == 3, palette.isEmpty { throw ImageError(.corrupt, "the PNG is indexed but has no palette") }
         let images: [(x: Int, y: Int, dx: Int, dy: Int, w: Int, h: Int)] = h.interlaced
             ? passes.map { p in (p.x, p.y, p.dx, p.dy, (h.width - p.x + p.dx - 1) / p.dx, (h.height - p.y + p.dy - 1) / p.dy) }
                 .filter { $0.w > 0 && $0.h > 0 }
@@ -118,11 +118,11 @@ public enum PNG {
         var expected = 0
         for i in images {
             let (size, overflow) = (h.rowBytes(i.w) + 1).multipliedReportingOverflow(by: i.h)
-            guard !overflow else { throw ImageError("the PNG is too large") }
+            guard !overflow else { throw ImageError(.tooLarge, "the PNG is too large") }
             expected += size
         }
         let raw = try Inflate.zlib(data, maxOutput: expected)
-        guard raw.count == expected else { throw ImageError("the PNG's image data is shorter than its size needs") }
+        guard raw.count == expected else { throw ImageError(.truncated, "the PNG's image data is shorter than its size needs") }
         var out = [UInt8](repeating: 0, count: h.width * h.height * 4)
         let converter = try SampleConverter(h, palette: palette, transparency: transparency)
         var offset = 0
@@ -163,7 +163,7 @@ public enum PNG {
                 row[i] = row[i] &+ UInt8(paeth(a, Int(previous[i]), c))
             }
         default:
-            throw ImageError("the PNG uses the unknown row filter \(filter)")
+            throw ImageError(.corrupt, "the PNG uses the unknown row filter \(filter)")
         }
     }
 
@@ -385,10 +385,10 @@ public enum PNG {
 
         public mutating func add(_ frame: Bitmap) throws {
             if frames == 0 {
-                guard frame.width > 0, frame.height > 0 else { throw ImageError("an animated PNG needs a size") }
+                guard frame.width > 0, frame.height > 0 else { throw ImageError(.misuse, "an animated PNG needs a size") }
                 (width, height) = (frame.width, frame.height)
             } else if frame.width != width || frame.height != height {
-                throw ImageError("the frames of an animated PNG must have one size")
+                throw ImageError(.misuse, "the frames of an animated PNG must have one size")
             }
             let straight = frame.straightened()
             if opaque { opaque = PNG.isOpaque(straight) }
@@ -411,7 +411,7 @@ public enum PNG {
         private var written = 0
 
         public init(_ summary: AnimationSummary, delay: (numerator: Int, denominator: Int), effort: Deflate.Effort = .standard) throws {
-            guard summary.frames > 0 else { throw ImageError("an animated PNG needs at least one frame") }
+            guard summary.frames > 0 else { throw ImageError(.misuse, "an animated PNG needs at least one frame") }
             self.summary = summary
             self.effort = effort
             // One palette for every frame when they have at most 256 colours between them.
@@ -435,7 +435,7 @@ public enum PNG {
         /// one before.
         public mutating func append(_ image: Bitmap) throws {
             guard written < summary.frames, image.width == summary.width, image.height == summary.height else {
-                throw ImageError("an animated PNG's frames must be the ones its summary counted")
+                throw ImageError(.misuse, "an animated PNG's frames must be the ones its summary counted")
             }
             let frame = image.straightened()
             var box = (x: 0, y: 0, w: frame.width, h: frame.height)
@@ -463,7 +463,7 @@ public enum PNG {
         /// The file, once every frame counted has been appended.
         public func finish() throws -> [UInt8] {
             guard written == summary.frames else {
-                throw ImageError("an animated PNG's summary counted \(summary.frames) frames; \(written) were written")
+                throw ImageError(.misuse, "an animated PNG's summary counted \(summary.frames) frames; \(written) were written")
             }
             var file = out
             PNG.writeChunk(&file, "IEND", [])

@@ -135,11 +135,16 @@ import Testing
 
     @Test func malformedFilesAreErrorsNeverTraps() throws {
         let good = PNG.encode(Bitmap(width: 8, height: 8, alpha: .straight))
-        #expect(throws: ImageError.self) { try PNG.decode([]) }
-        #expect(throws: ImageError.self) { try PNG.decode(Array(good.prefix(40))) }
+        // Each failure says which it is (issue 51: typed errors), so callers can tell a
+        // file cut short from one that is not a PNG.
+        func kind(_ body: () throws -> Bitmap) -> ImageError.Kind? {
+            do { _ = try body(); return nil } catch let error as ImageError { return error.kind } catch { return nil }
+        }
+        #expect(kind { try PNG.decode([]) } == .notThisFormat)
+        #expect(kind { try PNG.decode(Array(good.prefix(40))) } == .truncated)
         var badCRC = good
         badCRC[29] ^= 1
-        #expect(throws: ImageError.self) { try PNG.decode(badCRC) }
+        #expect(kind { try PNG.decode(badCRC) } == .corrupt)
         // Every truncation and every single-byte change either decodes or throws.
         for n in 0..<good.count { _ = try? PNG.decode(Array(good.prefix(n))) }
         for i in 0..<good.count {
@@ -152,9 +157,17 @@ import Testing
         huge.replaceSubrange(16..<24, with: [0x7F, 0xFF, 0xFF, 0xFF, 0x7F, 0xFF, 0xFF, 0xFF])
         let crc = CRC32.checksum(huge[12..<29])
         huge.replaceSubrange(29..<33, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
-        #expect(throws: ImageError.self) { try PNG.decode(huge) }
+        #expect(kind { try PNG.decode(huge) } == .tooLarge)
         // A deflate bomb: 1 MB of zeros where 64 bytes are declared.
         #expect(throws: ImageError.self) { try Inflate.zlib(Deflate.zlib([UInt8](repeating: 0, count: 1 << 20)), maxOutput: 64) }
+        do {
+            _ = try Inflate.zlib(Deflate.zlib([UInt8](repeating: 0, count: 1 << 20)), maxOutput: 64)
+        } catch let error as ImageError {
+            #expect(error.kind == .tooLarge)
+        }
+        // An encoder given a frame it did not count.
+        #expect(throws: ImageError.self) { try GIF.encode([good].map { _ in Bitmap(width: 2, height: 2) }, delays: []) }
+        do { _ = try GIF.encode([Bitmap(width: 2, height: 2)], delays: []) } catch let error as ImageError { #expect(error.kind == .misuse) }
     }
 
     @Test func checksumsMatchTheirStandardVectors() {
@@ -329,13 +342,14 @@ import Testing
             let good = Repository.bytes("Tests/AnimcRenderTests/Fixtures/jpeg/\(name).jpg")
             #expect(throws: Never.self) { try JPEG.decode(good) }
             let cut = Array(good.prefix(good.count * 2 / 3))
-            #expect(throws: ImageError("the JPEG is truncated: its data ends before the image does"), "\(name)") { try JPEG.decode(cut) }
+            #expect(throws: ImageError(.truncated, "the JPEG is truncated: its data ends before the image does"), "\(name)") { try JPEG.decode(cut) }
         }
     }
 
     @Test func malformedFilesAreErrorsNeverTraps() throws {
         let good = Repository.bytes("Tests/AnimcRenderTests/Fixtures/jpeg/ycc420-restart-blocks.jpg")
         #expect(throws: ImageError.self) { try JPEG.decode([]) }
+        do { _ = try JPEG.decode([0x89, 0x50]) } catch let error as ImageError { #expect(error.kind == .notThisFormat) }
         #expect(throws: ImageError.self) { try JPEG.decode([0xFF, 0xD8, 0xFF, 0xD9]) }
         for n in stride(from: 0, to: good.count, by: 7) { _ = try? JPEG.decode(Array(good.prefix(n))) }
         var rng = SplitMix64(seed: 3)
@@ -354,7 +368,7 @@ import Testing
         var progressive = good
         if let sof = (0..<(good.count - 1)).first(where: { good[$0] == 0xFF && good[$0 + 1] == 0xC0 }) {
             progressive[sof + 1] = 0xC2
-            #expect(throws: ImageError("progressive JPEGs are not decoded yet (baseline only)")) { try JPEG.decode(progressive) }
+            #expect(throws: ImageError(.unsupported, "progressive JPEGs are not decoded yet (baseline only)")) { try JPEG.decode(progressive) }
         }
     }
 }

@@ -54,7 +54,7 @@ import Testing
             case 0x3B:
                 return (frames, rectangles, table)
             default:
-                throw ImageError("unexpected block \(b[p])")
+                throw ImageError(.corrupt, "unexpected block \(b[p])")
             }
         }
         return (frames, rectangles, table)
