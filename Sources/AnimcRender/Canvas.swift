@@ -10,6 +10,27 @@ public struct Premultiplied: Equatable, Sendable {
     func scaled(_ k: Float) -> Premultiplied { Premultiplied(r: r * k, g: g * k, b: b * k, a: a * k) }
 }
 
+/// How a paint meets what is under it: the one place a pixel is blended, so a new mode
+/// (Core Animation's compositing filters) has one place to go. Only source-over today,
+/// the mode every layer, group and shadow is drawn with.
+enum Blend {
+    case sourceOver
+
+    /// Blends `paint`, scaled by `k` (coverage, opacity, mask and clip together), into the
+    /// premultiplied pixel at `i`.
+    @inline(__always)
+    func apply(_ paint: Premultiplied, times k: Float, into p: UnsafeMutableBufferPointer<Float>, at i: Int) {
+        switch self {
+        case .sourceOver:
+            let keep = 1 - paint.a * k
+            p[i] = paint.r * k + p[i] * keep
+            p[i + 1] = paint.g * k + p[i + 1] * keep
+            p[i + 2] = paint.b * k + p[i + 2] * keep
+            p[i + 3] = paint.a * k + p[i + 3] * keep
+        }
+    }
+}
+
 /// A rectangle of pixels: columns `x0..<x1`, rows `y0..<y1`.
 struct PixelBox: Equatable {
     var x0: Int, y0: Int, x1: Int, y1: Int
@@ -168,12 +189,7 @@ struct Canvas {
                     let s = paint(x, row)
                     let sa = s.a * c
                     if sa == 0, s.r == 0, s.g == 0, s.b == 0 { continue }
-                    let i = ((row - window.y0) * stride + x - window.x0) * 4
-                    let keep = 1 - sa
-                    p[i] = s.r * c + p[i] * keep
-                    p[i + 1] = s.g * c + p[i + 1] * keep
-                    p[i + 2] = s.b * c + p[i + 2] * keep
-                    p[i + 3] = sa + p[i + 3] * keep
+                    Blend.sourceOver.apply(s, times: c, into: p, at: ((row - window.y0) * stride + x - window.x0) * 4)
                     first = min(first, x); last = max(last, x)
                 }
                 if first <= last { box.include(row: row, from: first, to: last + 1) }
@@ -199,13 +215,9 @@ struct Canvas {
                             if let mask { k *= mask.value(x, y) }
                             if let clip { k *= clip.value(x, y) }
                             let i = Canvas.offset(in: window, x, y), gi = Canvas.offset(in: groupWindow, x, y)
-                            let sa = g[gi + 3] * k
-                            if sa == 0, g[gi] == 0, g[gi + 1] == 0, g[gi + 2] == 0 { continue }
-                            let keep = 1 - sa
-                            p[i] = g[gi] * k + p[i] * keep
-                            p[i + 1] = g[gi + 1] * k + p[i + 1] * keep
-                            p[i + 2] = g[gi + 2] * k + p[i + 2] * keep
-                            p[i + 3] = sa + p[i + 3] * keep
+                            let paint = Premultiplied(r: g[gi], g: g[gi + 1], b: g[gi + 2], a: g[gi + 3])
+                            if paint.a * k == 0, paint.r == 0, paint.g == 0, paint.b == 0 { continue }
+                            Blend.sourceOver.apply(paint, times: k, into: p, at: i)
                         }
                     }
                 }
@@ -228,11 +240,7 @@ struct Canvas {
                     var k = mask.value(x, y)
                     if let clip { k *= clip.value(x, y) }
                     if k <= 0 { continue }
-                    let i = Canvas.offset(in: window, x, y), sa = color.a * k, keep = 1 - sa
-                    p[i] = color.r * k + p[i] * keep
-                    p[i + 1] = color.g * k + p[i + 1] * keep
-                    p[i + 2] = color.b * k + p[i + 2] * keep
-                    p[i + 3] = sa + p[i + 3] * keep
+                    Blend.sourceOver.apply(color, times: k, into: p, at: Canvas.offset(in: window, x, y))
                 }
             }
         }
