@@ -23,8 +23,7 @@ import Testing
     @Test(arguments: drawings)
     func eachPictureIsWhatItsDrawingRenders(_ drawing: String) throws {
         let name = String(drawing.split(separator: "/").last ?? "").replacingOccurrences(of: ".anim", with: "")
-        let dir = NSTemporaryDirectory() + "animc-assets-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try temporaryFolder("animc-assets", [:])
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let made = dir + "/" + name + ".png"
         let result = run(["render", Repository.path(drawing), "--at", "0", "-o", made])
@@ -46,8 +45,7 @@ import Testing
     /// Every image an example names has its file: rendering it warns of none.
     @Test(arguments: Repository.examples)
     func everyExampleFindsItsPictures(_ example: String) throws {
-        let dir = NSTemporaryDirectory() + "animc-assets-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try temporaryFolder("animc-assets", [:])
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let result = run(["render", Repository.path(example), "--at", "0", "-o", dir + "/frame.png"])
         #expect(result.code == 0, "\(result.err)")

@@ -129,11 +129,7 @@ import Testing
 /// the Lottie export embedded files `render` refused; a file over the size limit was
 /// "no file for image"; a truncated JPEG was drawn half grey without a word.
 @Suite struct ImageDecisionTests {
-    func run(_ arguments: [String]) -> (code: Int32, err: String) {
-        let console = CapturingConsole()
-        let code = CommandLineTool(fileSystem: LocalFileSystem(), console: console).run(arguments)
-        return (code, console.err)
-    }
+    func run(_ arguments: [String]) -> (code: Int32, err: String) { runOnDisk(arguments) }
 
     @Test(arguments: ["truncated", "oversize"])
     func everyCommandRefusesTheSameImage(_ kind: String) throws {

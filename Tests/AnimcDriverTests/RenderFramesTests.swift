@@ -12,28 +12,16 @@ import Testing
 /// `render --at A..B/FPS -o DIR/` draws, encodes and writes frames on every core (issue 51:
 /// one core, most of it encoding PNG). Each frame must be the file `--at T` writes alone.
 @Suite struct RenderFramesTests {
-    func run(_ arguments: [String]) -> (code: Int32, err: String) {
-        let console = CapturingConsole()
-        let code = CommandLineTool(fileSystem: LocalFileSystem(), console: console).run(arguments)
-        return (code, console.err)
-    }
-
-    func temporary() throws -> String {
-        let dir = NSTemporaryDirectory() + "animc-frames-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
-
     @Test(arguments: ["examples/splash.anim", "examples/flip-card.anim", "examples/ripple.anim"])
     func framesWrittenTogetherAreTheFramesWrittenAlone(_ example: String) throws {
-        let dir = try temporary()
+        let dir = try temporaryFolder("animc-frames", [:])
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let all = run(["render", Repository.path(example), "--at", "0..0.5/6", "-o", dir + "/frames/"])
-        #expect(all.code == 0, "\(all.err)")
+        let all = runOnDisk(["render", Repository.path(example), "--at", "0..0.5/6", "-o", dir + "/frames/"])
+        #expect(all.0 == 0, "\(all.1)")
         let stem = String(example.split(separator: "/").last ?? "").replacingOccurrences(of: ".anim", with: "")
         for n in 0..<3 { // the range ends before 0.5 s
             let alone = dir + "/alone-\(n).png"
-            #expect(run(["render", Repository.path(example), "--at", String(Double(n) / 6), "-o", alone]).code == 0)
+            #expect(runOnDisk(["render", Repository.path(example), "--at", String(Double(n) / 6), "-o", alone]).0 == 0)
             let together = FileManager.default.contents(atPath: dir + "/frames/\(stem)-000\(n).png")
             #expect(together != nil && together == FileManager.default.contents(atPath: alone), "frame \(n) of \(example)")
         }
@@ -41,14 +29,14 @@ import Testing
 
     /// A frame that cannot be written stops the render with that frame's error, said once.
     @Test func aFrameThatCannotBeWrittenStopsTheRender() throws {
-        let dir = try temporary()
+        let dir = try temporaryFolder("animc-frames", [:])
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // A folder where frame 3 goes: its file cannot be written.
         try FileManager.default.createDirectory(atPath: dir + "/frames/ripple-0003.png", withIntermediateDirectories: true)
-        let result = run(["render", Repository.path("examples/ripple.anim"), "--at", "0..1/30", "-o", dir + "/frames/"])
-        #expect(result.code != 0)
-        #expect(result.err.components(separatedBy: "ripple-0003.png").count == 2, "\(result.err)")
-        #expect(!result.err.contains("wrote"), "\(result.err)")
+        let (code, err) = runOnDisk(["render", Repository.path("examples/ripple.anim"), "--at", "0..1/30", "-o", dir + "/frames/"])
+        #expect(code != 0)
+        #expect(err.components(separatedBy: "ripple-0003.png").count == 2, "\(err)")
+        #expect(!err.contains("wrote"), "\(err)")
     }
 
     @Test func threadsAreBoundedByMemory() {
@@ -63,16 +51,14 @@ import Testing
 /// four 8192² PNGs drawn in small layers held 1.35 GB).
 @Suite struct ImageReductionTests {
     @Test func aLargePictureDrawnSmallIsKeptAtTwiceTheSizeItIsDrawn() throws {
-        let dir = NSTemporaryDirectory() + "animc-reduce-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let source = "composition C { size: 200 x 200 }\nimage p { position: (100, 100), bounds: 100 x 100, contents: image(\"big\") }\n"
+        let dir = try temporaryFolder("animc-reduce", ["main.anim": source])
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let side = 1600
         var pixels = [UInt8](repeating: 0, count: side * side * 4)
         for i in stride(from: 0, to: pixels.count, by: 4) { pixels[i] = 200; pixels[i + 1] = 40; pixels[i + 3] = 255 }
         let big = try #require(Bitmap(width: side, height: side, alpha: .straight, pixels: pixels))
         FileManager.default.createFile(atPath: dir + "/big.png", contents: Data(PNG.encode(big)))
-        let source = "composition C { size: 200 x 200 }\nimage p { position: (100, 100), bounds: 100 x 100, contents: image(\"big\") }\n"
-        try source.write(toFile: dir + "/main.anim", atomically: true, encoding: .utf8)
 
         let composition = try #require(Pipeline.compile(SourceFile(name: "main.anim", text: source)).composition)
         let timeline = Timeline(composition)
@@ -86,9 +72,8 @@ import Testing
         #expect(images["big"]?.width == 200 && images["big"]?.height == 200)
         #expect(points["big"] == Size(1600, 1600))
 
-        let console = CapturingConsole()
-        let code = CommandLineTool(fileSystem: LocalFileSystem(), console: console).run(["render", dir + "/main.anim", "--at", "0", "-o", dir + "/f.png"])
-        #expect(code == 0, "\(console.err)")
+        let (code, err) = runOnDisk(["render", dir + "/main.anim", "--at", "0", "-o", dir + "/f.png"])
+        #expect(code == 0, "\(err)")
         let frame = try PNG.decode([UInt8](FileManager.default.contents(atPath: dir + "/f.png") ?? Data()))
         #expect(frame[100, 100] == (200, 40, 0, 255) && frame[51, 51] == (200, 40, 0, 255) && frame[49, 49].3 == 0)
     }
