@@ -141,8 +141,14 @@ public struct CommandLineTool {
 
     /// Prints an I/O problem as one line.
     func ioError(_ error: FileSystemError, command: String) {
+        console.writeErr(CommandLineTool.ioErrorLine(error, command: command))
+    }
+
+    /// The line ``ioError(_:command:)`` prints, for callers that say it later (frames
+    /// written on several threads, which do not share the console).
+    static func ioErrorLine(_ error: FileSystemError, command: String) -> String {
         let label = error.code.map { "error[\($0)]" } ?? "error"
-        console.writeErr("animc \(command): \(label): \(error.path): \(error.reason)\n")
+        return "animc \(command): \(label): \(error.path): \(error.reason)\n"
     }
 
     /// Whether human output on stderr gets colour: `--color always|never|auto`; in auto

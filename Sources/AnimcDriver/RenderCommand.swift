@@ -143,7 +143,7 @@ struct RenderCommand {
             case .frames(let all, _): times = all
             default:
                 let fps = sampling.fps ?? composition.fps
-                if case .success(let p)? = Optional(Baker.plan(timeline, fps: fps, window: sampling.window, sampleLimit: Int.max / 4)),
+                if case .success(let p) = Baker.plan(timeline, fps: fps, window: sampling.window, sampleLimit: Int.max / 4),
                    p.frameCount <= RenderCommand.maxFrames {
                     times = (0..<p.frameCount).map(p.time(ofFrame:))
                 } else {
@@ -179,7 +179,7 @@ struct RenderCommand {
                 try fileSystem.writeOutputAtomically(output, try bytes())
                 return nil
             } catch let error as FileSystemError {
-                return "animc render: \(error.code.map { "error[\($0)]" } ?? "error"): \(error.path): \(error.reason)\n"
+                return CommandLineTool.ioErrorLine(error, command: "render")
             } catch {
                 return "animc render: error: \(output): \(error)\n"
             }
@@ -314,7 +314,6 @@ struct RenderCommand {
     }
 }
 
-/// Frame counts on one updating line, on a terminal only (logs get the summary line).
 extension RenderCommand {
     /// The bytes a thread drawing frames of `pixels` holds (the accumulation buffer and
     /// the canvas in floats, the frame, its PNG encoding), bounding how many draw at once.
@@ -386,6 +385,7 @@ struct UncheckedBox<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
+/// Frame counts on one updating line, on a terminal only (logs get the summary line).
 struct Progress {
     let console: Console
     let total: Int

@@ -122,8 +122,9 @@ public enum GIF {
             // frame the box of what changed (one pixel when nothing did), its unchanged
             // pixels "unchanged".
             var box = (x0: 0, y0: 0, x1: w, y1: frame.height)
-            var transparency = summary.transparent ? transparentIndex : -1
-            if unchangedIndex >= 0, !shown.isEmpty {
+            let overLast = unchangedIndex >= 0 && !shown.isEmpty
+            let transparency = overLast ? unchangedIndex : summary.transparent ? transparentIndex : -1
+            if overLast {
                 var x0 = Int.max, y0 = Int.max, x1 = -1, y1 = -1
                 for y in 0..<frame.height {
                     for x in 0..<w where indices[y * w + x] != shown[y * w + x] {
@@ -131,25 +132,17 @@ public enum GIF {
                     }
                 }
                 box = x1 < 0 ? (0, 0, 1, 1) : (x0, y0, x1 + 1, y1 + 1)
-                transparency = unchangedIndex
             }
             var rectangle = [UInt8]()
             rectangle.reserveCapacity((box.x1 - box.x0) * (box.y1 - box.y0))
             for y in box.y0..<box.y1 {
                 for x in box.x0..<box.x1 {
                     let p = y * w + x
-                    if transparency == unchangedIndex, unchangedIndex >= 0, !shown.isEmpty, indices[p] == shown[p] {
-                        rectangle.append(UInt8(unchangedIndex))
-                    } else {
-                        rectangle.append(indices[p])
-                    }
+                    rectangle.append(overLast && indices[p] == shown[p] ? UInt8(unchangedIndex) : indices[p])
                 }
             }
-            if unchangedIndex >= 0 {
-                if shown.isEmpty { shown = indices } else {
-                    for y in box.y0..<box.y1 { for x in box.x0..<box.x1 { shown[y * w + x] = indices[y * w + x] } }
-                }
-            }
+            // Outside the box nothing changed, so what is shown now is this frame's indices.
+            if unchangedIndex >= 0 { shown = indices }
             // Disposal 2 (restore to background) for frames with transparent pixels, else
             // 1 (do not dispose); the transparency flag when an index means transparent.
             let disposal: UInt8 = summary.transparent ? 2 : 1

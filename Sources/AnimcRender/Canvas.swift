@@ -70,9 +70,8 @@ struct CoverageMask {
     init(grid: [Float], gridWidth: Int, box: PixelBox) {
         self.init(box: box)
         guard !self.box.isEmpty else { return }
-        let w = self.box.width
         for y in self.box.y0..<self.box.y1 {
-            for x in self.box.x0..<self.box.x1 { values[(y - self.box.y0) * w + x - self.box.x0] = grid[y * gridWidth + x] }
+            for x in self.box.x0..<self.box.x1 { values[index(x, y)] = grid[y * gridWidth + x] }
         }
     }
 
@@ -80,7 +79,7 @@ struct CoverageMask {
     @inline(__always)
     func value(_ x: Int, _ y: Int) -> Float {
         guard x >= box.x0, x < box.x1, y >= box.y0, y < box.y1 else { return 0 }
-        return values[(y - box.y0) * (box.x1 - box.x0) + x - box.x0]
+        return values[index(x, y)]
     }
 
     /// Where (x, y)'s value is stored; (x, y) must lie in ``box``.
@@ -137,9 +136,8 @@ struct Canvas {
         grown.formUnion(wanted)
         var next = [Float](repeating: 0, count: grown.area * 4)
         if !dirty.isEmpty {
-            let gw = grown.width
             for y in dirty.y0..<dirty.y1 {
-                let from = offset(dirty.x0, y), to = ((y - grown.y0) * gw + dirty.x0 - grown.x0) * 4
+                let from = offset(dirty.x0, y), to = Canvas.offset(in: grown, dirty.x0, y)
                 for k in 0..<(dirty.width * 4) { next[to + k] = pixels[from + k] }
             }
         }
@@ -174,7 +172,6 @@ struct Canvas {
         reserve(reach)
         var box = dirty
         let window = self.window
-        let stride = window.width
         pixels.withUnsafeMutableBufferPointer { p in
             raster.sweep(rule) { row, x0, coverage in
                 var first = Int.max, last = Int.min
@@ -189,7 +186,7 @@ struct Canvas {
                     let s = paint(x, row)
                     let sa = s.a * c
                     if sa == 0, s.r == 0, s.g == 0, s.b == 0 { continue }
-                    Blend.sourceOver.apply(s, times: c, into: p, at: ((row - window.y0) * stride + x - window.x0) * 4)
+                    Blend.sourceOver.apply(s, times: c, into: p, at: Canvas.offset(in: window, x, row))
                     first = min(first, x); last = max(last, x)
                 }
                 if first <= last { box.include(row: row, from: first, to: last + 1) }

@@ -37,19 +37,9 @@ public struct ImageDemand: Sendable {
         var factor = Double.infinity
         for use in uses.values where use.names.contains(name) {
             for gravity in use.gravities {
-                // The contents' size in the layer's points, as SceneRenderer.drawImage places it.
-                var dw = iw, dh = ih
-                switch gravity {
-                case "resize":
-                    dw = use.width; dh = use.height
-                case "resizeAspect", "resizeAspectFill":
-                    let fx = use.width / iw, fy = use.height / ih
-                    let fit = gravity == "resizeAspect" ? min(fx, fy) : max(fx, fy)
-                    dw = iw * fit; dh = ih * fit
-                default:
-                    break
-                }
-                let shownX = dw * use.perPointX, shownY = dh * use.perPointY
+                // The contents' size in the layer's points, as the renderer places them.
+                let shown = SceneRenderer.contentsRect(gravity, in: Rect(0, 0, use.width, use.height), size: Size(iw, ih))
+                let shownX = shown.width * use.perPointX, shownY = shown.height * use.perPointY
                 guard shownX.isFinite, shownY.isFinite else { return 1 }
                 if shownX > 0 { factor = min(factor, iw / (2 * shownX)) }
                 if shownY > 0 { factor = min(factor, ih / (2 * shownY)) }

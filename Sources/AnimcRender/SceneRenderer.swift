@@ -496,6 +496,27 @@ public final class SceneRenderer {
         }
     }
 
+    /// Where `contentsGravity` places contents of `size` points in `bounds`: stretched
+    /// (`resize`), scaled to fit or to fill and centred, else at their own size by the named
+    /// edge or corner (y down, as UIKit reads them). What ``ImageDemand`` measures too.
+    static func contentsRect(_ gravity: String, in bounds: Rect, size: Size) -> Rect {
+        let iw = size.width, ih = size.height
+        switch gravity {
+        case "resize":
+            return bounds
+        case "resizeAspect", "resizeAspectFill":
+            let fit = gravity == "resizeAspect" ? min(bounds.width / iw, bounds.height / ih) : max(bounds.width / iw, bounds.height / ih)
+            return Rect(bounds.x + (bounds.width - iw * fit) / 2, bounds.y + (bounds.height - ih * fit) / 2, iw * fit, ih * fit)
+        default:
+            var x = bounds.x + (bounds.width - iw) / 2, y = bounds.y + (bounds.height - ih) / 2
+            if gravity.lowercased().contains("left") { x = bounds.x }
+            if gravity.lowercased().contains("right") { x = bounds.x + bounds.width - iw }
+            if gravity.lowercased().hasPrefix("top") { y = bounds.y }
+            if gravity.lowercased().hasPrefix("bottom") { y = bounds.y + bounds.height - ih }
+            return Rect(x, y, iw, ih)
+        }
+    }
+
     /// Image contents placed by `contentsGravity` in the bounds (the image's pixels are
     /// points, contentsScale 1), sampled bilinearly through the layer's matrix. As in Core
     /// Animation, contents overflow the bounds (`resizeAspectFill`, the edge gravities)
@@ -513,22 +534,7 @@ public final class SceneRenderer {
         guard let inverse = projection.inverse() else { return }
         let points = options.imagePointSizes[name]
         let iw = points?.width ?? Double(image.width), ih = points?.height ?? Double(image.height)
-        let gravity = enumeration(keys.contentsGravity, i, frame) ?? "resize"
-        var dest = bounds
-        switch gravity {
-        case "resize": break
-        case "resizeAspect", "resizeAspectFill":
-            let fit = gravity == "resizeAspect" ? min(bounds.width / iw, bounds.height / ih) : max(bounds.width / iw, bounds.height / ih)
-            dest = Rect(bounds.x + (bounds.width - iw * fit) / 2, bounds.y + (bounds.height - ih * fit) / 2, iw * fit, ih * fit)
-        default:
-            // Natural size, placed by the named edge or corner (y down, as UIKit reads them).
-            var x = bounds.x + (bounds.width - iw) / 2, y = bounds.y + (bounds.height - ih) / 2
-            if gravity.lowercased().contains("left") { x = bounds.x }
-            if gravity.lowercased().contains("right") { x = bounds.x + bounds.width - iw }
-            if gravity.lowercased().hasPrefix("top") { y = bounds.y }
-            if gravity.lowercased().hasPrefix("bottom") { y = bounds.y + bounds.height - ih }
-            dest = Rect(x, y, iw, ih)
-        }
+        let dest = SceneRenderer.contentsRect(enumeration(keys.contentsGravity, i, frame) ?? "resize", in: bounds, size: Size(iw, ih))
         guard dest.width > 0, dest.height > 0, dest.width.isFinite, dest.height.isFinite,
               let device = projection.map([Flattening.roundedRect(dest, radius: 0, tolerance: 1)]) else { return }
         for p in device { raster.addPolygon(p) }
